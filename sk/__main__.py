@@ -1,0 +1,5 @@
+import sys
+
+from sk.cli import main
+
+sys.exit(main())

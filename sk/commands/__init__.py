@@ -1,0 +1,1 @@
+"""One module per `python -m sk` command (see sk/cli.py)."""

@@ -1,0 +1,43 @@
+"""The one error type for bad user input, and how it is printed.
+
+A user error is something the person running the build can fix (an option
+string, a BUILD attribute, a JSON file, an object file). It is printed as one
+paragraph and exits with status 2. Anything else that escapes is a bug in sk
+and exits with status 1 and a request for a bug report.
+"""
+
+from __future__ import annotations
+
+EXIT_USER_ERROR = 2
+EXIT_INTERNAL_ERROR = 1
+
+
+class SkError(Exception):
+    """A user error.
+
+    what:    what is wrong, as a sentence fragment ("unknown option").
+    where:   the place: a target label, "op 2 (is_inf__kernel0)", an option
+             name, a JSON path such as "op_list[2].json_path", "file.o: symbol".
+    value:   the bad value as the user wrote it (None when there is none).
+    allowed: what is allowed, or how to fix it.
+    """
+
+    def __init__(self, what: str, *, where: str = "", value=None, allowed: str = ""):
+        self.what = what
+        self.where = where
+        self.value = value
+        self.allowed = allowed
+        super().__init__(self.paragraph())
+
+    def paragraph(self) -> str:
+        head = f"{self.where}: {self.what}" if self.where else self.what
+        if self.value is not None:
+            head += f" (got {self.value!r})"
+        sentences = [_sentence(part) for part in (head, self.allowed) if part]
+        return " ".join(" ".join(sentences).split())
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".?!" else text + "."
