@@ -19,15 +19,21 @@ def _conformance_impl(rctx):
     if src.exists and src.get_child("INDEX.json").exists:
         rctx.symlink(src, "data")
         rctx.file("BUILD.bazel", """\
+# REASON is empty: the data is present under data/.
+exports_files(["REASON"])
+
 filegroup(
     name = "conformance",
-    srcs = glob(["data/**"]),
+    srcs = glob(["data/**"]) + ["REASON"],
     visibility = ["//visibility:public"],
 )
 """)
         rctx.file("REASON", "")
     else:
         rctx.file("BUILD.bazel", """\
+# REASON says why the data is absent.
+exports_files(["REASON"])
+
 filegroup(
     name = "conformance",
     srcs = ["REASON"],
