@@ -1,0 +1,127 @@
+"""@sk_cann: the detected CANN toolkit, or a stand-in that explains its absence."""
+
+# Include directories of an Ascend C compile, relative to the toolkit root
+# (superkernel-facts.md §6.2).
+_ASC_SUBDIRS = ["adv_api", "basic_api", "c_api", "micro_api", "simt_api", "utils", "aicpu_api"]
+
+def cann_include_dirs(arch):
+    asc = "%s-linux/asc" % arch
+    dirs = []
+    for top in ("impl", "include"):
+        dirs.append("%s/%s" % (asc, top))
+        for sub in _ASC_SUBDIRS:
+            dirs.append("%s/%s/%s" % (asc, top, sub))
+    dirs += [
+        "%s-linux/ascendc/act" % arch,
+        "%s-linux/tikcpp" % arch,
+        "%s-linux/tikcpp/tikcfw" % arch,
+        "%s-linux/tikcpp/tikcfw/impl" % arch,
+        "%s-linux/tikcpp/tikcfw/interface" % arch,
+        "include",
+        "include/ascendc",
+    ]
+    return dirs
+
+def cann_toolchain_build(compiler_dir, arch, prefix = "cann/", extra_attrs = ""):
+    """BUILD text declaring an sk_toolchain over a toolkit at `prefix`."""
+    return """\
+load("@rules_superkernel//toolchain:defs.bzl", "sk_toolchain")
+
+filegroup(
+    name = "files",
+    srcs = glob(
+        ["{p}{cd}/**", "{p}{arch}-linux/**", "{p}include/**"],
+        exclude = ["**/*.pyc", "**/__pycache__/**", "**/* *"],
+        allow_empty = True,
+    ),
+)
+
+sk_toolchain(
+    name = "sk_toolchain",
+    flavor = "cann",
+    compiler = "{p}{cd}/bisheng",
+    linker = "{p}{cd}/ld.lld",
+    objcopy = "{p}{cd}/llvm-objcopy",
+    files = [":files"],
+    root_file = "{p}{cd}/bisheng",
+    include_dirs = [{dirs}],
+{extra}    visibility = ["//visibility:public"],
+)
+""".format(
+        p = prefix,
+        cd = compiler_dir,
+        arch = arch,
+        dirs = ", ".join(['"%s"' % ("../" * len(compiler_dir.split("/")) + d) for d in cann_include_dirs(arch)]),
+        extra = extra_attrs,
+    )
+
+def _cann_repo_impl(rctx):
+    arch = rctx.attr.arch
+    if rctx.attr.root:
+        root = rctx.path(rctx.attr.root).realpath
+        rctx.symlink(root, "cann")
+        for f in ("version.info", "version.cfg", "%s-linux/ascend_toolkit_install.info" % arch):
+            if rctx.path("cann/" + f).exists:
+                # A CANN upgrade in place re-runs this rule.
+                rctx.watch(rctx.path("cann/" + f))
+        build = cann_toolchain_build(
+            rctx.attr.compiler_dir,
+            arch,
+            # A locally installed CANN is not on remote executors; results
+            # are still uploaded to and served from the remote cache.
+            extra_attrs = '    execution_requirements = {"no-remote-exec": "1"},\n',
+        )
+        status = "CANN found at %s (%s)" % (root, rctx.attr.how)
+        build += _status_build(True)
+    else:
+        build = """\
+load("@rules_superkernel//toolchain:defs.bzl", "sk_toolchain")
+
+sk_toolchain(
+    name = "sk_toolchain",
+    flavor = "cann",
+    available = False,
+    unavailable_reason = {msg},
+    visibility = ["//visibility:public"],
+)
+""".format(msg = repr(rctx.attr.message))
+        status = rctx.attr.message
+        build += _status_build(False)
+    rctx.file("BUILD.bazel", build)
+    rctx.file("status.txt", (status + "\n"))
+    rctx.file("WORKSPACE", "")
+
+def _status_build(found):
+    # `requires_cann()` makes targets incompatible through this constraint
+    # when CANN is missing; its name is what Bazel prints for an explicit build.
+    return """
+constraint_setting(name = "cann", visibility = ["//visibility:public"])
+
+constraint_value(
+    name = "CANN_not_found__set_ASCEND_HOME_PATH_or_cann_toolkit_path__or_use_mode_host",
+    constraint_setting = ":cann",
+    visibility = ["//visibility:public"],
+)
+
+alias(
+    name = "compatible",
+    actual = {actual},
+    visibility = ["//visibility:public"],
+)
+
+exports_files(["status.txt"], visibility = ["//visibility:public"])
+""".format(
+        actual = '"@platforms//os:linux"' if found else '":CANN_not_found__set_ASCEND_HOME_PATH_or_cann_toolkit_path__or_use_mode_host"',
+    )
+
+sk_cann_repo = repository_rule(
+    implementation = _cann_repo_impl,
+    attrs = {
+        "root": attr.string(doc = "absolute toolkit root, empty when CANN was not found"),
+        "compiler_dir": attr.string(doc = "directory of bisheng relative to root"),
+        "arch": attr.string(default = "x86_64"),
+        "how": attr.string(doc = "which source found it"),
+        "message": attr.string(doc = "why it is unavailable"),
+    },
+    local = True,
+)

@@ -1,0 +1,19 @@
+"""SkToolchainInfo: what an sk toolchain hands to the rules."""
+
+SkToolchainInfo = provider(
+    doc = "A compiler/linker set that builds sub-kernels and SuperKernels.",
+    fields = {
+        "label": "(Label) the sk_toolchain target, for error messages",
+        "flavor": "(str) 'cann' (bisheng/ld.lld/llvm-objcopy for the NPU) or 'host' (CPU twin: g++/ld/objcopy)",
+        "available": "(bool) False when the toolkit was not found; rules then fail with unavailable_reason",
+        "unavailable_reason": "(str) how to point the build at the toolkit",
+        "compiler": "(File) the compiler driver (bisheng or g++)",
+        "linker": "(File) ld.lld or ld",
+        "objcopy": "(File) llvm-objcopy or objcopy",
+        "all_files": "(depset[File]) everything the tools read: binaries, headers, the twin runtime",
+        "include_dirs": "(list[str]) exec-root-relative include directories",
+        "copts": "(list[str]) extra flags appended to every compile",
+        "soc": "(str) default SoC (e.g. 'Ascend910_9391')",
+        "execution_requirements": "(dict[str,str]) copied onto every action using the tools",
+    },
+)

@@ -1,0 +1,51 @@
+"""The sk_toolchain rule."""
+
+load(":providers.bzl", "SkToolchainInfo")
+
+def _sk_toolchain_impl(ctx):
+    available = ctx.attr.available
+    if available:
+        for attr in ("compiler", "linker", "objcopy"):
+            if not getattr(ctx.file, attr):
+                fail("sk_toolchain %s: attribute '%s' is required when available = True" % (ctx.label, attr))
+    root = ctx.file.root_file.dirname if ctx.file.root_file else ""
+    include_dirs = [(root + "/" + d if root else d) if d != "." else root for d in ctx.attr.include_dirs]
+    files = [f for f in [ctx.file.compiler, ctx.file.linker, ctx.file.objcopy] if f]
+    info = SkToolchainInfo(
+        label = ctx.label,
+        flavor = ctx.attr.flavor,
+        available = available,
+        unavailable_reason = ctx.attr.unavailable_reason,
+        compiler = ctx.file.compiler,
+        linker = ctx.file.linker,
+        objcopy = ctx.file.objcopy,
+        all_files = depset(files + ctx.files.files),
+        include_dirs = include_dirs,
+        copts = ctx.attr.copts,
+        soc = ctx.attr.soc,
+        execution_requirements = ctx.attr.execution_requirements,
+    )
+    return [platform_common.ToolchainInfo(sk = info), info]
+
+sk_toolchain = rule(
+    implementation = _sk_toolchain_impl,
+    doc = """Declares the tools that compile and link SuperKernels.
+
+Tools are labels, so their bytes are part of every action key: a toolkit
+upgrade invalidates cached results instead of silently reusing them.""",
+    attrs = {
+        "flavor": attr.string(mandatory = True, values = ["cann", "host"], doc = "'cann' or 'host' (CPU twin)"),
+        "available": attr.bool(default = True, doc = "False when the toolkit is missing"),
+        "unavailable_reason": attr.string(doc = "Message shown when a target needs this toolchain but it is unavailable"),
+        "compiler": attr.label(allow_single_file = True, cfg = "exec", doc = "bisheng (cann) or g++ (host)"),
+        "linker": attr.label(allow_single_file = True, cfg = "exec", doc = "ld.lld (cann) or ld (host)"),
+        "objcopy": attr.label(allow_single_file = True, cfg = "exec", doc = "llvm-objcopy (cann) or objcopy (host)"),
+        "files": attr.label_list(allow_files = True, cfg = "exec", doc = "Headers, libraries and other files the tools read"),
+        "root_file": attr.label(allow_single_file = True, doc = "A file whose directory include_dirs are relative to"),
+        "include_dirs": attr.string_list(doc = "Include directories relative to root_file's directory ('.' = that directory)"),
+        "copts": attr.string_list(doc = "Flags appended to every compile"),
+        "soc": attr.string(default = "Ascend910_9391", doc = "Default SoC for SuperKernels built with this toolchain"),
+        "execution_requirements": attr.string_dict(doc = "Execution requirements for actions using these tools (e.g. no-remote-exec for a local CANN)"),
+    },
+    provides = [SkToolchainInfo],
+)
