@@ -1,0 +1,24 @@
+"""Public API of rules_superkernel.
+
+    load("@rules_superkernel//rules:defs.bzl", "sk_sub_kernel", "sk_op", "super_kernel")
+"""
+
+load("//rules/private:providers.bzl", _SkOpInfo = "SkOpInfo", _SkSubKernelInfo = "SkSubKernelInfo", _SuperKernelInfo = "SuperKernelInfo")
+load("//rules/private:sk_sub_kernel.bzl", _sk_op = "sk_op", _sk_sub_kernel = "sk_sub_kernel")
+load("//rules/private:super_kernel.bzl", _super_kernel = "super_kernel")
+
+sk_sub_kernel = _sk_sub_kernel
+sk_op = _sk_op
+super_kernel = _super_kernel
+
+SkSubKernelInfo = _SkSubKernelInfo
+SkOpInfo = _SkOpInfo
+SuperKernelInfo = _SuperKernelInfo
+
+def requires_cann():
+    """`target_compatible_with` value for targets that only build with CANN.
+
+    Without CANN they are skipped by `bazel build //...`, and building one
+    explicitly fails naming the constraint that says how to point at CANN.
+    """
+    return ["@sk_cann//:compatible"]

@@ -1,0 +1,152 @@
+"""One function per action kind; every action runs the sk tool or a toolchain tool.
+
+Argv is built here only, so analysis tests and `bazel aquery` see exactly
+what runs. Paths are exec-root-relative; the environment is pinned.
+"""
+
+load("//toolchain:defs.bzl", "SK_TOOLCHAIN_TYPE")
+
+# The sk tool must not depend on the user's environment or hash seed.
+SK_ENV = {
+    "LC_ALL": "C",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONHASHSEED": "0",
+    "PYTHONNOUSERSITE": "1",
+    "SOURCE_DATE_EPOCH": "0",
+    "TZ": "UTC",
+}
+
+def _run_sk(ctx, tc, mnemonic, progress, args, inputs, outputs, tools = []):
+    args.use_param_file("@%s", use_always = True)
+    args.set_param_file_format("multiline")
+    ctx.actions.run(
+        executable = ctx.executable._sk,
+        arguments = [args],
+        inputs = depset(inputs, transitive = [tc.all_files]),
+        outputs = outputs,
+        tools = tools,
+        mnemonic = mnemonic,
+        progress_message = progress,
+        env = SK_ENV,
+        execution_requirements = dict(tc.execution_requirements),
+        toolchain = SK_TOOLCHAIN_TYPE,
+    )
+
+def _tool_args(args, tc, compiler = False, linker = False, objcopy = False):
+    args.add("--toolchain", tc.flavor)
+    if compiler:
+        args.add("--compiler", tc.compiler)
+        args.add_all(tc.include_dirs, before_each = "--include")
+    if linker:
+        args.add("--ld", tc.linker)
+    if objcopy:
+        args.add("--objcopy", tc.objcopy)
+
+def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts, sk_mode, hdrs):
+    """SkCompile: the user's kernel source, in SK mode or as an ordinary kernel."""
+    args = ctx.actions.args()
+    args.add("subkernel")
+    args.add("compile")
+    _tool_args(args, tc, compiler = True)
+    args.add("--kernel-type", kernel_type)
+    args.add("--block-dim", str(block_dim))
+    if sk_mode:
+        args.add("--options", options)
+    else:
+        args.add("--plain")
+    args.add("-o", out)
+    args.add(src)
+    extra = tc.copts + copts
+    if extra:
+        args.add("--")
+        args.add_all(extra)
+    _run_sk(
+        ctx,
+        tc,
+        "SkCompile",
+        "Compiling %s%s" % (src.short_path, " (SK mode)" if sk_mode else ""),
+        args,
+        [src] + hdrs,
+        [out],
+    )
+
+def wrap_sub_kernel(ctx, tc, kernel_obj, out_obj, kernel_name, kernel_type, block_dim, params, options):
+    """SkWrap: generates and compiles the SK-mode entry `void f(uint64_t args_offset)`."""
+    args = ctx.actions.args()
+    args.add("subkernel")
+    args.add("wrap")
+    _tool_args(args, tc, compiler = True)
+    args.add("--entry", kernel_name)
+    args.add("--kernel-type", kernel_type)
+    args.add("--block-dim", str(block_dim))
+    args.add("--options", options)
+    args.add_all(params, before_each = "--param")
+    args.add("--kernel-obj", kernel_obj)
+    args.add("-o", out_obj)
+    _run_sk(ctx, tc, "SkWrap", "Wrapping %{label} for SuperKernel calls", args, [kernel_obj], [out_obj])
+
+def pack_sub_kernel(ctx, tc, kernel_obj, wrapper_obj, out_obj, out_json, kernel_name, kernel_type, block_dim, params, options, op_type):
+    """SkSubOp: one relocatable object with split copies, plus its sub-op JSON."""
+    args = ctx.actions.args()
+    args.add("subkernel")
+    args.add("pack")
+    _tool_args(args, tc, linker = True, objcopy = True)
+    args.add("--kernel-obj", kernel_obj)
+    args.add("--wrapper-obj", wrapper_obj)
+    args.add("--entry", kernel_name)
+    args.add("--kernel-type", kernel_type)
+    args.add("--block-dim", str(block_dim))
+    args.add_all(params, before_each = "--param")
+    args.add("--options", options)
+    if op_type:
+        args.add("--op-type", op_type)
+    args.add("--out-obj", out_obj)
+    args.add("--out-json", out_json)
+    _run_sk(ctx, tc, "SkSubOp", "Packing sub-kernel %{label}", args, [kernel_obj, wrapper_obj], [out_obj, out_json])
+
+def gen_super_kernel(ctx, tc, kernel_infos, inputs, out_dir_files, plan, soc):
+    """SkGen: options -> plan -> generated source, kernel JSON, compile options."""
+    args = ctx.actions.args()
+    args.add("gen")
+    args.add("--kernel-infos", kernel_infos)
+    args.add("--out-dir", out_dir_files[0].dirname)
+    args.add("--plan-out", plan)
+    args.add("--soc", soc)
+    _run_sk(ctx, tc, "SkGen", "Generating SuperKernel %{label}", args, [kernel_infos] + inputs, out_dir_files + [plan])
+
+def compile_entry(ctx, tc, plan, src, compile_options, out_dir):
+    """SkCompileEntry: the generated source, once per core-type half the plan needs."""
+    args = ctx.actions.args()
+    args.add("entry")
+    args.add("compile")
+    _tool_args(args, tc, compiler = True)
+    args.add("--plan", plan)
+    args.add("--src", src)
+    args.add("--compile-options", compile_options)
+    args.add("--out-dir", out_dir.path)
+    if tc.copts:
+        args.add("--")
+        args.add_all(tc.copts)
+    _run_sk(ctx, tc, "SkCompileEntry", "Compiling SuperKernel entry %{label}", args, [plan, src, compile_options], [out_dir])
+
+def link_super_kernel(ctx, tc, plan, entry_dir, sub_objects, meta_in, out_obj, out_json):
+    """SkLink: link in upstream order, localise, verify, fill sha256."""
+    args = ctx.actions.args()
+    args.add("link")
+    _tool_args(args, tc, linker = True, objcopy = True)
+    args.add("--plan", plan)
+    args.add("--entry-dir", entry_dir.path)
+    args.add_all(sub_objects, before_each = "--sub-obj")
+    args.add("--meta-in", meta_in)
+    args.add("--out-obj", out_obj)
+    args.add("--out-json", out_json)
+    _run_sk(ctx, tc, "SkLink", "Linking SuperKernel %{output}", args, [plan, entry_dir, meta_in] + sub_objects, [out_obj, out_json])
+
+def report_super_kernel(ctx, tc, plan, meta, out):
+    """SkReport: what was fused, the barriers, sizes."""
+    args = ctx.actions.args()
+    args.add("report")
+    args.add("--plan", plan)
+    args.add("--meta", meta)
+    args.add("-o", out)
+    _run_sk(ctx, tc, "SkReport", "Writing fusion report %{output}", args, [plan, meta], [out])

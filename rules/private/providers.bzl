@@ -1,0 +1,48 @@
+"""Providers of rules_superkernel."""
+
+SkSubKernelInfo = provider(
+    doc = "A kernel compiled for use inside SuperKernels (and standalone).",
+    fields = {
+        "label": "(Label) the sk_sub_kernel target, for error messages",
+        "kernel_name": "(str) the kernel's entry function as written in its source",
+        "kernel_type": "(str) KERNEL_TYPE_* of the kernel",
+        "block_dim": "(int) number of blocks the kernel is launched with",
+        "inputs": "(list[str]) input parameter names, in signature order",
+        "outputs": "(list[str]) output parameter names, after the inputs",
+        "workspace": "(int) workspace bytes (0 = no workspace parameter)",
+        "op_type": "(str) operator type, used by dcci-* options and reports",
+        "fusable": "(bool) False keeps the kernel out of SuperKernels (the scope is split around it)",
+        "sk_object": "(File) the SK-mode object: entry takes uint64_t args_offset; split copies included",
+        "sk_json": "(File) the sub-op JSON the fusion engine reads",
+        "standalone_object": "(File|None) the ordinary object for separate launches (None for prebuilt kernels)",
+        "inherited_options": "(str) the SuperKernel options this object was compiled with (split-mode, early-start, feed-sync-all)",
+    },
+)
+
+SkOpInfo = provider(
+    doc = "One op instance: a kernel plus the tensors it reads and writes and its stream placement.",
+    fields = {
+        "label": "(Label) the sk_op target (or the sk_sub_kernel when used directly)",
+        "kernel": "(SkSubKernelInfo) the compiled kernel",
+        "bindings": "(dict[str,str]) parameter name -> tensor name",
+        "stream": "(int) stream id (two real streams need stream-fusion=1)",
+        "send_events": "(list[int]) events sent after this op",
+        "recv_events": "(list[int]) events waited for before this op",
+    },
+)
+
+SuperKernelInfo = provider(
+    doc = "A fused SuperKernel.",
+    fields = {
+        "label": "(Label) the super_kernel target",
+        "kernel_name": "(str) name of the fused kernel (its entry symbol)",
+        "object": "(File) <name>.o, the fused relocatable object",
+        "meta": "(File) <name>.json, the kernel JSON (runtime meta, sha256 filled)",
+        "generated_src": "(File) the generated SuperKernel source",
+        "plan": "(File) the fusion plan as JSON",
+        "report": "(File) human-readable fusion report",
+        "ops": "(list[SkOpInfo]) fused op instances in scope order",
+        "options": "(str) the option string as written in the BUILD file",
+        "toolchain_flavor": "(str) 'cann' or 'host'",
+    },
+)

@@ -1,0 +1,148 @@
+"""sk_sub_kernel: a kernel compiled for SuperKernels (and for standalone launches)."""
+
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load("//toolchain:defs.bzl", "SK_TOOLCHAIN_TYPE", "find_sk_toolchain")
+load(":actions.bzl", "compile_sub_kernel", "pack_sub_kernel", "wrap_sub_kernel")
+load(":providers.bzl", "SkOpInfo", "SkSubKernelInfo")
+
+KERNEL_TYPES = [
+    "AIV_ONLY",
+    "AIC_ONLY",
+    "MIX_AIV_1_0",
+    "MIX_AIC_1_0",
+    "MIX_AIC_1_1",
+    "MIX_AIC_1_2",
+]
+
+def params_of(inputs, outputs, workspace):
+    """Upstream's parameter order: inputs, outputs, then workspace."""
+    return inputs + outputs + (["workspace"] if workspace else [])
+
+def _check(ctx):
+    names = ctx.attr.inputs + ctx.attr.outputs
+    seen = {}
+    for n in names:
+        if n in seen:
+            fail("%s: parameter '%s' is listed twice in inputs/outputs; parameter names must be unique" % (ctx.label, n))
+        seen[n] = True
+    if ctx.attr.block_dim < 1:
+        fail("%s: block_dim = %d; it must be at least 1" % (ctx.label, ctx.attr.block_dim))
+    if ctx.attr.srcs and (ctx.file.object or ctx.file.subop_json):
+        fail("%s: give either srcs (compiled here) or object + subop_json (prebuilt), not both" % ctx.label)
+    if not ctx.attr.srcs and not (ctx.file.object and ctx.file.subop_json):
+        fail("%s: needs srcs, or both object and subop_json for a prebuilt kernel" % ctx.label)
+    if len(ctx.files.srcs) > 1:
+        fail("%s: srcs has %d files; a sub-kernel is one translation unit (put helpers in hdrs)" % (ctx.label, len(ctx.files.srcs)))
+
+def _sk_sub_kernel_impl(ctx):
+    _check(ctx)
+    kernel_type = "KERNEL_TYPE_" + ctx.attr.kernel_type
+    params = params_of(ctx.attr.inputs, ctx.attr.outputs, ctx.attr.workspace)
+    options = ctx.attr._inherited_options[BuildSettingInfo].value
+    kernel_name = ctx.attr.entry or ctx.label.name
+    standalone = None
+    if ctx.attr.srcs:
+        tc = find_sk_toolchain(ctx)
+        src = ctx.files.srcs[0]
+        prefix = "_sk/%s/" % ctx.label.name
+        raw = ctx.actions.declare_file(prefix + "kernel_sk.o")
+        compile_sub_kernel(ctx, tc, src, raw, kernel_type, ctx.attr.block_dim, options, ctx.attr.copts, True, ctx.files.hdrs)
+        wrapper = ctx.actions.declare_file(prefix + "wrapper.o")
+        wrap_sub_kernel(ctx, tc, raw, wrapper, kernel_name, kernel_type, ctx.attr.block_dim, params, options)
+        sk_object = ctx.actions.declare_file(prefix + kernel_name + ".o")
+        sk_json = ctx.actions.declare_file(prefix + kernel_name + ".json")
+        pack_sub_kernel(ctx, tc, raw, wrapper, sk_object, sk_json, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type)
+        standalone = ctx.actions.declare_file(prefix + "standalone/" + kernel_name + ".o")
+        compile_sub_kernel(ctx, tc, src, standalone, kernel_type, ctx.attr.block_dim, "", ctx.attr.copts, False, ctx.files.hdrs)
+    else:
+        sk_object = ctx.file.object
+        sk_json = ctx.file.subop_json
+    info = SkSubKernelInfo(
+        label = ctx.label,
+        kernel_name = kernel_name,
+        kernel_type = kernel_type,
+        block_dim = ctx.attr.block_dim,
+        inputs = ctx.attr.inputs,
+        outputs = ctx.attr.outputs,
+        workspace = ctx.attr.workspace,
+        op_type = ctx.attr.op_type,
+        fusable = ctx.attr.fusable,
+        sk_object = sk_object,
+        sk_json = sk_json,
+        standalone_object = standalone,
+        inherited_options = options,
+    )
+    files = [sk_object, sk_json] + ([standalone] if standalone else [])
+    return [
+        DefaultInfo(files = depset(files)),
+        info,
+        SkOpInfo(
+            label = ctx.label,
+            kernel = info,
+            bindings = {p: p for p in params},
+            stream = 0,
+            send_events = [],
+            recv_events = [],
+        ),
+    ]
+
+sk_sub_kernel = rule(
+    implementation = _sk_sub_kernel_impl,
+    doc = """A kernel that SuperKernels can fuse.
+
+Either compiled here from `srcs` (one Ascend C translation unit with an
+ordinary entry `extern "C" __global__ __aicore__ void <entry>(GM_ADDR ...)`),
+or prebuilt: `object` + `subop_json` compiled elsewhere, as upstream fuses
+them. Inside a super_kernel it is compiled with the options it must inherit
+(split-mode, early-start, feed-sync-all); kernels shared by SuperKernels with
+the same inherited options are compiled once.""",
+    attrs = {
+        "srcs": attr.label_list(allow_files = [".cpp", ".cc", ".cce", ".cxx"], doc = "The kernel source (one file)"),
+        "hdrs": attr.label_list(allow_files = True, doc = "Headers the source includes"),
+        "entry": attr.string(doc = "Entry function name; defaults to the target name"),
+        "kernel_type": attr.string(mandatory = True, values = KERNEL_TYPES, doc = "Ascend C kernel type (KERNEL_TYPE_ without the prefix)"),
+        "block_dim": attr.int(mandatory = True, doc = "Blocks the kernel runs on"),
+        "inputs": attr.string_list(doc = "Input parameters in signature order"),
+        "outputs": attr.string_list(doc = "Output parameters, after the inputs"),
+        "workspace": attr.int(default = 0, doc = "Workspace bytes; > 0 adds a trailing `workspace` parameter"),
+        "op_type": attr.string(doc = "Operator type (e.g. GroupedMatmul), matched by the dcci-* options"),
+        "copts": attr.string_list(doc = "Extra compiler flags"),
+        "fusable": attr.bool(default = True, doc = "False: SuperKernels split their scope around this kernel"),
+        "object": attr.label(allow_single_file = [".o", ".a"], doc = "Prebuilt SK-mode object (with `subop_json`)"),
+        "subop_json": attr.label(allow_single_file = [".json"], doc = "Sub-op JSON of the prebuilt object"),
+        "_inherited_options": attr.label(default = "//rules:inherited_options"),
+        "_sk": attr.label(default = "//sk", executable = True, cfg = "exec"),
+    },
+    toolchains = [SK_TOOLCHAIN_TYPE],
+    provides = [SkSubKernelInfo, SkOpInfo],
+)
+
+def _sk_op_impl(ctx):
+    kernel = ctx.attr.kernel[SkSubKernelInfo]
+    params = params_of(kernel.inputs, kernel.outputs, kernel.workspace)
+    unknown = sorted([p for p in ctx.attr.bind if p not in params])
+    if unknown:
+        fail("%s: bind names %s, which %s does not have; its parameters are %s" % (ctx.label, unknown, kernel.label, params))
+    bindings = {p: ctx.attr.bind.get(p, p) for p in params}
+    return [SkOpInfo(
+        label = ctx.label,
+        kernel = kernel,
+        bindings = bindings,
+        stream = ctx.attr.stream,
+        send_events = ctx.attr.send_events,
+        recv_events = ctx.attr.recv_events,
+    )]
+
+sk_op = rule(
+    implementation = _sk_op_impl,
+    doc = """One op instance of a kernel inside a SuperKernel: the same compiled kernel
+can serve several instances with different tensors, streams and events.""",
+    attrs = {
+        "kernel": attr.label(mandatory = True, providers = [SkSubKernelInfo], doc = "The sk_sub_kernel"),
+        "bind": attr.string_dict(doc = "Parameter name -> tensor name (unbound parameters use their own name)"),
+        "stream": attr.int(default = 0, doc = "Stream id"),
+        "send_events": attr.int_list(doc = "Event ids sent after this op"),
+        "recv_events": attr.int_list(doc = "Event ids waited for before this op"),
+    },
+    provides = [SkOpInfo],
+)

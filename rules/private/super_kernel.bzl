@@ -1,0 +1,123 @@
+"""super_kernel: fuse op instances, in scope order, into one SuperKernel."""
+
+load("//toolchain:defs.bzl", "SK_TOOLCHAIN_TYPE", "find_sk_toolchain")
+load(":actions.bzl", "compile_entry", "gen_super_kernel", "link_super_kernel", "report_super_kernel")
+load(":inherited_options.bzl", "inherit_options_transition")
+load(":providers.bzl", "SkOpInfo", "SuperKernelInfo")
+
+def _relative_to(path, directory):
+    """`path` as seen from `directory` (both exec-root-relative)."""
+    return "/".join([".."] * len(directory.split("/")) + [path])
+
+def _kernel_name(ctx):
+    name = ctx.attr.kernel_name or ctx.label.name
+    for c in name.elems():
+        if not (c.isalnum() or c == "_"):
+            fail("%s: kernel_name '%s' must be a C identifier (letters, digits, '_'); set kernel_name" % (ctx.label, name))
+    if name[0].isdigit():
+        fail("%s: kernel_name '%s' must not start with a digit" % (ctx.label, name))
+    return name
+
+def _super_kernel_impl(ctx):
+    tc = find_sk_toolchain(ctx)
+    ops = [dep[SkOpInfo] for dep in ctx.attr.ops]
+    if not ops:
+        fail("%s: ops is empty; a SuperKernel fuses at least one op" % ctx.label)
+    seen = {}
+    for op in ops:
+        if not op.kernel.fusable:
+            fail("%s: op %s (kernel %s) is not fusable; list only fusable ops in one super_kernel, or split the scope" % (ctx.label, op.label, op.kernel.label))
+        if op.kernel.kernel_name in seen and seen[op.kernel.kernel_name] != op.kernel.label:
+            fail("%s: kernels %s and %s both have the entry name '%s'; entry names must be unique within a SuperKernel" % (
+                ctx.label,
+                seen[op.kernel.kernel_name],
+                op.kernel.label,
+                op.kernel.kernel_name,
+            ))
+        seen[op.kernel.kernel_name] = op.kernel.label
+
+    name = _kernel_name(ctx)
+    prefix = "_sk/%s/" % ctx.label.name
+    kernel_infos = ctx.actions.declare_file(prefix + "kernel_infos.json")
+    base = kernel_infos.dirname
+    op_list = []
+    for op in ops:
+        op_list.append({
+            "bin_path": _relative_to(op.kernel.sk_object.path, base),
+            "json_path": _relative_to(op.kernel.sk_json.path, base),
+            "recv_event_list": op.recv_events,
+            "send_event_list": op.send_events,
+            "stream_id": op.stream,
+            "task_type": "normal",
+        })
+    ctx.actions.write(kernel_infos, json.encode_indent({
+        "kernel_name": name,
+        "op_list": op_list,
+        "super_kernel_options": ctx.attr.options,
+    }, indent = "  ") + "\n")
+
+    sub_files = []
+    for op in ops:
+        sub_files += [op.kernel.sk_object, op.kernel.sk_json]
+    src = ctx.actions.declare_file(prefix + "gen/%s_kernel.cpp" % name)
+    meta0 = ctx.actions.declare_file(prefix + "gen/%s.json" % name)
+    copts = ctx.actions.declare_file(prefix + "gen/%s.compile_options.json" % name)
+    plan = ctx.actions.declare_file(prefix + "plan.json")
+    gen_super_kernel(ctx, tc, kernel_infos, sub_files, [src, meta0, copts], plan, ctx.attr.soc or tc.soc)
+
+    entry_dir = ctx.actions.declare_directory(prefix + "entry")
+    compile_entry(ctx, tc, plan, src, copts, entry_dir)
+
+    out_obj = ctx.actions.declare_file(ctx.label.name + ".o")
+    out_json = ctx.actions.declare_file(ctx.label.name + ".json")
+    link_super_kernel(ctx, tc, plan, entry_dir, [op.kernel.sk_object for op in ops], meta0, out_obj, out_json)
+
+    report = ctx.actions.declare_file(ctx.label.name + ".report.md")
+    report_super_kernel(ctx, tc, plan, out_json, report)
+
+    return [
+        DefaultInfo(files = depset([out_obj, out_json])),
+        OutputGroupInfo(
+            generated_src = depset([src]),
+            plan = depset([plan, kernel_infos]),
+            report = depset([report]),
+            debug = depset([src, plan, kernel_infos, report, copts]),
+        ),
+        SuperKernelInfo(
+            label = ctx.label,
+            kernel_name = name,
+            object = out_obj,
+            meta = out_json,
+            generated_src = src,
+            plan = plan,
+            report = report,
+            ops = ops,
+            options = ctx.attr.options,
+            toolchain_flavor = tc.flavor,
+        ),
+    ]
+
+super_kernel = rule(
+    implementation = _super_kernel_impl,
+    doc = """Fuses `ops` (sk_sub_kernel or sk_op targets, in scope order) into one SuperKernel.
+
+Outputs `<name>.o` and `<name>.json`; output groups `generated_src`, `plan`,
+`report` and `debug` hold the generated source, the fusion plan and the
+human-readable report. `options` uses upstream's grammar (`k=v:k=v`) and is
+validated by the sk tool at build time.""",
+    attrs = {
+        "ops": attr.label_list(
+            mandatory = True,
+            providers = [SkOpInfo],
+            cfg = inherit_options_transition,
+            doc = "Op instances in scope order",
+        ),
+        "options": attr.string(default = "", doc = "SuperKernel options, upstream grammar: 'feed-sync-all=1:split-mode=4'"),
+        "kernel_name": attr.string(doc = "Entry symbol of the fused kernel; defaults to the target name"),
+        "soc": attr.string(doc = "SoC to build for; defaults to the toolchain's"),
+        "_sk": attr.label(default = "//sk", executable = True, cfg = "exec"),
+        "_allowlist_function_transition": attr.label(default = "@bazel_tools//tools/allowlists/function_transition_allowlist"),
+    },
+    toolchains = [SK_TOOLCHAIN_TYPE],
+    provides = [SuperKernelInfo],
+)
