@@ -17,7 +17,9 @@ SK_ENV = {
 }
 
 def _run_sk(ctx, tc, mnemonic, progress, args, inputs, outputs, tools = []):
-    args.use_param_file("@%s", use_always = True)
+    # Param file only when the command line is too long, so aquery and the
+    # analysis tests see the real argv.
+    args.use_param_file("@%s", use_always = False)
     args.set_param_file_format("multiline")
     ctx.actions.run(
         executable = ctx.executable._sk,

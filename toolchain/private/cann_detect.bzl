@@ -51,6 +51,8 @@ def detect_cann(tag_path, getenv, which, exists):
         root = root.rstrip("/") or "/"
         if not exists(root):
             tried.append("%s: %s (does not exist)" % (how, root))
+            if how == "cann.toolkit(path)":
+                return struct(found = False, root = root, compiler_dir = None, how = how, tried = tried)
             continue
         for d in COMPILER_DIRS:
             if exists(root + "/" + d + "/bisheng"):

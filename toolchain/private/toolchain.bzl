@@ -1,5 +1,6 @@
 """The sk_toolchain rule."""
 
+load("@bazel_skylib//lib:paths.bzl", "paths")
 load(":providers.bzl", "SkToolchainInfo")
 
 def _sk_toolchain_impl(ctx):
@@ -9,7 +10,7 @@ def _sk_toolchain_impl(ctx):
             if not getattr(ctx.file, attr):
                 fail("sk_toolchain %s: attribute '%s' is required when available = True" % (ctx.label, attr))
     root = ctx.file.root_file.dirname if ctx.file.root_file else ""
-    include_dirs = [(root + "/" + d if root else d) if d != "." else root for d in ctx.attr.include_dirs]
+    include_dirs = [paths.normalize(paths.join(root, d)) for d in ctx.attr.include_dirs]
     files = [f for f in [ctx.file.compiler, ctx.file.linker, ctx.file.objcopy] if f]
     info = SkToolchainInfo(
         label = ctx.label,

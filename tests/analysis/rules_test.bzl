@@ -1,0 +1,116 @@
+"""Analysis tests of the rules with the fake CANN toolchain: exact argv, inputs, env."""
+
+load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
+load("//rules/private:actions.bzl", "SK_ENV")
+load("//rules/private:providers.bzl", "SkSubKernelInfo", "SuperKernelInfo")
+
+FAKE_CANN = {"//command_line_option:extra_toolchains": [str(Label("//tests/fake_cann:toolchain"))]}
+BISHENG = "tests/fake_cann/compiler/ccec_compiler/bin/bisheng"
+LLD = "tests/fake_cann/compiler/ccec_compiler/bin/ld.lld"
+OBJCOPY = "tests/fake_cann/compiler/ccec_compiler/bin/llvm-objcopy"
+
+def _by_mnemonic(env):
+    out = {}
+    for a in analysistest.target_actions(env):
+        out.setdefault(a.mnemonic, []).append(a)
+    return out
+
+def _sk_args(action):
+    """argv after the sk launcher (the py_binary), as a list."""
+    return action.argv[1:]
+
+def _no_absolute_paths(env, action):
+    for arg in action.argv:
+        asserts.false(env, arg.startswith("/"), "%s has an absolute argv item: %s" % (action.mnemonic, arg))
+
+def _sub_kernel_actions_impl(ctx):
+    env = analysistest.begin(ctx)
+    actions = _by_mnemonic(env)
+    asserts.equals(env, ["SkCompile", "SkSubOp", "SkWrap"], sorted([m for m in actions if m.startswith("Sk")]))
+    asserts.equals(env, 2, len(actions["SkCompile"]))
+    sk_mode, plain = actions["SkCompile"]
+    if "--plain" in sk_mode.argv:
+        sk_mode, plain = plain, sk_mode
+    args = _sk_args(sk_mode)
+    asserts.equals(env, ["subkernel", "compile", "--toolchain", "cann", "--compiler", BISHENG], args[:6])
+    asserts.true(env, "--include" in args)
+    asserts.true(env, "tests/fake_cann/x86_64-linux/asc/include/basic_api" in args)
+    tail = args[args.index("--kernel-type"):]
+    asserts.equals(env, [
+        "--kernel-type",
+        "KERNEL_TYPE_AIV_ONLY",
+        "--block-dim",
+        "8",
+        "--options",
+        "",
+        "-o",
+        "tests/analysis/_sk/add_custom/kernel_sk.o",
+        "tests/analysis/testdata/add.cpp",
+        "--",
+        "-DMY_FLAG=1",
+    ], [a.split("bin/", 1)[-1] if a.startswith("bazel-out/") else a for a in tail])
+    asserts.true(env, "--plain" in _sk_args(plain))
+    pack = _sk_args(actions["SkSubOp"][0])
+    asserts.equals(env, ["subkernel", "pack", "--toolchain", "cann", "--ld", LLD, "--objcopy", OBJCOPY], pack[:8])
+    params = [pack[i + 1] for i, a in enumerate(pack) if a == "--param"]
+    asserts.equals(env, ["x", "y", "z", "workspace"], params)
+    for a in analysistest.target_actions(env):
+        if a.mnemonic.startswith("Sk"):
+            asserts.equals(env, SK_ENV, a.env)
+            _no_absolute_paths(env, a)
+            inputs = [f.path for f in a.inputs.to_list()]
+            if a.mnemonic == "SkCompile":
+                asserts.true(env, BISHENG in inputs, "compiler is not an input of SkCompile")
+    info = analysistest.target_under_test(env)[SkSubKernelInfo]
+    asserts.equals(env, "KERNEL_TYPE_AIV_ONLY", info.kernel_type)
+    asserts.equals(env, "add_custom", info.kernel_name)
+    return analysistest.end(env)
+
+sub_kernel_actions_test = analysistest.make(_sub_kernel_actions_impl, config_settings = FAKE_CANN)
+
+def _super_kernel_actions_impl(ctx):
+    env = analysistest.begin(ctx)
+    actions = _by_mnemonic(env)
+    asserts.equals(env, ["SkCompileEntry", "SkGen", "SkLink", "SkReport"], sorted([m for m in actions if m.startswith("Sk")]))
+    gen = _sk_args(actions["SkGen"][0])
+    asserts.equals(env, "gen", gen[0])
+    asserts.equals(env, "Ascend910_9391", gen[gen.index("--soc") + 1])
+    entry = _sk_args(actions["SkCompileEntry"][0])
+    asserts.equals(env, ["entry", "compile", "--toolchain", "cann", "--compiler", BISHENG], entry[:6])
+    link = _sk_args(actions["SkLink"][0])
+    asserts.equals(env, ["link", "--toolchain", "cann", "--ld", LLD, "--objcopy", OBJCOPY], link[:7])
+    subs = [link[i + 1] for i, a in enumerate(link) if a == "--sub-obj"]
+    asserts.equals(env, 2, len(subs))
+    asserts.true(env, subs[0].endswith("/add_custom.o") and subs[1].endswith("/mul_custom.o"), "sub objects not in scope order: %s" % subs)
+    for a in analysistest.target_actions(env):
+        if a.mnemonic.startswith("Sk"):
+            asserts.equals(env, SK_ENV, a.env)
+            _no_absolute_paths(env, a)
+    info = analysistest.target_under_test(env)[SuperKernelInfo]
+    asserts.equals(env, "cann", info.toolchain_flavor)
+    asserts.equals(env, "sk_pair", info.kernel_name)
+    asserts.equals(env, ["sk_pair.o", "sk_pair.json"], [f.basename for f in analysistest.target_under_test(env)[DefaultInfo].files.to_list()])
+    return analysistest.end(env)
+
+super_kernel_actions_test = analysistest.make(_super_kernel_actions_impl, config_settings = FAKE_CANN)
+
+def _inherits_options_impl(ctx):
+    env = analysistest.begin(ctx)
+    info = analysistest.target_under_test(env)[SuperKernelInfo]
+    for op in info.ops:
+        asserts.equals(env, "early-start=0:split-mode=2", op.kernel.inherited_options)
+    return analysistest.end(env)
+
+inherits_options_test = analysistest.make(_inherits_options_impl, config_settings = FAKE_CANN)
+
+def _failure_test(ctx):
+    env = analysistest.begin(ctx)
+    asserts.expect_failure(env, ctx.attr.expected)
+    return analysistest.end(env)
+
+failure_test = analysistest.make(
+    _failure_test,
+    expect_failure = True,
+    attrs = {"expected": attr.string()},
+    config_settings = FAKE_CANN,
+)

@@ -1,0 +1,1 @@
+// fake CANN header for analysis tests
