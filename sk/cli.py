@@ -19,6 +19,7 @@ from sk.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, SkError
 # command's dependencies (pyelftools, jinja2) load only when it runs.
 COMMANDS = {
     "version": ("sk.commands.version", "print the sk tool version"),
+    "options": ("sk.commands.options", "parse a SuperKernel option string and print it normalised"),
 }
 
 
