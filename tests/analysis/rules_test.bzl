@@ -4,7 +4,7 @@ load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
 load("//rules/private:actions.bzl", "SK_ENV")
 load("//rules/private:providers.bzl", "SkSubKernelInfo", "SuperKernelInfo")
 
-FAKE_CANN = {"//command_line_option:extra_toolchains": [str(Label("//tests/fake_cann:toolchain"))]}
+FAKE_CANN = {"//command_line_option:extra_toolchains": [str(Label("//tests:fake_cann_toolchain"))]}
 BISHENG = "tests/fake_cann/compiler/ccec_compiler/bin/bisheng"
 LLD = "tests/fake_cann/compiler/ccec_compiler/bin/ld.lld"
 OBJCOPY = "tests/fake_cann/compiler/ccec_compiler/bin/llvm-objcopy"

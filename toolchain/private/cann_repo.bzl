@@ -1,5 +1,7 @@
 """@sk_cann: the detected CANN toolkit, or a stand-in that explains its absence."""
 
+load(":cann_detect.bzl", "detect_cann", "unavailable_message")
+
 # Include directories of an Ascend C compile, relative to the toolkit root
 # (superkernel-facts.md §6.2).
 _ASC_SUBDIRS = ["adv_api", "basic_api", "c_api", "micro_api", "simt_api", "utils", "aicpu_api"]
@@ -55,23 +57,41 @@ sk_toolchain(
         extra = extra_attrs,
     )
 
+def detect_in_repo(rctx, tag_path):
+    """detect_cann() for repository rules (WORKSPACE mode has no module extension)."""
+    return detect_cann(
+        tag_path,
+        getenv = lambda n: rctx.os.environ.get(n),
+        which = lambda p: (str(rctx.which(p)) if rctx.which(p) else None),
+        exists = lambda p: rctx.path(p).exists,
+    )
+
 def _cann_repo_impl(rctx):
     arch = rctx.attr.arch
-    if rctx.attr.root:
-        root = rctx.path(rctx.attr.root).realpath
+    if rctx.attr.detect:
+        result = detect_in_repo(rctx, rctx.attr.root)
+        root_path = result.root if result.found else ""
+        compiler_dir = result.compiler_dir or ""
+        how = result.how or ""
+        message = "" if result.found else unavailable_message(result)
+    else:
+        root_path, compiler_dir, how, message = rctx.attr.root, rctx.attr.compiler_dir, rctx.attr.how, rctx.attr.message
+    if root_path:
+        root = rctx.path(root_path).realpath
         rctx.symlink(root, "cann")
         for f in ("version.info", "version.cfg", "%s-linux/ascend_toolkit_install.info" % arch):
-            if rctx.path("cann/" + f).exists:
+            version_file = rctx.path("%s/%s" % (root, f))
+            if version_file.exists:
                 # A CANN upgrade in place re-runs this rule.
-                rctx.watch(rctx.path("cann/" + f))
+                rctx.watch(version_file)
         build = cann_toolchain_build(
-            rctx.attr.compiler_dir,
+            compiler_dir,
             arch,
             # A locally installed CANN is not on remote executors; results
             # are still uploaded to and served from the remote cache.
             extra_attrs = '    execution_requirements = {"no-remote-exec": "1"},\n',
         )
-        status = "CANN found at %s (%s)" % (root, rctx.attr.how)
+        status = "CANN found at %s (%s)" % (root, how)
         build += _status_build(True)
     else:
         build = """\
@@ -84,8 +104,8 @@ sk_toolchain(
     unavailable_reason = {msg},
     visibility = ["//visibility:public"],
 )
-""".format(msg = repr(rctx.attr.message))
-        status = rctx.attr.message
+""".format(msg = repr(message))
+        status = message
         build += _status_build(False)
     rctx.file("BUILD.bazel", build)
     rctx.file("status.txt", (status + "\n"))
@@ -117,11 +137,13 @@ exports_files(["status.txt"], visibility = ["//visibility:public"])
 sk_cann_repo = repository_rule(
     implementation = _cann_repo_impl,
     attrs = {
-        "root": attr.string(doc = "absolute toolkit root, empty when CANN was not found"),
+        "root": attr.string(doc = "absolute toolkit root, empty when CANN was not found (with detect: the cann.toolkit path, may be empty)"),
+        "detect": attr.bool(doc = "detect here (WORKSPACE mode) instead of taking the extension's result"),
         "compiler_dir": attr.string(doc = "directory of bisheng relative to root"),
         "arch": attr.string(default = "x86_64"),
         "how": attr.string(doc = "which source found it"),
         "message": attr.string(doc = "why it is unavailable"),
     },
+    environ = ["ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"],
     local = True,
 )

@@ -5,11 +5,16 @@ Which toolchain wins follows --@rules_superkernel//toolchain:mode: `cann` and
 and the CPU twin otherwise.
 """
 
+load(":cann_repo.bzl", "detect_in_repo")
+
 def _toolchains_repo_impl(rctx):
+    cann_found = rctx.attr.cann_found
+    if rctx.attr.detect:
+        cann_found = detect_in_repo(rctx, rctx.attr.cann_path).found
     mode = "@rules_superkernel//toolchain:mode_"
     cann_settings = ['"%scann"' % mode]
     host_settings = ['"%shost"' % mode]
-    (cann_settings if rctx.attr.cann_found else host_settings).append('"%sauto"' % mode)
+    (cann_settings if cann_found else host_settings).append('"%sauto"' % mode)
     lines = []
     for flavor, impl, settings in (
         ("cann", rctx.attr.cann_toolchain, cann_settings),
@@ -30,6 +35,8 @@ sk_toolchains_repo = repository_rule(
     implementation = _toolchains_repo_impl,
     attrs = {
         "cann_found": attr.bool(),
+        "detect": attr.bool(doc = "detect CANN here (WORKSPACE mode)"),
+        "cann_path": attr.string(doc = "with detect: the toolkit path given to the WORKSPACE macro"),
         "cann_toolchain": attr.string(),
         "host_toolchain": attr.string(),
     },
