@@ -10,13 +10,21 @@ meaning by the sk tool, which receives them unchanged.
 
 INHERITED_KEYS = ["early-start", "feed-sync-all", "split-mode"]
 
-def inherited_options(options):
+def _pick(options, keys):
     picked = {}
     for part in options.strip().strip('"').split(":"):
         key, sep, value = part.partition("=")
-        if sep and key.strip() in INHERITED_KEYS:
+        if sep and key.strip() in keys:
             picked[key.strip()] = value.strip()
+    return picked
+
+def inherited_options(options):
+    picked = _pick(options, INHERITED_KEYS)
     return ":".join(["%s=%s" % (k, picked[k]) for k in INHERITED_KEYS if k in picked])
+
+def scope_check(options):
+    """The strict-scope-check value ("" when unset), for scope splitting."""
+    return _pick(options, ["strict-scope-check"]).get("strict-scope-check", "")
 
 def _transition_impl(settings, attr):
     return {"//rules:inherited_options": inherited_options(attr.options)}

@@ -2,7 +2,7 @@
 
 load("//toolchain:defs.bzl", "SK_TOOLCHAIN_TYPE", "find_sk_toolchain")
 load(":actions.bzl", "compile_entry", "gen_super_kernel", "link_super_kernel", "report_super_kernel")
-load(":inherited_options.bzl", "inherit_options_transition")
+load(":inherited_options.bzl", "inherit_options_transition", "scope_check")
 load(":providers.bzl", "SkOpInfo", "SuperKernelInfo")
 
 def _relative_to(path, directory):
@@ -18,29 +18,13 @@ def _kernel_name(ctx):
         fail("%s: kernel_name '%s' must not start with a digit" % (ctx.label, name))
     return name
 
-def _super_kernel_impl(ctx):
-    tc = find_sk_toolchain(ctx)
-    ops = [dep[SkOpInfo] for dep in ctx.attr.ops]
-    if not ops:
-        fail("%s: ops is empty; a SuperKernel fuses at least one op" % ctx.label)
-    seen = {}
-    for op in ops:
-        if not op.kernel.fusable:
-            fail("%s: op %s (kernel %s) is not fusable; list only fusable ops in one super_kernel, or split the scope" % (ctx.label, op.label, op.kernel.label))
-        if op.kernel.kernel_name in seen and seen[op.kernel.kernel_name] != op.kernel.label:
-            fail("%s: kernels %s and %s both have the entry name '%s'; entry names must be unique within a SuperKernel" % (
-                ctx.label,
-                seen[op.kernel.kernel_name],
-                op.kernel.label,
-                op.kernel.kernel_name,
-            ))
-        seen[op.kernel.kernel_name] = op.kernel.label
-
-    name = _kernel_name(ctx)
-    prefix = "_sk/%s/" % ctx.label.name
+def _fuse(ctx, tc, name, out_prefix, ops):
+    """Declares the actions of one fused segment; returns its outputs."""
+    prefix = "_sk/%s/" % out_prefix
     kernel_infos = ctx.actions.declare_file(prefix + "kernel_infos.json")
     base = kernel_infos.dirname
     op_list = []
+    sub_files = []
     for op in ops:
         op_list.append({
             "bin_path": _relative_to(op.kernel.sk_object.path, base),
@@ -50,15 +34,13 @@ def _super_kernel_impl(ctx):
             "stream_id": op.stream,
             "task_type": "normal",
         })
+        sub_files += [op.kernel.sk_object, op.kernel.sk_json]
     ctx.actions.write(kernel_infos, json.encode_indent({
         "kernel_name": name,
         "op_list": op_list,
         "super_kernel_options": ctx.attr.options,
     }, indent = "  ") + "\n")
 
-    sub_files = []
-    for op in ops:
-        sub_files += [op.kernel.sk_object, op.kernel.sk_json]
     src = ctx.actions.declare_file(prefix + "gen/%s_kernel.cpp" % name)
     meta0 = ctx.actions.declare_file(prefix + "gen/%s.json" % name)
     copts = ctx.actions.declare_file(prefix + "gen/%s.compile_options.json" % name)
@@ -68,30 +50,110 @@ def _super_kernel_impl(ctx):
     entry_dir = ctx.actions.declare_directory(prefix + "entry")
     compile_entry(ctx, tc, plan, src, copts, entry_dir)
 
-    out_obj = ctx.actions.declare_file(ctx.label.name + ".o")
-    out_json = ctx.actions.declare_file(ctx.label.name + ".json")
+    out_obj = ctx.actions.declare_file(out_prefix + ".o")
+    out_json = ctx.actions.declare_file(out_prefix + ".json")
     link_super_kernel(ctx, tc, plan, entry_dir, [op.kernel.sk_object for op in ops], meta0, out_obj, out_json)
 
-    report = ctx.actions.declare_file(ctx.label.name + ".report.md")
+    report = ctx.actions.declare_file(out_prefix + ".report.md")
     report_super_kernel(ctx, tc, plan, out_json, report)
+    return struct(
+        kernel_name = name,
+        object = out_obj,
+        meta = out_json,
+        generated_src = src,
+        plan = plan,
+        kernel_infos = kernel_infos,
+        compile_options = copts,
+        report = report,
+        ops = ops,
+    )
 
+def _segments(ops):
+    """Runs of consecutive fusable ops, as (first, last) op indices."""
+    runs = []
+    start = None
+    for i, op in enumerate(ops):
+        if op.kernel.fusable and start == None:
+            start = i
+        if not op.kernel.fusable and start != None:
+            runs.append((start, i - 1))
+            start = None
+    if start != None:
+        runs.append((start, len(ops) - 1))
+    return runs
+
+def _super_kernel_impl(ctx):
+    tc = find_sk_toolchain(ctx)
+    ops = [dep[SkOpInfo] for dep in ctx.attr.ops]
+    if not ops:
+        fail("%s: ops is empty; a SuperKernel fuses at least one op" % ctx.label)
+    seen = {}
+    for op in ops:
+        if op.kernel.kernel_name in seen and seen[op.kernel.kernel_name] != op.kernel.label:
+            fail("%s: kernels %s and %s both have the entry name '%s'; entry names must be unique within a SuperKernel" % (
+                ctx.label,
+                seen[op.kernel.kernel_name],
+                op.kernel.label,
+                op.kernel.kernel_name,
+            ))
+        seen[op.kernel.kernel_name] = op.kernel.label
+    name = _kernel_name(ctx)
+
+    # Scope splitting is GE's graph-level rule; it lives here because it
+    # decides which outputs exist. Option values are still validated by sk.
+    blocked = [(i, op) for i, op in enumerate(ops) if not op.kernel.fusable]
+    check = scope_check(ctx.attr.options)
+    if blocked and check == "abort":
+        i, op = blocked[0]
+        fail("%s: strict-scope-check=abort: op %d, %s (kernel %s), cannot be fused (fusable = False) but sits inside the scope; move it out of the scope or drop strict-scope-check" % (
+            ctx.label,
+            i,
+            op.label,
+            op.kernel.label,
+        ))
+    if blocked and check == "bypass":
+        # print() is Bazel's only analysis-time warning channel.
+        print("WARNING: %s: strict-scope-check=bypass: op %s cannot be fused, so the scope is not fused at all" % (ctx.label, blocked[0][1].label))
+        report = ctx.actions.declare_file(ctx.label.name + ".report.md")
+        ctx.actions.write(report, "# %s: not fused\n\nstrict-scope-check=bypass and these ops cannot be fused:\n\n%s\n" % (
+            ctx.label.name,
+            "\n".join(["* op %d: %s" % (i, op.label) for i, op in blocked]),
+        ))
+        return [
+            DefaultInfo(files = depset([report])),
+            OutputGroupInfo(report = depset([report])),
+            SuperKernelInfo(label = ctx.label, kernel_name = name, object = None, meta = None, generated_src = None, plan = None, report = report, ops = ops, segments = [], options = ctx.attr.options, toolchain_flavor = tc.flavor),
+        ]
+    if blocked:
+        segments = [
+            _fuse(ctx, tc, "%s_split_%d_%d" % (name, a, b), "%s_split_%d_%d" % (ctx.label.name, a, b), ops[a:b + 1])
+            for a, b in _segments(ops)
+        ]
+    else:
+        segments = [_fuse(ctx, tc, name, ctx.label.name, ops)]
+
+    def collect(field):
+        return depset([getattr(s, field) for s in segments])
+
+    single = segments[0] if len(segments) == 1 else None
     return [
-        DefaultInfo(files = depset([out_obj, out_json])),
+        DefaultInfo(files = depset([s.object for s in segments] + [s.meta for s in segments])),
         OutputGroupInfo(
-            generated_src = depset([src]),
-            plan = depset([plan, kernel_infos]),
-            report = depset([report]),
-            debug = depset([src, plan, kernel_infos, report, copts]),
+            generated_src = collect("generated_src"),
+            plan = depset([s.plan for s in segments] + [s.kernel_infos for s in segments]),
+            report = collect("report"),
+            debug = depset(transitive = [depset([s.generated_src, s.plan, s.kernel_infos, s.report, s.compile_options]) for s in segments]),
         ),
         SuperKernelInfo(
             label = ctx.label,
             kernel_name = name,
-            object = out_obj,
-            meta = out_json,
-            generated_src = src,
-            plan = plan,
-            report = report,
+            object = single.object if single else None,
+            meta = single.meta if single else None,
+            generated_src = single.generated_src if single else None,
+            plan = single.plan if single else None,
+            report = single.report if single else None,
             ops = ops,
+            segments = segments,
             options = ctx.attr.options,
             toolchain_flavor = tc.flavor,
         ),

@@ -103,6 +103,27 @@ def _inherits_options_impl(ctx):
 
 inherits_options_test = analysistest.make(_inherits_options_impl, config_settings = FAKE_CANN)
 
+def _split_scope_impl(ctx):
+    env = analysistest.begin(ctx)
+    info = analysistest.target_under_test(env)[SuperKernelInfo]
+    asserts.equals(env, ["split_scope_split_0_0", "split_scope_split_2_2"], [s.kernel_name for s in info.segments])
+    asserts.equals(env, None, info.object)
+    files = [f.basename for f in analysistest.target_under_test(env)[DefaultInfo].files.to_list()]
+    asserts.equals(env, sorted(["split_scope_split_0_0.o", "split_scope_split_2_2.o", "split_scope_split_0_0.json", "split_scope_split_2_2.json"]), sorted(files))
+    asserts.equals(env, 2, len([a for a in analysistest.target_actions(env) if a.mnemonic == "SkLink"]))
+    return analysistest.end(env)
+
+split_scope_test = analysistest.make(_split_scope_impl, config_settings = FAKE_CANN)
+
+def _bypass_scope_impl(ctx):
+    env = analysistest.begin(ctx)
+    info = analysistest.target_under_test(env)[SuperKernelInfo]
+    asserts.equals(env, [], info.segments)
+    asserts.equals(env, [], [a.mnemonic for a in analysistest.target_actions(env) if a.mnemonic.startswith("Sk")])
+    return analysistest.end(env)
+
+bypass_scope_test = analysistest.make(_bypass_scope_impl, config_settings = FAKE_CANN)
+
 def _failure_test(ctx):
     env = analysistest.begin(ctx)
     asserts.expect_failure(env, ctx.attr.expected)
