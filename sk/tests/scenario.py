@@ -1,0 +1,56 @@
+"""Test helper: writes a small fusion input (kernel_infos, sub-op JSONs, objects) into a directory."""
+
+import json
+import os
+
+from sk.tests.objfactory import make_object
+
+ARCH_KEYS = {
+    "KERNEL_TYPE_AIC_ONLY": ["AiCore"], "KERNEL_TYPE_AIV_ONLY": ["AiCore"],
+    "KERNEL_TYPE_MIX_AIC_1_0": ["dav-c220-cube"], "KERNEL_TYPE_MIX_AIV_1_0": ["dav-c220-vec"],
+    "KERNEL_TYPE_MIX_AIC_1_1": ["dav-c220-cube", "dav-c220-vec"],
+    "KERNEL_TYPE_MIX_AIC_1_2": ["dav-c220-cube", "dav-c220-vec"],
+}
+
+
+def sub_op_json(name, kernel_type="KERNEL_TYPE_AIC_ONLY", block_dim=8, params=("x", "y", "workspace"),
+                split_mode=4, **extra):
+    func = f"{name}__kernel0_middle"
+    names = {key: {"func_name": func, "obj_files": f"{name}.o"} for key in ARCH_KEYS[kernel_type]}
+    doc = {
+        "kernelName": f"{name}__kernel0", "blockDim": block_dim, "sub_operator_params": list(params),
+        "sub_operator_kernel_type": kernel_type, "sub_operator_kernel_name": names,
+        "sub_operator_early_start_set_flag": False, "sub_operator_early_start_wait_flag": False,
+        "sub_operator_call_dcci_before_kernel_start": False, "sub_operator_call_dcci_after_kernel_end": False,
+        "sub_op_with_sync_all": False, "split_mode": split_mode,
+    }
+    if split_mode is None:
+        del doc["split_mode"]
+    doc.update(extra)
+    return doc
+
+
+def write_scenario(root, ops, options="", kernel_name="te_superkernel_t", split=4, text_size=4080):
+    """ops: list of (name, sub_op_json_kwargs, op_entry_extras)."""
+    os.makedirs(root, exist_ok=True)
+    op_list = []
+    written = set()
+    for name, kwargs, entry in ops:
+        doc = sub_op_json(name, **kwargs)
+        if name not in written:
+            written.add(name)
+            with open(os.path.join(root, f"{name}.json"), "w") as f:
+                json.dump(doc, f)
+            func = f"{name}__kernel0_middle"
+            extra = [s for k in doc["sub_operator_kernel_name"].get("dynamic_func_names", {}).values()
+                     for key, s in k.items() if key != "kernel_type"]
+            syms = sorted({func, *extra})
+            make_object(os.path.join(root, f"{name}.o"), syms, text_size)
+            for i in range(1, split):
+                make_object(os.path.join(root, f"{name}_split{i}.o"), [f"{s}_split{i}" for s in syms], text_size)
+        op_list.append({"stream_id": 0, "bin_path": f"{name}.o", "json_path": f"{name}.json", **entry})
+    infos = {"kernel_name": kernel_name, "super_kernel_options": options, "op_list": op_list}
+    path = os.path.join(root, "kernel_infos.json")
+    with open(path, "w") as f:
+        json.dump(infos, f)
+    return path

@@ -1,0 +1,137 @@
+"""kernel_infos and sub-op JSON: loading, defaults and every validation error."""
+
+import json
+import os
+
+import pytest
+
+from sk.errors import SkError
+from sk.subop import kernel_infos_from_dict, load_kernel_infos
+from sk.tests.objfactory import make_archive
+from sk.tests.scenario import write_scenario
+
+
+def _two_ops(tmp_path, **kw):
+    return write_scenario(tmp_path, [("a", {}, {}), ("b", {"kernel_type": "KERNEL_TYPE_AIV_ONLY"}, {})], **kw)
+
+
+def test_loads_ops_with_defaults(tmp_path):
+    k = load_kernel_infos(_two_ops(tmp_path, options="split-mode=4"))
+    assert k.kernel_name == "te_superkernel_t" and k.options_text == "split-mode=4"
+    a, b = k.ops
+    assert a.kernel_name == "a__kernel0" and a.index == 0 and a.task_type == "normal"
+    assert a.send_events == () and a.recv_events == ()
+    assert a.funcs[0].arch == "cube" and b.funcs[0].arch == "vec"
+    assert a.funcs[0].object == "a.o" and a.funcs[0].text_size == 4080
+    a.check_split_copies(4)
+
+
+def _edit_json(tmp_path, name, mutate):
+    path = tmp_path / f"{name}.json"
+    doc = json.loads(path.read_text())
+    mutate(doc)
+    path.write_text(json.dumps(doc))
+
+
+def _edit_infos(path, mutate):
+    doc = json.loads(open(path).read())
+    mutate(doc)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+
+
+@pytest.mark.parametrize("mutate,expect", [
+    (lambda d: d.pop("sub_operator_kernel_type"), "op_list[0] (a__kernel0) a.json: sub_operator_kernel_type"),
+    (lambda d: d.update(sub_operator_kernel_type="KERNEL_TYPE_MIX"), "KERNEL_TYPE_MIX_AIC_1_2"),
+    (lambda d: d.update(blockDim=0), "blockDim"),
+    (lambda d: d.update(blockDim="8"), "blockDim"),
+    (lambda d: d.update(sub_operator_params=["ok", "1bad"]), "sub_operator_params"),
+    (lambda d: d.update(split_mode=0), "split_mode"),
+    (lambda d: d.update(sub_op_with_sync_all="yes"), "sub_op_with_sync_all"),
+    (lambda d: d.update(kernelName=None), "kernelName"),
+    (lambda d: d["sub_operator_kernel_name"].pop("AiCore"), "sub_operator_kernel_name.AiCore"),
+    (lambda d: d["sub_operator_kernel_name"]["AiCore"].update(func_name="nope"), "'nope'"),
+    (lambda d: d["sub_operator_kernel_name"]["AiCore"].update(obj_files="zz.o"), "'zz.o'"),
+    (lambda d: d.update(sub_operator_kernel_type="KERNEL_TYPE_MIX_AIC_1_2"), "dav-c220-cube"),
+])
+def test_sub_op_json_errors_name_op_and_field(tmp_path, mutate, expect):
+    path = _two_ops(tmp_path)
+    _edit_json(tmp_path, "a", mutate)
+    with pytest.raises(SkError) as exc:
+        load_kernel_infos(path)
+    msg = exc.value.paragraph()
+    assert expect in msg, msg
+    assert str(tmp_path) not in msg
+
+
+@pytest.mark.parametrize("mutate,expect", [
+    (lambda d: d["op_list"][1].update(json_path="missing.json"), "op_list[1].json_path"),
+    (lambda d: d["op_list"][1].update(bin_path="missing.o"), "op_list[1] (b__kernel0).bin_path"),
+    (lambda d: d["op_list"][0].update(stream_id=-1), "op_list[0].stream_id"),
+    (lambda d: d["op_list"][0].update(task_type="static"), "op_list[0].task_type"),
+    (lambda d: d["op_list"][0].update(send_event_list=[1, 1]), "op_list[0].send_event_list"),
+    (lambda d: d["op_list"][0].update(recv_event_list=["x"]), "op_list[0].recv_event_list"),
+    (lambda d: d["op_list"][0].update(recv_events_list=[]), "did you mean 'recv_event_list'"),
+    (lambda d: d.update(op_list=[]), "kernel_infos.op_list"),
+    (lambda d: d.update(kernel_name="1bad"), "kernel_infos.kernel_name"),
+    (lambda d: d.update(super_kernel_option=""), "did you mean 'super_kernel_options'"),
+])
+def test_kernel_infos_errors(tmp_path, mutate, expect):
+    path = _two_ops(tmp_path)
+    _edit_infos(path, mutate)
+    with pytest.raises(SkError) as exc:
+        load_kernel_infos(path)
+    assert expect in exc.value.paragraph()
+
+
+def test_invalid_json_is_reported(tmp_path):
+    path = _two_ops(tmp_path)
+    (tmp_path / "b.json").write_text("{not json")
+    with pytest.raises(SkError, match="not valid JSON"):
+        load_kernel_infos(path)
+
+
+def test_missing_split_copy_symbol(tmp_path):
+    path = _two_ops(tmp_path)
+    os.rename(tmp_path / "a_split2.o", tmp_path / "a_split2.bak")
+    k = load_kernel_infos(path)
+    with pytest.raises(SkError, match="split copy 2"):
+        k.ops[0].check_split_copies(4)
+    k.ops[0].check_split_copies(1)  # no copies needed
+
+
+def test_archive_bin_path(tmp_path):
+    path = _two_ops(tmp_path)
+    members = [tmp_path / n for n in ("a.o", "a_split1.o", "a_split2.o", "a_split3.o")]
+    make_archive(tmp_path / "a.a", members)
+    for m in members:
+        os.rename(m, str(m) + ".gone")
+    _edit_infos(path, lambda d: d["op_list"][0].update(bin_path="a.a"))
+    k = load_kernel_infos(path)
+    k.ops[0].check_split_copies(4)
+    assert k.ops[0].bin_path == "a.a"
+
+
+def test_dynamic_op_tiling_keys(tmp_path):
+    dyn = {"dynamic_func_names": {"2": {"AiCore": "a__kernel0_middle", "kernel_type": "KERNEL_TYPE_AIC_ONLY"},
+                                  "10": {"AiCore": "a_key10", "kernel_type": "KERNEL_TYPE_AIC_ONLY"}}}
+    path = write_scenario(tmp_path, [("a", {}, {"task_type": "dynamic"})])
+    _edit_json(tmp_path, "a", lambda d: d["sub_operator_kernel_name"].update(dyn))
+    with pytest.raises(SkError, match="a_key10"):
+        load_kernel_infos(path)
+    _edit_json(tmp_path, "a", lambda d: d["sub_operator_kernel_name"]["dynamic_func_names"].pop("10"))
+    op = load_kernel_infos(path).ops[0]
+    assert op.dynamic and [k.tiling_key for k in op.dynamic_keys] == [2]
+
+
+def test_dynamic_op_without_table(tmp_path):
+    path = write_scenario(tmp_path, [("a", {}, {"task_type": "dynamic"})])
+    with pytest.raises(SkError, match="dynamic_func_names"):
+        load_kernel_infos(path)
+
+
+def test_from_dict_kernel_name_override(tmp_path):
+    path = _two_ops(tmp_path)
+    doc = json.loads(open(path).read())
+    k = kernel_infos_from_dict(doc, str(tmp_path), kernel_name="te_other")
+    assert k.kernel_name == "te_other"
