@@ -20,6 +20,7 @@ from sk.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, SkError
 COMMANDS = {
     "version": ("sk.commands.version", "print the sk tool version"),
     "options": ("sk.commands.options", "parse a SuperKernel option string and print it normalised"),
+    "subkernel": ("sk.commands.subkernel", "compile, wrap and pack a kernel for SuperKernels (SK mode)"),
 }
 
 

@@ -1,0 +1,93 @@
+"""Exact argv of both flavours; CANN's is pinned to facts §6 token by token."""
+
+import pytest
+
+from sk import toolargv
+from sk.errors import SkError
+
+CANN = toolargv.Tools("cann", compiler="/cann/bin/bisheng", linker="/cann/bin/ld.lld",
+                      objcopy="/cann/bin/llvm-objcopy")
+HOST = toolargv.Tools("host", compiler="/usr/bin/g++", linker="/usr/bin/ld", objcopy="/usr/bin/objcopy")
+
+MLLVM_TAIL = [
+    "-mllvm", "-cce-aicore-stack-size=0x8000",
+    "-mllvm", "-cce-aicore-function-stack-size=0x8000",
+    "-mllvm", "-cce-aicore-record-overflow=false",
+    "-mllvm", "-cce-aicore-addr-transform",
+    "-mllvm", "-cce-aicore-dcci-insert-for-scalar=false",
+]
+
+
+def test_cann_sk_entry_compile_cube_half_matches_upstream():
+    argv = toolargv.compile_argv(
+        CANN, "te_sk_kernel.cpp", "out/te_sk_mix_aic.o", arch="cube",
+        include_dirs=["/cann/asc/include"],
+        defines=["-D__ASCENDC_ENABLE_SET_NEXT_TASK_START", "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END",
+                 "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2", "-DASCENDC_DUMP=0"],
+        extra=["-g"], split_calls=True,
+        tail=["-Dauto_gen_te_sk_kernel=te_sk_mix_aic", "-D__MIX_CORE_MACRO__=1", "-DTILING_KEY_VAR=0UL"])
+    assert argv == [
+        "/cann/bin/bisheng", "-c", "-O3", "-x", "cce", "-I/cann/asc/include",
+        "--cce-disable-kernel-global-attr-check",
+        "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START", "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END",
+        "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2", "-DASCENDC_DUMP=0", "-g",
+        "-mllvm", "-cce-aicore-jump-expand=true", "--cce-long-call=true", "-mllvm", "-cce-aicore-long-call",
+        "te_sk_kernel.cpp", "--cce-aicore-arch=dav-c220-cube", "--cce-aicore-only", "-o", "out/te_sk_mix_aic.o",
+        *MLLVM_TAIL, "-std=c++17",
+        "-Dauto_gen_te_sk_kernel=te_sk_mix_aic", "-D__MIX_CORE_MACRO__=1", "-DTILING_KEY_VAR=0UL",
+    ]
+
+
+def test_cann_vec_compile_without_split_has_no_long_call_flags():
+    argv = toolargv.compile_argv(CANN, "k.cpp", "k.o", arch="vec")
+    assert argv == ["/cann/bin/bisheng", "-c", "-O3", "-x", "cce", "--cce-disable-kernel-global-attr-check",
+                    "k.cpp", "--cce-aicore-arch=dav-c220-vec", "--cce-aicore-only", "-o", "k.o", *MLLVM_TAIL,
+                    "-std=c++17"]
+
+
+def test_cann_needs_an_arch():
+    with pytest.raises(SkError, match="unknown core side"):
+        toolargv.compile_argv(CANN, "k.cpp", "k.o", arch=None)
+
+
+def test_cann_fatbin_link_is_upstream_ld_lld_r():
+    assert toolargv.relocatable_link_argv(CANN, ["a.o", "b.o"], "sk.o", discard_locals=True) == [
+        "/cann/bin/ld.lld", "-m", "aicorelinux", "-r", "-Ttext=0", "-q", "-x", "a.o", "b.o", "-static", "-o", "sk.o"]
+    assert toolargv.relocatable_link_argv(CANN, ["a.o"], "sk.o") == [
+        "/cann/bin/ld.lld", "-m", "aicorelinux", "-r", "-Ttext=0", "-q", "a.o", "-static", "-o", "sk.o"]
+
+
+def test_cann_final_link_is_upstream_link_relocatable():
+    assert toolargv.final_link_argv(CANN, "sk.o", "placed.o") == [
+        "/cann/bin/ld.lld", "-m", "aicorelinux", "-Ttext=0", "sk.o", "-static", "-o", "placed.o", "-q"]
+    assert toolargv.final_link_argv(HOST, "sk.o", "placed.o") is None
+
+
+def test_cann_objcopy_split_copy_and_localise():
+    assert toolargv.redefine_argv(CANN, "a.o", "a_split1.o", [("f", "f_split1")]) == [
+        "/cann/bin/llvm-objcopy", "--redefine-sym=f=f_split1", "a.o", "a_split1.o"]
+    assert toolargv.localize_argv(CANN, "in.o", "out.o", symbols_file="syms.txt", strip_groups=True) == [
+        "/cann/bin/llvm-objcopy", "--localize-symbols=syms.txt", "--remove-section=.group", "in.o", "out.o"]
+
+
+def test_host_compile_defines_the_twin_and_arch_macros():
+    argv = toolargv.compile_argv(HOST, "k.cpp", "k.o", arch="vec", include_dirs=["rt/include"],
+                                 defines=["-DX=1"], extra=["-O0"])
+    assert argv == ["/usr/bin/g++", "-c", "-std=c++17", "-O2", "-fPIC", "-x", "c++", "-Irt/include",
+                    "-D__CCE_KT_TEST__=1", "-D__CCE_AICORE__=220", "-D__DAV_C220__", "-D__NPU_ARCH__=2201",
+                    "-D__DAV_C220_VEC__", "-D__DAV_VEC__", "-DX=1", "-O0", "k.cpp", "-o", "k.o"]
+    both = toolargv.compile_argv(HOST, "k.cpp", "k.o", arch=None)
+    assert not {"-D__DAV_C220_VEC__", "-D__DAV_C220_CUBE__", "-D__DAV_VEC__", "-D__DAV_CUBE__"} & set(both)
+
+
+def test_host_link_and_objcopy():
+    assert toolargv.relocatable_link_argv(HOST, ["a.o", "b.o"], "o.o") == ["/usr/bin/ld", "-r", "a.o", "b.o", "-o", "o.o"]
+    assert toolargv.localize_argv(HOST, "i.o", "o.o", symbols_file=None, strip_groups=True) == [
+        "/usr/bin/objcopy", "--remove-section=.group", "i.o", "o.o"]
+
+
+def test_missing_tool_and_unknown_flavour_are_user_errors():
+    with pytest.raises(SkError, match="--ld"):
+        toolargv.relocatable_link_argv(toolargv.Tools("host"), ["a.o"], "o.o")
+    with pytest.raises(SkError, match="unknown toolchain flavour"):
+        toolargv.Tools("gcc")

@@ -1,0 +1,76 @@
+"""Running toolchain commands and writing outputs atomically.
+
+A failing tool is a user error (the source does not compile, an object is
+malformed), reported with the step, the tool's own message and the command.
+Outputs are written to a temporary file in the destination directory and
+renamed into place, so an interrupted or failed step never leaves a partial
+file and never replaces a previous good one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import subprocess
+import tempfile
+
+from sk.errors import SkError
+
+# Long enough for a big C++ translation unit; a hung tool still ends the action.
+TOOL_TIMEOUT_S = 900
+
+
+def run_tool(argv: list[str], *, step: str, where: str, stdin: str | None = None) -> str:
+    """Runs one command; returns its stdout. SkError with its stderr on failure."""
+    try:
+        proc = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              timeout=TOOL_TIMEOUT_S, check=False)
+    except FileNotFoundError:
+        raise SkError(f"{step}: tool not found", where=where, value=argv[0],
+                      allowed="pass the tool's path (--compiler, --ld, --objcopy)") from None
+    except PermissionError:
+        raise SkError(f"{step}: tool is not executable", where=where, value=argv[0]) from None
+    except subprocess.TimeoutExpired:
+        raise SkError(f"{step}: tool did not finish within {TOOL_TIMEOUT_S} s", where=where,
+                      value=shlex.join(argv)) from None
+    if proc.returncode != 0:
+        message = (proc.stderr or proc.stdout).strip()
+        lines = message.splitlines()
+        if len(lines) > 40:  # the first errors are the useful ones
+            message = "\n".join(lines[:40] + [f"... ({len(lines) - 40} more lines)"])
+        raise SkError(f"{step} failed with exit status {proc.returncode}: {message}", where=where,
+                      allowed=f"command: {shlex.join(argv)}")
+    return proc.stdout
+
+
+@contextlib.contextmanager
+def atomic_output(path: str, suffix: str = ""):
+    """Yields a temp path beside `path`; renames it to `path` if the block succeeds."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".sk-", suffix=suffix or os.path.splitext(path)[1], dir=directory)
+    os.close(fd)
+    try:
+        yield tmp
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def write_text_atomic(path: str, text: str) -> None:
+    with atomic_output(path) as tmp:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+
+
+@contextlib.contextmanager
+def scratch_dir(near: str):
+    """A temporary directory beside an output (same filesystem, so renames work)."""
+    directory = os.path.dirname(os.path.abspath(near))
+    os.makedirs(directory, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".sk-work-", dir=directory) as tmp:
+        yield tmp
