@@ -181,3 +181,49 @@ def _verify(path, out_obj, expected, inputs, paths, allowed_undefined, allow_pre
                       allowed="a sub-kernel may only call functions it defines itself or the runtime provides; "
                               "link the missing code into the sub-kernel's source")
     return defined, undefined
+
+
+# The twin runtime's interface as kernel_operator.h declares it: the kernel
+# hooks and the per-worker SuperKernel globals the runtime defines once.
+HOST_RUNTIME_PREFIXES = ("sk_twin_", "g_super_kernel_", "g_superKernelAutoSyncAll", "g_opSystemRunCfg",
+                         "_ZN7AscendC", "_ZTH", "_ZTW")
+
+
+def link_plan(tools: toolargv.Tools, plan, *, entry_dir: str | None, entry_objs, sub_objs, meta_in: str,
+              out_obj: str, out_json: str, runtime_libs=(), allow_undefined=()) -> LinkResult:
+    """`sk link`: resolves the plan's link order to files and links them."""
+    if plan.op_count and len(sub_objs) != plan.op_count:
+        raise SkError(f"the plan has {plan.op_count} ops but {len(sub_objs)} --sub-obj were given", where="--sub-obj",
+                      allowed="pass one sub-op archive per op, in op order")
+    entries = {}
+    for path in entry_objs:
+        entries[os.path.basename(path)] = path
+    if entry_dir:
+        for unit_name in sorted(os.listdir(entry_dir)):
+            entries.setdefault(unit_name, os.path.join(entry_dir, unit_name))
+    inputs = []
+    for item in plan.link_order:
+        if item.kind == "entry":
+            if item.object_name not in entries:
+                raise SkError("entry object missing", where=f"--entry-dir/--entry-obj: {item.object_name}",
+                              allowed="compile it with `sk entry compile` from the same plan; have: "
+                                      + (", ".join(sorted(entries)) or "(none)"))
+            symbol = item.object_name[:-2] if item.object_name.endswith(".o") else item.object_name
+            inputs.append(LinkInput(f"entry {item.object_name}", entries[item.object_name], entry_symbol=symbol))
+        else:
+            if item.op_index is None or not 0 <= item.op_index < len(sub_objs):
+                raise SkError("link order names an op without a --sub-obj", where=f"plan: op {item.op_index}")
+            archive = sub_objs[item.op_index]
+            member = item.object_name if arfile.is_archive(archive) else None
+            inputs.append(LinkInput(f"{archive}({item.object_name})" if member else archive, archive, member))
+    try:
+        with open(meta_in, encoding="utf-8") as f:
+            meta = json.load(f)
+    except (OSError, json.JSONDecodeError) as err:
+        raise SkError(f"cannot read the SuperKernel JSON ({err})", where="--meta-in", value=meta_in) from None
+    allowed = set(allow_undefined)
+    for lib in runtime_libs:
+        allowed |= objsyms.provided_symbols(lib)
+    prefixes = HOST_RUNTIME_PREFIXES if tools.flavor == toolargv.HOST else ()
+    return link(tools, inputs, entry_symbols=list(plan.entry_symbols), out_obj=out_obj, out_json=out_json,
+                meta=meta, allowed_undefined=frozenset(allowed), allow_prefixes=prefixes)
