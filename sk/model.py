@@ -191,7 +191,7 @@ def load(path: str) -> Model:
 
 def from_dict(doc, path: str) -> Model:
     base = os.path.dirname(os.path.abspath(path))
-    w = os.path.basename(path)
+    w = f"model {os.path.basename(path)}"
     _obj(doc, w, ("name", "tensors", "kernels", "ops"), ("super_kernels",))
     name = _name(doc["name"], f"{w}: name")
     if not isinstance(doc["tensors"], dict) or not isinstance(doc["kernels"], dict):
