@@ -1,0 +1,170 @@
+/*
+ * sk_twin.h - the C ABI of the CPU twin runtime (libskrt).
+ *
+ * Two audiences:
+ *   - hosts (Python via ctypes, C++ test drivers): launch kernels on a
+ *     topology of worker threads, allocate GM, read counters, errors and
+ *     trace events (section "Host API");
+ *   - kernel code: kernel_operator.h maps the Ascend C surface onto the
+ *     "Kernel hooks" below; wrappers and generated code may call the trace
+ *     hooks directly.
+ *
+ * Topology. An AI core is one cube worker (AIC) and up to two vector workers
+ * (AIV). A launch of block_dim B with task ration aic:aiv runs, for every
+ * block b in [0, B): aic (0 or 1) AIC workers with block idx b, and aiv
+ * (0, 1 or 2) AIV workers with block idx b and sub-block idx 0..aiv-1.
+ * Allowed rations: 1:0, 0:1, 1:1, 1:2. In a 0:1 launch every AIV is its own
+ * group (sub-block dim 1), like a MIX_AIV_1_0 kernel on hardware.
+ *
+ * Entries. SK_TWIN_PARA_BASE_ENTRY (num_args) marks a `void f(void)` entry
+ * that reads its arguments through get_para_base() (the SuperKernel entry;
+ * params[0] is the FFTS placeholder). Any other num_args N (0..32) calls
+ * `f(params[0], ..., params[N-1])` as GM_ADDR arguments; get_para_base()
+ * still returns `params`.
+ */
+#ifndef SK_TWIN_H_
+#define SK_TWIN_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- Host API */
+
+#define SK_TWIN_PARA_BASE_ENTRY 0xffffffffu
+#define SK_TWIN_MAX_ARGS 32u
+
+/* Launch status codes. */
+#define SK_TWIN_OK 0
+#define SK_TWIN_DEADLOCK 1      /* a wait made no progress within the timeout */
+#define SK_TWIN_KERNEL_ERROR 2  /* a kernel misused an intrinsic or threw */
+#define SK_TWIN_BAD_LAUNCH 3    /* the launch description is invalid */
+
+typedef struct SkTwinLaunch {
+  const char* name;        /* kernel name, used in errors and traces */
+  void* entry;             /* entry function pointer */
+  void* entry_aiv;         /* entry for AIV workers when the MIX halves were
+                              compiled separately; NULL: `entry` */
+  uint32_t num_args;       /* N GM_ADDR args, or SK_TWIN_PARA_BASE_ENTRY */
+  uint32_t block_dim;      /* number of blocks (AI cores), >= 1 */
+  uint32_t aic_ration;     /* AIC workers per block: 0 or 1 */
+  uint32_t aiv_ration;     /* AIV workers per block: 0, 1 or 2 */
+  const uint64_t* params;  /* the param array (param_base) */
+  uint32_t num_params;     /* entries in params */
+  uint32_t coreid_offset;  /* added to every worker's get_coreid() */
+  uint32_t timeout_ms;     /* watchdog; 0: $SK_TWIN_TIMEOUT_MS, else 5000 */
+  uint32_t trace;          /* nonzero: record per-worker spans */
+} SkTwinLaunch;
+
+typedef struct SkTwinResult SkTwinResult;
+
+/* Runs one launch to completion; *out receives a result (free it with
+ * sk_twin_result_free) even on failure. Returns the status. */
+int sk_twin_launch(const SkTwinLaunch* launch, SkTwinResult** out);
+
+/* Runs launches back to back, as one stream would (the "separate" baseline).
+ * out[i] receives each result; it stops after the first failure and leaves
+ * the rest NULL. Returns the status of the first failure, or SK_TWIN_OK. */
+int sk_twin_run_sequence(const SkTwinLaunch* launches, uint32_t count, SkTwinResult** out);
+
+void sk_twin_result_free(SkTwinResult* result);
+int sk_twin_result_status(const SkTwinResult* result);
+/* Empty on success; else one paragraph naming kernel, barrier and workers. */
+const char* sk_twin_result_error(const SkTwinResult* result);
+/* Flag counters left non-zero and incomplete set rounds at the end of the
+ * launch (sets without matching waits); empty when balanced. */
+const char* sk_twin_result_residual(const SkTwinResult* result);
+uint64_t sk_twin_result_wall_ns(const SkTwinResult* result);
+/* steady-clock ns when the launch started; trace times use the same clock. */
+uint64_t sk_twin_result_start_ns(const SkTwinResult* result);
+
+/* Counters are summed over all workers of a launch. */
+uint32_t sk_twin_counter_count(void);
+const char* sk_twin_counter_name(uint32_t index);
+uint64_t sk_twin_result_counter(const SkTwinResult* result, uint32_t index);
+
+uint32_t sk_twin_result_worker_count(const SkTwinResult* result);
+/* "AIC 3" or "AIV 3.1" (block.sub-block). */
+const char* sk_twin_result_worker_label(const SkTwinResult* result, uint32_t worker);
+uint64_t sk_twin_result_event_count(const SkTwinResult* result);
+/* Returns 0 and fills the outputs, or -1 when index is out of range. */
+int sk_twin_result_event(const SkTwinResult* result, uint64_t index, uint32_t* worker,
+                         uint64_t* begin_ns, uint64_t* end_ns, const char** name,
+                         const char** category);
+
+/* GM: zeroed host memory, 512-byte aligned. */
+void* sk_twin_gm_alloc(uint64_t bytes);
+void sk_twin_gm_free(void* ptr);
+
+/* Cycles returned by GetSystemCycle() per second. */
+uint64_t sk_twin_cycle_hz(void);
+
+/* -------------------------------------------------------------- Kernel hooks
+ * Valid only on a worker thread of a launch; elsewhere they print a message
+ * and abort the process. */
+
+/* 0 = AIC, 1 = AIV. */
+int32_t sk_twin_core_type(void);
+int64_t sk_twin_block_idx(void);
+int64_t sk_twin_block_num(void);
+int64_t sk_twin_sub_block_idx(void);
+int64_t sk_twin_sub_block_num(void);
+int64_t sk_twin_core_id(void);
+uint64_t sk_twin_para_base(void);
+uint32_t sk_twin_worker_index(void);
+
+void sk_twin_set_ffts_base(uint64_t addr);
+/* msg as built by GetffstMsg(mode, flag). */
+void sk_twin_ffts_set(int32_t pipe, uint64_t msg);
+void sk_twin_wait_flag(int64_t flag);
+/* publish: the calling TU was compiled with feed-sync-all support. */
+void sk_twin_sync_all(int32_t aiv_only, int32_t publish);
+void sk_twin_set_next_task_start(void);
+void sk_twin_wait_pre_task_end(uint32_t config);
+void sk_twin_feed_sync_all_end(void);
+void sk_twin_feed_sync_all_complement(void);
+
+void sk_twin_preload(const void* addr, int64_t units);
+void sk_twin_dcci(const volatile void* addr, int32_t entire, int32_t dst);
+/* counter: one of SK_TWIN_COUNTER_* below. */
+void sk_twin_count(uint32_t counter, uint64_t amount);
+uint64_t sk_twin_cycles(void);
+
+/* space: 0 = L1 (cbuf, AIC), 1 = UB (ubuf, AIV). addr is the local address.
+ * Returns host memory for [addr, addr+bytes) or fails the launch. */
+void* sk_twin_local(int32_t space, uint64_t addr, uint64_t bytes);
+
+/* Fails the launch with msg (copied) and unwinds the calling worker. */
+void sk_twin_fail(const char* msg);
+
+/* Chrome-trace spans on the calling worker; nest properly. */
+void sk_twin_trace_begin(const char* name);
+void sk_twin_trace_end(void);
+
+/* Counter indices (sk_twin_counter_name gives their names). */
+#define SK_TWIN_COUNTER_FFTS_SET_MODE0 0u
+#define SK_TWIN_COUNTER_FFTS_SET_MODE1 1u
+#define SK_TWIN_COUNTER_FFTS_SET_MODE2 2u
+#define SK_TWIN_COUNTER_WAIT_FLAG 3u
+#define SK_TWIN_COUNTER_SYNC_ALL_MIX 4u
+#define SK_TWIN_COUNTER_SYNC_ALL_AIV 5u
+#define SK_TWIN_COUNTER_SET_NEXT_TASK_START 6u
+#define SK_TWIN_COUNTER_WAIT_PRE_TASK_END 7u
+#define SK_TWIN_COUNTER_FEED_SYNC_ALL_PUBLISH 8u
+#define SK_TWIN_COUNTER_FEED_SYNC_ALL_REPLAY 9u
+#define SK_TWIN_COUNTER_PIPE_BARRIER 10u
+#define SK_TWIN_COUNTER_PIPE_FLAG 11u
+#define SK_TWIN_COUNTER_PRELOAD 12u
+#define SK_TWIN_COUNTER_PRELOAD_UNITS 13u
+#define SK_TWIN_COUNTER_DCCI 14u
+#define SK_TWIN_COUNTER_SET_FFTS_BASE 15u
+#define SK_TWIN_COUNTER_COUNT 16u
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SK_TWIN_H_ */

@@ -1,0 +1,157 @@
+// Internal state of one twin launch: workers, flag counters, set rounds.
+//
+// Synchronisation is built only from what the hardware promises, so that
+// ThreadSanitizer sees a happens-before edge exactly where a barrier gives
+// one: each (worker, flag) counter has its own mutex, each set round (mode 0
+// per core type, modes 1/2 per AI core) has its own mutex, and diagnostics
+// use relaxed atomics that create no edges.
+#ifndef SK_TWIN_SRC_CORE_H_
+#define SK_TWIN_SRC_CORE_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "sk_twin.h"
+
+namespace sk_twin {
+
+constexpr int kNumFlags = 16;
+constexpr uint64_t kDefaultTimeoutMs = 5000;
+constexpr uint64_t kL1Bytes = 512 * 1024;
+constexpr uint64_t kUbBytes = 192 * 1024;
+
+enum class CoreType : uint8_t { kAic = 0, kAiv = 1 };
+
+enum class WorkerState : int { kRunning, kWaitFlag, kSpin, kFeedPoll, kFinished };
+
+// Thrown inside a worker to unwind it once the launch is aborted.
+struct LaunchAborted {};
+
+struct Span {
+  std::string name;
+  const char* category;
+  uint64_t begin_ns;
+  uint64_t end_ns;
+};
+
+struct FlagCell {
+  std::mutex mu;
+  uint64_t count = 0;  // guarded by mu
+};
+
+struct Worker {
+  // Identity, fixed before the thread starts.
+  uint32_t index = 0;
+  CoreType type = CoreType::kAic;
+  uint32_t block = 0;
+  uint32_t sub = 0;
+  uint32_t sub_num = 1;
+  uint32_t rank = 0;  // position among the workers of its type (mix logical index)
+  int64_t coreid = 0;
+  std::string label;
+
+  FlagCell cells[kNumFlags];
+  std::condition_variable cv;  // the worker waits here on the cell it needs
+
+  // Read by the watchdog while the worker runs.
+  std::atomic<WorkerState> state{WorkerState::kRunning};
+  std::atomic<int> wait_flag{-1};
+  std::atomic<uintptr_t> wait_addr{0};
+  std::atomic<const char*> within{nullptr};  // static text: "SyncAll<false>", ...
+  std::atomic<uint64_t> wait_since_ns{0};
+
+  // Owned by the worker thread; read by the host after join.
+  uint64_t counters[SK_TWIN_COUNTER_COUNT] = {};
+  std::vector<Span> spans;
+  std::vector<Span> open_spans;
+  std::vector<uint8_t> l1;
+  std::vector<uint8_t> ub;
+  const volatile void* last_dcci = nullptr;
+  uint64_t repeat_dcci = 0;
+  uint64_t spin_begin_ns = 0;
+};
+
+// A set round: complete once every member has set at least `rounds + 1`
+// times; each completed round adds one to every target's counter.
+struct RoundGroup {
+  std::mutex mu;
+  std::vector<uint64_t> sets;  // per member, guarded by mu
+  uint64_t rounds = 0;         // guarded by mu
+  std::vector<Worker*> members;
+  std::vector<Worker*> targets;
+};
+
+struct LaunchContext {
+  std::string name;
+  void* entry = nullptr;
+  void* entry_aiv = nullptr;
+  uint32_t num_args = 0;
+  uint32_t block_dim = 0;
+  uint32_t aic_ration = 0;
+  uint32_t aiv_ration = 0;
+  const uint64_t* params = nullptr;
+  uint32_t num_params = 0;
+  uint64_t timeout_ns = 0;
+  bool trace = false;
+
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::vector<Worker*> aic_of_block;                // nullptr when the ration has no AIC
+  std::vector<std::vector<Worker*>> aivs_of_block;  // the AIVs of each AI core
+  std::vector<Worker*> of_type[2];
+
+  std::unique_ptr<RoundGroup[]> mode0;    // [type * kNumFlags + flag]
+  std::unique_ptr<RoundGroup[]> mode1;    // [block * kNumFlags + flag]
+  std::unique_ptr<RoundGroup[]> mode2up;  // [block * kNumFlags + flag], AIVs -> their AIC
+
+  std::atomic<bool> abort{false};
+  std::atomic<uint64_t> last_progress_ns{0};
+
+  std::mutex error_mu;
+  int status = SK_TWIN_OK;  // guarded by error_mu; the first failure wins
+  std::string error;        // guarded by error_mu
+
+  std::mutex done_mu;
+  std::condition_variable done_cv;
+  uint32_t done = 0;  // guarded by done_mu
+
+  void Fail(int code, const std::string& message);
+};
+
+uint64_t NowNs();
+void NoteProgress(LaunchContext& ctx);
+
+// The calling worker; aborts the process when called off a launch.
+Worker& CurrentWorker(const char* hook);
+LaunchContext& CurrentLaunch();
+void BindCurrent(LaunchContext* ctx, Worker* worker);
+
+// Fails the launch (kernel error) and unwinds the calling worker.
+[[noreturn]] void FailCurrent(const std::string& message);
+// Unwinds the calling worker if the launch was aborted.
+void CheckAbort(LaunchContext& ctx);
+
+// Clears a dcci spin once the worker does anything else.
+void EndSpin(Worker& w);
+
+// Flags (flags.cc).
+void SetFlag(LaunchContext& ctx, Worker& w, int mode, int flag);
+void WaitFlag(LaunchContext& ctx, Worker& w, int flag);
+void SyncAllOn(LaunchContext& ctx, Worker& w, bool aiv_only);
+const char* FlagName(int flag);
+
+// Texts (diagnose.cc).
+std::string DescribeDeadlock(LaunchContext& ctx, uint64_t idle_ns);
+std::string DescribeResidual(LaunchContext& ctx);
+std::string RationText(const LaunchContext& ctx);
+std::string HexAddr(uintptr_t addr);
+
+void RecordSpan(Worker& w, std::string name, const char* category, uint64_t begin_ns, uint64_t end_ns);
+
+}  // namespace sk_twin
+
+#endif  // SK_TWIN_SRC_CORE_H_

@@ -1,0 +1,406 @@
+// Launches: build the workers of a topology, run them as threads, watch for
+// deadlocks, collect counters and spans into a result.
+#include <pthread.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "core.h"
+
+namespace sk_twin {
+
+uint64_t NowNs() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+void NoteProgress(LaunchContext& ctx) { ctx.last_progress_ns.store(NowNs(), std::memory_order_relaxed); }
+
+void LaunchContext::Fail(int code, const std::string& message) {
+  {
+    std::lock_guard<std::mutex> lock(error_mu);
+    if (status == SK_TWIN_OK) {
+      status = code;
+      error = message;
+    }
+  }
+  abort.store(true, std::memory_order_relaxed);
+  for (auto& w : workers) w->cv.notify_all();
+}
+
+namespace {
+
+using Arg = uint8_t*;
+
+template <size_t... I>
+void CallWithArgs(void* fn, const uint64_t* p, std::index_sequence<I...>) {
+  using Fn = void (*)(decltype((void)I, Arg())...);
+  reinterpret_cast<Fn>(fn)(reinterpret_cast<Arg>(p[I])...);
+}
+
+template <size_t N>
+void CallFixed(void* fn, const uint64_t* p) {
+  CallWithArgs(fn, p, std::make_index_sequence<N>{});
+}
+
+template <size_t... N>
+constexpr auto MakeCallTable(std::index_sequence<N...>) {
+  using Caller = void (*)(void*, const uint64_t*);
+  return std::array<Caller, sizeof...(N)>{{&CallFixed<N>...}};
+}
+
+constexpr auto kCallTable = MakeCallTable(std::make_index_sequence<SK_TWIN_MAX_ARGS + 1>{});
+
+std::string Label(CoreType type, uint32_t block, uint32_t sub, uint32_t sub_num) {
+  if (type == CoreType::kAic) return "AIC " + std::to_string(block);
+  if (sub_num > 1) return "AIV " + std::to_string(block) + "." + std::to_string(sub);
+  return "AIV " + std::to_string(block);
+}
+
+void RunWorker(const std::shared_ptr<LaunchContext>& ctx, Worker* w) {
+  {
+    std::string thread_name = w->label;
+    std::replace(thread_name.begin(), thread_name.end(), ' ', '-');
+    pthread_setname_np(pthread_self(), thread_name.substr(0, 15).c_str());
+  }
+  BindCurrent(ctx.get(), w);
+  uint64_t begin = NowNs();
+  void* fn = (w->type == CoreType::kAiv && ctx->entry_aiv != nullptr) ? ctx->entry_aiv : ctx->entry;
+  try {
+    if (ctx->num_args == SK_TWIN_PARA_BASE_ENTRY) {
+      reinterpret_cast<void (*)()>(fn)();
+    } else {
+      kCallTable[ctx->num_args](fn, ctx->params);
+    }
+    if (!w->open_spans.empty()) {
+      ctx->Fail(SK_TWIN_KERNEL_ERROR, "kernel '" + ctx->name + "' on " + w->label + ": trace span '" +
+                                          w->open_spans.back().name + "' was never ended");
+    }
+  } catch (const LaunchAborted&) {
+    // The failure is already recorded.
+  } catch (const std::exception& e) {
+    ctx->Fail(SK_TWIN_KERNEL_ERROR, "kernel '" + ctx->name + "' on " + w->label + " threw: " + e.what());
+  } catch (...) {
+    ctx->Fail(SK_TWIN_KERNEL_ERROR, "kernel '" + ctx->name + "' on " + w->label + " threw a non-standard exception");
+  }
+  if (ctx->trace) RecordSpan(*w, ctx->name, "kernel", begin, NowNs());
+  w->state.store(WorkerState::kFinished, std::memory_order_relaxed);
+  BindCurrent(nullptr, nullptr);
+  NoteProgress(*ctx);
+  {
+    std::lock_guard<std::mutex> lock(ctx->done_mu);
+    ctx->done += 1;
+  }
+  ctx->done_cv.notify_all();
+}
+
+bool ValidRation(uint32_t aic, uint32_t aiv) {
+  return (aic == 1 && aiv == 0) || (aic == 0 && aiv == 1) || (aic == 1 && aiv == 1) || (aic == 1 && aiv == 2);
+}
+
+// Returns "" or why the launch cannot run.
+std::string Validate(const SkTwinLaunch& l) {
+  std::string name = l.name == nullptr ? "" : l.name;
+  std::string where = "launch of '" + name + "': ";
+  if (l.entry == nullptr) return where + "entry is NULL; pass the kernel's function pointer";
+  if (l.block_dim == 0 || l.block_dim > 65535) {
+    return where + "block_dim " + std::to_string(l.block_dim) + " is out of range (1-65535)";
+  }
+  if (!ValidRation(l.aic_ration, l.aiv_ration)) {
+    return where + "task ration " + std::to_string(l.aic_ration) + ":" + std::to_string(l.aiv_ration) +
+           " is not supported (allowed: 1:0, 0:1, 1:1, 1:2)";
+  }
+  if (l.num_args != SK_TWIN_PARA_BASE_ENTRY) {
+    if (l.num_args > SK_TWIN_MAX_ARGS) {
+      return where + std::to_string(l.num_args) + " kernel arguments; at most " + std::to_string(SK_TWIN_MAX_ARGS);
+    }
+    if (l.num_args > l.num_params) {
+      return where + "the entry takes " + std::to_string(l.num_args) + " arguments but only " +
+             std::to_string(l.num_params) + " params were given";
+    }
+  }
+  if (l.num_params > 0 && l.params == nullptr) return where + "num_params > 0 but params is NULL";
+  return "";
+}
+
+uint64_t TimeoutNs(const SkTwinLaunch& l, std::string* error) {
+  uint64_t ms = l.timeout_ms;
+  if (ms == 0) {
+    const char* env = std::getenv("SK_TWIN_TIMEOUT_MS");
+    if (env != nullptr && *env != '\0') {
+      char* end = nullptr;
+      unsigned long long v = std::strtoull(env, &end, 10);
+      if (end == env || *end != '\0' || v == 0) {
+        *error = std::string("SK_TWIN_TIMEOUT_MS='") + env + "' is not a positive number of milliseconds";
+        return 0;
+      }
+      ms = v;
+    } else {
+      ms = kDefaultTimeoutMs;
+    }
+  }
+  return ms * 1000000ull;
+}
+
+std::shared_ptr<LaunchContext> BuildContext(const SkTwinLaunch& l, uint64_t timeout_ns) {
+  auto ctx = std::make_shared<LaunchContext>();
+  ctx->name = l.name == nullptr ? "" : l.name;
+  ctx->entry = l.entry;
+  ctx->entry_aiv = l.entry_aiv;
+  ctx->num_args = l.num_args;
+  ctx->block_dim = l.block_dim;
+  ctx->aic_ration = l.aic_ration;
+  ctx->aiv_ration = l.aiv_ration;
+  ctx->params = l.params;
+  ctx->num_params = l.num_params;
+  ctx->timeout_ns = timeout_ns;
+  ctx->trace = l.trace != 0;
+  ctx->aic_of_block.assign(l.block_dim, nullptr);
+  ctx->aivs_of_block.assign(l.block_dim, {});
+  uint32_t index = 0;
+  for (uint32_t b = 0; b < l.block_dim; ++b) {
+    if (l.aic_ration == 1) {
+      auto w = std::make_unique<Worker>();
+      w->index = index++;
+      w->type = CoreType::kAic;
+      w->block = b;
+      w->rank = b;
+      w->coreid = static_cast<int64_t>(l.coreid_offset) + b;
+      w->label = Label(CoreType::kAic, b, 0, 1);
+      ctx->aic_of_block[b] = w.get();
+      ctx->of_type[0].push_back(w.get());
+      ctx->workers.push_back(std::move(w));
+    }
+    for (uint32_t s = 0; s < l.aiv_ration; ++s) {
+      auto w = std::make_unique<Worker>();
+      w->index = index++;
+      w->type = CoreType::kAiv;
+      w->block = b;
+      w->sub = s;
+      w->sub_num = l.aiv_ration;
+      w->rank = b * l.aiv_ration + s;
+      w->coreid = static_cast<int64_t>(l.coreid_offset) + w->rank;
+      w->label = Label(CoreType::kAiv, b, s, l.aiv_ration);
+      ctx->aivs_of_block[b].push_back(w.get());
+      ctx->of_type[1].push_back(w.get());
+      ctx->workers.push_back(std::move(w));
+    }
+  }
+  ctx->mode0.reset(new RoundGroup[2 * kNumFlags]);
+  for (int t = 0; t < 2; ++t) {
+    for (int f = 0; f < kNumFlags; ++f) {
+      RoundGroup& g = ctx->mode0[t * kNumFlags + f];
+      g.members = ctx->of_type[t];
+      g.targets = ctx->of_type[t];
+      g.sets.assign(g.members.size(), 0);
+    }
+  }
+  ctx->mode1.reset(new RoundGroup[static_cast<size_t>(l.block_dim) * kNumFlags]);
+  ctx->mode2up.reset(new RoundGroup[static_cast<size_t>(l.block_dim) * kNumFlags]);
+  for (uint32_t b = 0; b < l.block_dim; ++b) {
+    for (int f = 0; f < kNumFlags; ++f) {
+      RoundGroup& g1 = ctx->mode1[b * kNumFlags + f];
+      g1.members = ctx->aivs_of_block[b];
+      g1.targets = ctx->aivs_of_block[b];
+      g1.sets.assign(g1.members.size(), 0);
+      RoundGroup& g2 = ctx->mode2up[b * kNumFlags + f];
+      g2.members = ctx->aivs_of_block[b];
+      if (ctx->aic_of_block[b] != nullptr) g2.targets.push_back(ctx->aic_of_block[b]);
+      g2.sets.assign(g2.members.size(), 0);
+    }
+  }
+  return ctx;
+}
+
+bool AnyoneWaiting(const LaunchContext& ctx) {
+  for (const auto& w : ctx.workers) {
+    WorkerState s = w->state.load(std::memory_order_relaxed);
+    if (s == WorkerState::kWaitFlag || s == WorkerState::kSpin || s == WorkerState::kFeedPoll) return true;
+  }
+  return false;
+}
+
+}  // namespace
+}  // namespace sk_twin
+
+struct SkTwinResult {
+  int status = SK_TWIN_OK;
+  std::string error;
+  std::string residual;
+  uint64_t wall_ns = 0;
+  uint64_t start_ns = 0;
+  uint64_t counters[SK_TWIN_COUNTER_COUNT] = {};
+  std::vector<std::string> labels;
+  struct Event {
+    uint32_t worker;
+    sk_twin::Span span;
+  };
+  std::vector<Event> events;
+};
+
+namespace sk_twin {
+namespace {
+
+// Waits for the workers; declares a deadlock when some wait and nothing
+// moved for the timeout. Returns true when every worker finished.
+bool Supervise(LaunchContext& ctx) {
+  const uint32_t total = static_cast<uint32_t>(ctx.workers.size());
+  std::unique_lock<std::mutex> lock(ctx.done_mu);
+  while (ctx.done < total) {
+    ctx.done_cv.wait_for(lock, std::chrono::milliseconds(10));
+    if (ctx.done == total || ctx.abort.load(std::memory_order_relaxed)) break;
+    uint64_t idle = NowNs() - ctx.last_progress_ns.load(std::memory_order_relaxed);
+    if (idle > ctx.timeout_ns && AnyoneWaiting(ctx)) {
+      lock.unlock();
+      ctx.Fail(SK_TWIN_DEADLOCK, DescribeDeadlock(ctx, idle));
+      lock.lock();
+      break;
+    }
+  }
+  // After an abort every cooperative worker leaves its wait within a slice;
+  // one busy outside any twin call cannot be stopped.
+  uint64_t grace_end = NowNs() + std::max<uint64_t>(ctx.timeout_ns, 1000000000ull);
+  while (ctx.done < total && NowNs() < grace_end) {
+    ctx.done_cv.wait_for(lock, std::chrono::milliseconds(10));
+  }
+  return ctx.done == total;
+}
+
+SkTwinResult* RunOne(const SkTwinLaunch& launch) {
+  auto* result = new SkTwinResult();
+  std::string problem = Validate(launch);
+  uint64_t timeout_ns = 0;
+  if (problem.empty()) timeout_ns = TimeoutNs(launch, &problem);
+  if (!problem.empty()) {
+    result->status = SK_TWIN_BAD_LAUNCH;
+    result->error = problem;
+    return result;
+  }
+  std::shared_ptr<LaunchContext> ctx = BuildContext(launch, timeout_ns);
+  result->start_ns = NowNs();
+  NoteProgress(*ctx);
+  std::vector<std::thread> threads;
+  threads.reserve(ctx->workers.size());
+  for (auto& w : ctx->workers) {
+    Worker* worker = w.get();
+    threads.emplace_back([ctx, worker] { RunWorker(ctx, worker); });
+  }
+  bool all_done = Supervise(*ctx);
+  if (all_done) {
+    for (auto& t : threads) t.join();
+  } else {
+    // The context stays alive through the shared_ptr the stuck threads hold.
+    std::string stuck;
+    for (size_t i = 0; i < threads.size(); ++i) {
+      if (ctx->workers[i]->state.load(std::memory_order_relaxed) != WorkerState::kFinished) {
+        stuck += (stuck.empty() ? "" : ", ") + ctx->workers[i]->label;
+      }
+      threads[i].detach();
+    }
+    std::lock_guard<std::mutex> lock(ctx->error_mu);
+    ctx->error += " Workers still running outside any twin call after the abort (detached, not joined): " + stuck + ".";
+  }
+  result->wall_ns = NowNs() - result->start_ns;
+  {
+    std::lock_guard<std::mutex> lock(ctx->error_mu);
+    result->status = ctx->status;
+    result->error = ctx->error;
+  }
+  if (!all_done) return result;
+  for (auto& w : ctx->workers) {
+    for (uint32_t c = 0; c < SK_TWIN_COUNTER_COUNT; ++c) result->counters[c] += w->counters[c];
+    result->labels.push_back(w->label);
+    for (auto& span : w->spans) result->events.push_back(SkTwinResult::Event{w->index, std::move(span)});
+  }
+  std::stable_sort(result->events.begin(), result->events.end(),
+                   [](const SkTwinResult::Event& a, const SkTwinResult::Event& b) {
+                     return a.span.begin_ns < b.span.begin_ns;
+                   });
+  if (result->status == SK_TWIN_OK) result->residual = DescribeResidual(*ctx);
+  return result;
+}
+
+const char* const kCounterNames[SK_TWIN_COUNTER_COUNT] = {
+    "ffts_set_mode0",   "ffts_set_mode1",     "ffts_set_mode2",          "wait_flag",
+    "sync_all_mix",     "sync_all_aiv",       "set_next_task_start",     "wait_pre_task_end",
+    "feed_sync_all_publish", "feed_sync_all_replay", "pipe_barrier",      "pipe_flag",
+    "preload",          "preload_units",      "dcci",                    "set_ffts_base",
+};
+
+}  // namespace
+}  // namespace sk_twin
+
+extern "C" {
+
+int sk_twin_launch(const SkTwinLaunch* launch, SkTwinResult** out) {
+  if (out == nullptr) return SK_TWIN_BAD_LAUNCH;
+  if (launch == nullptr) {
+    *out = new SkTwinResult();
+    (*out)->status = SK_TWIN_BAD_LAUNCH;
+    (*out)->error = "launch description is NULL";
+    return SK_TWIN_BAD_LAUNCH;
+  }
+  *out = sk_twin::RunOne(*launch);
+  return (*out)->status;
+}
+
+int sk_twin_run_sequence(const SkTwinLaunch* launches, uint32_t count, SkTwinResult** out) {
+  if (out == nullptr || (launches == nullptr && count > 0)) return SK_TWIN_BAD_LAUNCH;
+  for (uint32_t i = 0; i < count; ++i) out[i] = nullptr;
+  for (uint32_t i = 0; i < count; ++i) {
+    out[i] = sk_twin::RunOne(launches[i]);
+    if (out[i]->status != SK_TWIN_OK) return out[i]->status;
+  }
+  return SK_TWIN_OK;
+}
+
+void sk_twin_result_free(SkTwinResult* result) { delete result; }
+int sk_twin_result_status(const SkTwinResult* r) { return r->status; }
+const char* sk_twin_result_error(const SkTwinResult* r) { return r->error.c_str(); }
+const char* sk_twin_result_residual(const SkTwinResult* r) { return r->residual.c_str(); }
+uint64_t sk_twin_result_wall_ns(const SkTwinResult* r) { return r->wall_ns; }
+uint64_t sk_twin_result_start_ns(const SkTwinResult* r) { return r->start_ns; }
+
+uint32_t sk_twin_counter_count(void) { return SK_TWIN_COUNTER_COUNT; }
+const char* sk_twin_counter_name(uint32_t index) {
+  return index < SK_TWIN_COUNTER_COUNT ? sk_twin::kCounterNames[index] : "";
+}
+uint64_t sk_twin_result_counter(const SkTwinResult* r, uint32_t index) {
+  return index < SK_TWIN_COUNTER_COUNT ? r->counters[index] : 0;
+}
+
+uint32_t sk_twin_result_worker_count(const SkTwinResult* r) { return static_cast<uint32_t>(r->labels.size()); }
+const char* sk_twin_result_worker_label(const SkTwinResult* r, uint32_t worker) {
+  return worker < r->labels.size() ? r->labels[worker].c_str() : "";
+}
+uint64_t sk_twin_result_event_count(const SkTwinResult* r) { return r->events.size(); }
+int sk_twin_result_event(const SkTwinResult* r, uint64_t index, uint32_t* worker, uint64_t* begin_ns,
+                         uint64_t* end_ns, const char** name, const char** category) {
+  if (index >= r->events.size()) return -1;
+  const auto& e = r->events[index];
+  if (worker != nullptr) *worker = e.worker;
+  if (begin_ns != nullptr) *begin_ns = e.span.begin_ns;
+  if (end_ns != nullptr) *end_ns = e.span.end_ns;
+  if (name != nullptr) *name = e.span.name.c_str();
+  if (category != nullptr) *category = e.span.category;
+  return 0;
+}
+
+void* sk_twin_gm_alloc(uint64_t bytes) {
+  uint64_t rounded = ((bytes == 0 ? 1 : bytes) + 511) / 512 * 512;
+  void* p = std::aligned_alloc(512, rounded);
+  if (p != nullptr) std::memset(p, 0, rounded);
+  return p;
+}
+
+void sk_twin_gm_free(void* ptr) { std::free(ptr); }
+
+}  // extern "C"
