@@ -20,16 +20,6 @@ from sk import toolargv
 from sk.errors import SkError
 from sk.toolrun import atomic_output, run_tool
 
-# SK kernel type -> core sides compiled, in link order.
-SIDES_BY_SK_TYPE = {
-    "KERNEL_TYPE_MIX_AIC_1_0": ("cube",),
-    "KERNEL_TYPE_MIX_AIV_1_0": ("vec",),
-    "KERNEL_TYPE_MIX_AIC_1_1": ("cube", "vec"),
-    "KERNEL_TYPE_MIX_AIC_1_2": ("cube", "vec"),
-}
-SUFFIX = {"cube": "_mix_aic", "vec": "_mix_aiv"}
-
-
 @dataclass(frozen=True)
 class EntryUnit:
     side: str  # cube | vec
@@ -38,22 +28,20 @@ class EntryUnit:
     tail: tuple[str, ...]  # upstream's per-half defines
 
 
-def units(name: str, sk_kernel_type: str) -> list[EntryUnit]:
-    sides = SIDES_BY_SK_TYPE.get(sk_kernel_type)
-    if sides is None:
-        raise SkError("unsupported SuperKernel kernel type", where="plan: kernel_type", value=sk_kernel_type,
-                      allowed="one of " + ", ".join(SIDES_BY_SK_TYPE))
-    mix = len(sides) == 2
+def units(plan) -> list[EntryUnit]:
+    """One compile per entry of the plan, with upstream's per-half defines."""
+    mix = len(plan.entries) == 2
     out = []
-    for side in sides:
-        symbol = name + SUFFIX[side]
-        tail = [f"-Dauto_gen_{name}_kernel={symbol}"]
+    for e in plan.entries:
+        tail = [e.define]
         if mix:
             tail.append("-D__MIX_CORE_MACRO__=1")
-            if sk_kernel_type == "KERNEL_TYPE_MIX_AIC_1_1":
+            if plan.kernel_type == "KERNEL_TYPE_MIX_AIC_1_1":
                 tail.append("-D__MIX_CORE_AIC_RATION__=1")
         tail.append("-DTILING_KEY_VAR=0UL")
-        out.append(EntryUnit(side, symbol, symbol + ".o", tuple(tail)))
+        out.append(EntryUnit(e.arch, e.symbol, e.object_name, tuple(tail)))
+    if not out:
+        raise SkError("the plan has no entries to compile", where="plan: entries")
     return out
 
 
@@ -66,30 +54,31 @@ def load_compile_options(path: str) -> list[str]:
         raise SkError("compile options file not found", where="--compile-options", value=path) from None
     except json.JSONDecodeError as err:
         raise SkError(f"compile options file is not valid JSON ({err.msg})", where=path) from None
-    flags = doc.get("options", doc.get("compile_options")) if isinstance(doc, dict) else doc
+    flags = doc.get("options", doc.get("compile_options", doc.get("flags"))) if isinstance(doc, dict) else doc
     if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
         raise SkError("compile options must be a list of flags", where=f"{path}: options", value=flags,
                       allowed='{"options": ["-D...", ...]} as written by `sk gen`')
     return flags
 
 
-def compile_entry(tools: toolargv.Tools, *, name: str, sk_kernel_type: str, split_mode: int, src: str,
-                  flags: list[str], out_dir: str | None = None, side: str | None = None, out: str | None = None,
-                  include_dirs=(), extra=()) -> list[tuple[EntryUnit, str]]:
+def compile_entry(tools: toolargv.Tools, plan, *, src: str, flags: list[str], out_dir: str | None = None,
+                  side: str | None = None, out: str | None = None, include_dirs=(),
+                  extra=()) -> list[tuple[EntryUnit, str]]:
     """Compiles the halves (all, or the one `side` into `out`); returns (unit, path)."""
-    todo = units(name, sk_kernel_type)
+    todo = units(plan)
     if side is not None:
         picked = [u for u in todo if u.side == side]
         if not picked:
-            raise SkError(f"a {sk_kernel_type} SuperKernel has no {side} half", where="--arch", value=side,
+            raise SkError(f"a {plan.kernel_type} SuperKernel has no {side} half", where="--arch", value=side,
                           allowed="one of " + ", ".join(u.side for u in todo))
         todo = picked
+    defines = toolargv.translate_flags(tools.flavor, flags)
     written = []
     for unit in todo:
         dst = out if out else os.path.join(out_dir, unit.file_name)
         with atomic_output(dst) as tmp:
             argv = toolargv.compile_argv(tools, src, tmp, arch=unit.side, include_dirs=include_dirs,
-                                         defines=flags, extra=extra, tail=unit.tail, split_calls=split_mode > 1)
+                                         defines=defines, extra=extra, tail=unit.tail)
             run_tool(argv, step=f"compiling the SuperKernel entry ({unit.side} half)", where=src)
         written.append((unit, dst))
     return written

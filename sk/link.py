@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 
 from sk import arfile, objsyms, toolargv
@@ -51,6 +52,7 @@ class LinkInput:
     path: str  # a file, or an archive holding `member`
     member: str | None = None
     entry_symbol: str | None = None  # set for entry objects: keep only this global
+    rename: tuple[str, str] | None = None  # make a split copy: (func, func_split{i}) applied to the bytes
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ class LinkResult:
 def _dedupe(inputs: list[LinkInput]) -> list[LinkInput]:
     seen, out = set(), []
     for item in inputs:
-        key = (os.path.normpath(item.path), item.member)
+        key = (os.path.normpath(item.path), item.member, item.rename)
         if key not in seen:
             seen.add(key)
             out.append(item)
@@ -112,6 +114,11 @@ def link(tools: toolargv.Tools, inputs: list[LinkInput], *, entry_symbols: list[
                 f.write(cache.get(item))
             if item.entry_symbol:
                 raw = _prepare_entry(tools, work, raw, item)
+            elif item.rename:
+                copy = raw + ".copy.o"
+                run_tool(toolargv.redefine_argv(tools, raw, copy, [item.rename]),
+                         step="making a split copy", where=item.label)
+                raw = copy
             paths.append(raw)
         merged = os.path.join(work, "merged.o")
         run_tool(toolargv.relocatable_link_argv(tools, paths, merged, discard_locals=tools.flavor == toolargv.CANN),
@@ -203,19 +210,26 @@ def link_plan(tools: toolargv.Tools, plan, *, entry_dir: str | None, entry_objs,
             entries.setdefault(unit_name, os.path.join(entry_dir, unit_name))
     inputs = []
     for item in plan.link_order:
-        if item.kind == "entry":
+        if item.kind == "sk_entry":
             if item.object_name not in entries:
                 raise SkError("entry object missing", where=f"--entry-dir/--entry-obj: {item.object_name}",
                               allowed="compile it with `sk entry compile` from the same plan; have: "
                                       + (", ".join(sorted(entries)) or "(none)"))
-            symbol = item.object_name[:-2] if item.object_name.endswith(".o") else item.object_name
-            inputs.append(LinkInput(f"entry {item.object_name}", entries[item.object_name], entry_symbol=symbol))
-        else:
-            if item.op_index is None or not 0 <= item.op_index < len(sub_objs):
-                raise SkError("link order names an op without a --sub-obj", where=f"plan: op {item.op_index}")
-            archive = sub_objs[item.op_index]
-            member = item.object_name if arfile.is_archive(archive) else None
-            inputs.append(LinkInput(f"{archive}({item.object_name})" if member else archive, archive, member))
+            inputs.append(LinkInput(f"entry {item.object_name}", entries[item.object_name],
+                                    entry_symbol=item.symbol))
+            continue
+        if item.op_index is None or not 0 <= item.op_index < len(sub_objs):
+            raise SkError("link order names an op without a --sub-obj", where=f"plan: op {item.op_index}",
+                          allowed=f"pass {plan.op_count} --sub-obj, one per op in order")
+        archive = sub_objs[item.op_index]
+        source = item.derived_from or item.object_name
+        rename = None
+        if item.derived_from:
+            rename = (re.sub(r"_split[0-9]+$", "", item.symbol), item.symbol)
+        member = source if arfile.is_archive(archive) else None
+        label = f"{archive}({source})" if member else archive
+        inputs.append(LinkInput(label + (f" as {item.object_name}" if rename else ""), archive, member,
+                                rename=rename))
     try:
         with open(meta_in, encoding="utf-8") as f:
             meta = json.load(f)

@@ -15,21 +15,38 @@ from sk.errors import SkError
 
 @dataclass(frozen=True)
 class LinkItem:
-    kind: str  # "entry" or "sub"
-    side: str  # cube | vec
+    kind: str  # "sk_entry" or "sub"
+    arch: str  # cube | vec
     op_index: int | None  # for "sub"
     object_name: str  # entry: <name>_mix_aic.o; sub: the archive member (obj_files / obj_files_splitN)
+    symbol: str  # the function this object must define
+    derived_from: str | None  # split copy to make from this object (sub-op JSON without split copies)
+
+
+@dataclass(frozen=True)
+class EntryFacts:
+    arch: str
+    symbol: str
+    define: str
+    object_name: str
 
 
 @dataclass(frozen=True)
 class PlanFacts:
     kernel_name: str
     kernel_type: str  # SK kernel type, KERNEL_TYPE_MIX_...
+    task_ration: str
     block_dim: int
     split_mode: int
-    entry_symbols: tuple[str, ...]
+    entries: tuple[EntryFacts, ...]
+    compile_options: tuple[str, ...]
     link_order: tuple[LinkItem, ...]
     op_count: int
+    raw: dict
+
+    @property
+    def entry_symbols(self) -> tuple[str, ...]:
+        return tuple(e.symbol for e in self.entries)
 
 
 def load(path: str) -> dict:
@@ -57,22 +74,29 @@ def _field(doc, key, where, types):
 
 
 def facts(doc: dict, where: str = "plan") -> PlanFacts:
-    name = _field(doc, "kernel_name", where, str)
-    ktype = _field(doc, "kernel_type", where, str)
-    block_dim = _field(doc, "block_dim", where, int)
-    split_mode = doc.get("split_mode", doc.get("options", {}).get("split-mode", 1) if isinstance(
-        doc.get("options"), dict) else 1)
-    entries = tuple(_field(doc, "entry_symbols", where, list))
+    entries = []
+    for i, e in enumerate(_field(doc, "entries", where, list)):
+        ew = f"{where}.entries[{i}]"
+        entries.append(EntryFacts(arch=_field(e, "arch", ew, str), symbol=_field(e, "symbol", ew, str),
+                                  define=_field(e, "define", ew, str), object_name=_field(e, "object", ew, str)))
     order = []
     for i, item in enumerate(_field(doc, "link_order", where, list)):
         iw = f"{where}.link_order[{i}]"
         if not isinstance(item, dict):
             raise SkError("link order entry must be an object", where=iw, value=item)
         kind = _field(item, "kind", iw, str)
-        if kind not in ("entry", "sub"):
-            raise SkError("unknown link order entry kind", where=f"{iw}.kind", value=kind, allowed="entry or sub")
-        order.append(LinkItem(kind=kind, side=item.get("arch", item.get("side", "")),
-                              op_index=item.get("op_index") if kind == "sub" else None,
-                              object_name=_field(item, "object", iw, str)))
-    return PlanFacts(kernel_name=name, kernel_type=ktype, block_dim=block_dim, split_mode=int(split_mode),
-                     entry_symbols=entries, link_order=tuple(order), op_count=len(doc.get("ops", [])))
+        if kind not in ("sk_entry", "sub"):
+            raise SkError("unknown link order entry kind", where=f"{iw}.kind", value=kind,
+                          allowed="sk_entry or sub")
+        order.append(LinkItem(kind=kind, arch=_field(item, "arch", iw, str),
+                              op_index=_field(item, "op", iw, int) if kind == "sub" else None,
+                              object_name=_field(item, "object", iw, str), symbol=_field(item, "symbol", iw, str),
+                              derived_from=item.get("derived_from")))
+    flags = _field(doc, "compile_options", where, list)
+    return PlanFacts(kernel_name=_field(doc, "kernel_name", where, str),
+                     kernel_type=_field(doc, "kernel_type", where, str),
+                     task_ration=_field(doc, "task_ration", where, str),
+                     block_dim=_field(doc, "block_dim", where, int),
+                     split_mode=_field(doc, "split_mode", where, int), entries=tuple(entries),
+                     compile_options=tuple(flags), link_order=tuple(order),
+                     op_count=len(_field(doc, "ops", where, list)), raw=doc)

@@ -119,6 +119,29 @@ def compile_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=
             *HOST_ARCH_DEFINES.get(arch, ()), *defines, *extra, *tail, src, "-o", out]
 
 
+def translate_flags(flavor: str, flags) -> list[str]:
+    """The engine's SK compile flags (upstream's bisheng flags) for this flavour.
+
+    The CANN argv adds --cce-disable-kernel-global-attr-check at its fixed
+    place, so the copy in the list is dropped; the host compiler gets neither
+    bisheng's --cce-* options nor -mllvm pairs (they tune the NPU backend).
+    """
+    out, skip = [], False
+    for flag in flags:
+        if skip:
+            skip = False
+            continue
+        if flag == "--cce-disable-kernel-global-attr-check":
+            continue
+        if flavor == HOST and flag == "-mllvm":
+            skip = True
+            continue
+        if flavor == HOST and flag.startswith("--cce-"):
+            continue
+        out.append(flag)
+    return out
+
+
 def relocatable_link_argv(tools: Tools, inputs, out: str, *, discard_locals: bool = False) -> list[str]:
     """`ld -r`: merge objects into one relocatable object, in the given order.
 

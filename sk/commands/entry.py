@@ -22,7 +22,7 @@ def configure(parser):
     p.add_argument("--include", action="append", default=[], metavar="DIR")
     p.add_argument("--plan", required=True, help="plan JSON from `sk gen --plan-out`")
     p.add_argument("--src", required=True, help="the generated <name>_kernel.cpp")
-    p.add_argument("--compile-options", required=True, help="<name>.compile_options.json from `sk gen`")
+    p.add_argument("--compile-options", help="<name>.compile_options.json from `sk gen` (default: the plan's)")
     p.add_argument("--out-dir", help="write all halves here")
     p.add_argument("--arch", choices=("cube", "vec"), help="compile only this half (with -o)")
     p.add_argument("-o", dest="out", help="output object for --arch")
@@ -38,8 +38,8 @@ def run(args) -> int:
     if args.out and not args.arch:
         raise SkError("-o compiles one half and needs --arch", where="--arch", allowed="cube or vec")
     plan = planfacts.facts(planfacts.load(args.plan), where=args.plan)
-    entry.compile_entry(toolargv.Tools(args.toolchain, compiler=args.compiler), name=plan.kernel_name,
-                        sk_kernel_type=plan.kernel_type, split_mode=plan.split_mode, src=args.src,
-                        flags=entry.load_compile_options(args.compile_options), out_dir=args.out_dir,
+    flags = entry.load_compile_options(args.compile_options) if args.compile_options else list(plan.compile_options)
+    entry.compile_entry(toolargv.Tools(args.toolchain, compiler=args.compiler), plan, src=args.src,
+                        flags=flags, out_dir=args.out_dir,
                         side=args.arch, out=args.out, include_dirs=args.include, extra=args.extra)
     return 0
