@@ -33,12 +33,14 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -191,7 +193,10 @@ class Session:
     def build(self, bazel, name, flags=(), env=None, check=True, on_start=None):
         log_path = os.path.join(self.workdir, "logs", "%s.exec.json" % name)
         t0 = time.monotonic()
-        args = (["build", "--color=no", "--curses=no", "--disk_cache=", "--execution_log_json_file=" + log_path]
+        # .d files stay in memory when fetched remotely unless asked; the
+        # artefact comparison wants every output on disk.
+        args = (["build", "--color=no", "--curses=no", "--disk_cache=", "--execution_log_json_file=" + log_path,
+                 "--noexperimental_inmemory_dotd_files"]
                 + list(flags) + ["--"] + list(self.targets))
         rc, text = bazel.run(args, name, env=env, check=check, on_start=on_start)
         log("%s: bazel build finished in %.0f s (exit %d)" % (name, time.monotonic() - t0, rc))
@@ -464,6 +469,9 @@ def main(argv):
     bad = [c for c in checks if c not in CHECKS]
     if bad:
         p.error("unknown check %s; choose from %s or all" % (", ".join(bad), ", ".join(CHECKS)))
+    # CI's timeout and Ctrl-C must still stop the servers and Bazel (finally below).
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
     s = Session(args)
     log("targets %s; project mnemonics %s; scratch %s" % (" ".join(args.targets), ",".join(args.mnemonics), s.workdir))
     results = []
@@ -476,6 +484,9 @@ def main(argv):
                 results.append((c, True, summary, time.monotonic() - t0))
             except (CheckFailed, services.ServiceError, exec_log.ExecLogError, subprocess.CalledProcessError) as e:
                 results.append((c, False, str(e), time.monotonic() - t0))
+            except Exception:  # a bug in the harness: still report, clean up and run the other checks
+                results.append((c, False, "internal error in the harness:\n" + traceback.format_exc(),
+                                time.monotonic() - t0))
             log("%s %s" % ("PASS" if results[-1][1] else "FAIL", c))
     finally:
         s.cleanup()

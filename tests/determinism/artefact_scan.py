@@ -24,9 +24,9 @@ GENERIC_NAMES = frozenset({"root", "user", "admin", "test", "build", "runner", "
 
 MONTHS = b"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
 PATTERNS = (
-    ("absolute path", re.compile(rb"(?<![\w.])/(?:home|root|tmp|var/tmp|private/var)/[\w.\-]")),
+    ("absolute path", re.compile(rb"(?:(?<![\w.\-])|(?<=-[IL]))/(?:home|root|tmp|var/tmp|private/var)/[\w.\-]")),
     ("bazel execroot path", re.compile(rb"/(?:execroot|sandbox|_bazel_\w+)/")),
-    ("pid", re.compile(rb"(?i)\bpid\b[\s=:#]*\d+")),
+    ("pid", re.compile(rb"(?i)\bpid\b[\s=:#\"']*\d+")),
     ("ISO date-time", re.compile(rb"\b(?:19|20)\d\d-[01]\d-[0-3]\d[T ][0-2]\d:[0-5]\d")),
     ("date", re.compile(rb"\b(?:" + MONTHS + rb") [ 0-3]\d (?:19|20)\d\d\b")),
     ("clock time", re.compile(rb"(?<![\d:.])[0-2]\d:[0-5]\d:[0-5]\d(?![\d:])")),
