@@ -266,7 +266,14 @@ def wrapper_source(entry: str, params: list[str], funcs: dict[str | None, str], 
         body.append("    GM_ADDR *param_base = (GM_ADDR *)get_para_base();")
         for p in _param_idents(params):
             body.append(f"    GM_ADDR {p} = param_base[args_offset++];")
+        # On the CPU twin the call is a span of the Chrome trace (per worker).
+        body.append("#if defined(__CCE_KT_TEST__)")
+        body.append(f'    sk_twin_trace_begin("{func}");')
+        body.append("#endif")
         body.append(f"    {entry}({', '.join(_param_idents(params))});")
+        body.append("#if defined(__CCE_KT_TEST__)")
+        body.append("    sk_twin_trace_end();")
+        body.append("#endif")
         body.append("}")
         if side is not None:
             body = [f"#if {guards[side]}", *body, "#endif"]

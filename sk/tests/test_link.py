@@ -81,7 +81,7 @@ def test_colliding_helpers_link_and_each_sub_kernel_keeps_its_own(tmp_path):
     meta = {"kernelName": "fused", "sha256": "", "blockDim": 8}
     result = link.link(tools(), inputs, entry_symbols=["fused_mix_aiv"], out_obj=str(out),
                        out_json=str(tmp_path / "fused.json"), meta=meta,
-                       allowed_undefined={"get_para_base", "sk_twin_sync_all"})
+                       allowed_undefined={"get_para_base", "sk_twin_sync_all", "sk_twin_trace_begin", "sk_twin_trace_end"})
     assert result.defined_globals == ("fused_mix_aiv",)
     written = json.loads((tmp_path / "fused.json").read_text())
     assert written["sha256"] == result.sha256 and written["blockDim"] == 8
@@ -126,7 +126,7 @@ def test_unresolved_symbol_names_the_object_and_symbol_and_writes_nothing(tmp_pa
               link.LinkInput(f"{a}(kern_a.o)", str(a), "kern_a.o")]
     with pytest.raises(SkError) as err:
         link.link(tools(), inputs, entry_symbols=["fused_mix_aiv"], out_obj=str(out),
-                  out_json=str(tmp_path / "fused.json"), meta={}, allowed_undefined={"get_para_base"})
+                  out_json=str(tmp_path / "fused.json"), meta={}, allowed_undefined={"get_para_base"}, allow_prefixes=("sk_twin_trace",))
     assert "not_defined_anywhere" in str(err.value) and "fused_mix_aiv.o" in str(err.value)
     assert out.read_bytes() == b"previous good output"
     assert not (tmp_path / "fused.json").exists()
@@ -150,4 +150,4 @@ def test_duplicate_sub_kernel_functions_fail_with_the_linker_message(tmp_path):
               link.LinkInput("a", str(a), "kern_a.o"), link.LinkInput("again", str(copy), "kern_a.o")]
     with pytest.raises(SkError, match="kern_a_middle"):
         link.link(tools(), inputs, entry_symbols=["fused_mix_aiv"], out_obj=str(tmp_path / "o.o"),
-                  allowed_undefined={"get_para_base"})
+                  allowed_undefined={"get_para_base"}, allow_prefixes=("sk_twin_trace",))
