@@ -20,6 +20,7 @@ from sk.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, SkError
 COMMANDS = {
     "version": ("sk.commands.version", "print the sk tool version"),
     "options": ("sk.commands.options", "parse a SuperKernel option string and print it normalised"),
+    "gen": ("sk.commands.gen", "generate the SuperKernel source, kernel JSON and compile options"),
     "subkernel": ("sk.commands.subkernel", "compile, wrap and pack a kernel for SuperKernels (SK mode)"),
     "entry": ("sk.commands.entry", "compile the generated SuperKernel source (cube/vector halves)"),
     "link": ("sk.commands.link", "link a SuperKernel in plan order, localise, verify, fill sha256"),

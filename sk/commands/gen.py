@@ -1,0 +1,63 @@
+"""`sk gen`: plan a SuperKernel and write its source, kernel JSON and compile options."""
+
+import json
+import os
+import sys
+
+
+def configure(parser):
+    parser.add_argument("--kernel-infos", required=True, metavar="FILE",
+                        help="kernel_infos JSON (op_list, super_kernel_options, kernel_name)")
+    parser.add_argument("--out-dir", required=True, metavar="DIR", help="directory for the outputs")
+    parser.add_argument("--soc", default=None, metavar="SOC",
+                        help="target SoC (default Ascend910_9391, the conformance SoC)")
+    parser.add_argument("--plan-out", default=None, metavar="FILE", help="also write the plan as JSON")
+
+
+def dump_json(data) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=True) + "\n"
+
+
+def write_outputs(plan, out_dir: str, plan_out: str | None = None) -> dict:
+    """Writes the generated files; returns {kind: path}."""
+    from sk.codegen import render_source
+    from sk.errors import SkError
+    from sk.meta import kernel_json
+
+    name = plan.kernel_name
+    files = {
+        "source": os.path.join(out_dir, f"{name}_kernel.cpp"),
+        "kernel_json": os.path.join(out_dir, f"{name}.json"),
+        "compile_options": os.path.join(out_dir, f"{name}.compile_options.json"),
+    }
+    contents = {
+        "source": render_source(plan),
+        "kernel_json": dump_json(kernel_json(plan)),
+        "compile_options": dump_json(plan.compile_options),
+    }
+    if plan_out:
+        files["plan"] = plan_out
+        contents["plan"] = dump_json(plan.to_json())
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        for kind, path in files.items():
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(contents[kind])
+    except OSError as err:
+        raise SkError(f"cannot write output ({err.strerror})", where="--out-dir",
+                      value=os.path.basename(err.filename or out_dir)) from None
+    return files
+
+
+def run(args) -> int:
+    from sk.platforms import get_platform
+    from sk.plan import build_plan
+    from sk.subop import load_kernel_infos
+
+    platform = get_platform(args.soc)
+    ki = load_kernel_infos(args.kernel_infos)
+    plan = build_plan(ki, platform)
+    for warning in plan.warnings:
+        print(f"sk gen: warning: {warning}", file=sys.stderr)
+    write_outputs(plan, args.out_dir, args.plan_out)
+    return 0
