@@ -284,7 +284,7 @@ def remote_complaints(text):
 
 def check_cache(s):
     url = services.start_nginx(s.service_dir("cache-nginx"))
-    flags = seed_flags(11) + ["--remote_cache=" + url, "--remote_download_all"]
+    flags = seed_flags(11) + ["--config=ci", "--remote_cache=" + url, "--remote_download_all"]
     one = s.bazel("one", "cache-1")
     first = s.build(one, "reference", flags=flags, env=seed_env(11, "UTC", "C.UTF-8"))
     s.require_mnemonics(first)
@@ -366,7 +366,7 @@ def check_resilience(s):
     # 1. A port with nothing listening.
     port = services.free_port()
     build = s.build(b, "resilience-unreachable", flags=seed_flags(11) + [
-        "--remote_cache=http://127.0.0.1:%d" % port], env=seed_env(11, "UTC", "C.UTF-8"))
+        "--config=ci", "--remote_cache=http://127.0.0.1:%d" % port], env=seed_env(11, "UTC", "C.UTF-8"))
     results.append(judge_fallback(s, build, ref, "unreachable cache port"))
     b.run(["clean"], "clean-1")
 
@@ -386,7 +386,7 @@ def check_resilience(s):
                 time.sleep(0.005)
         threading.Thread(target=watch, daemon=True).start()
 
-    build = s.build(b, "resilience-midrun", flags=seed_flags(11) + ["--remote_cache=" + url],
+    build = s.build(b, "resilience-midrun", flags=seed_flags(11) + ["--config=ci", "--remote_cache=" + url],
                     env=seed_env(11, "UTC", "C.UTF-8"), on_start=killer)
     if "at" not in killed:
         raise CheckFailed("the cache server was never contacted during the build, so it could not be stopped mid-run")
@@ -397,12 +397,13 @@ def check_resilience(s):
     results.append(judge_fallback(s, build, ref, "cache killed after %d request(s)" % killed["at"]))
     b.run(["clean"], "clean-2")
 
-    # 3. Remote execution requested, no executor there, --remote_local_fallback.
+    # 3. Remote execution requested, no executor there: --config=remote_exec
+    #    has --remote_local_fallback.
     port = services.free_port()
     build = s.build(b, "resilience-no-executor", flags=seed_flags(11) + [
-        "--remote_executor=grpc://127.0.0.1:%d" % port, "--remote_local_fallback"],
+        "--config=remote_exec", "--remote_executor=grpc://127.0.0.1:%d" % port],
         env=seed_env(11, "UTC", "C.UTF-8"))
-    results.append(judge_fallback(s, build, ref, "unreachable executor + --remote_local_fallback"))
+    results.append(judge_fallback(s, build, ref, "unreachable executor (--config=remote_exec)"))
     b.shutdown()
     return "; ".join(results)
 
@@ -437,7 +438,8 @@ def check_remote_exec(s):
     url = services.start_farm(s.service_dir("farm"))
     b = s.bazel("two", "remote-exec")
     build = s.build(b, "remote-exec", flags=seed_flags(11) + [
-        "--remote_executor=" + url, "--remote_download_all"], env=seed_env(11, "UTC", "C.UTF-8"))
+        "--config=remote_exec", "--remote_executor=" + url, "--remote_download_all"],
+        env=seed_env(11, "UTC", "C.UTF-8"))
     s.require_mnemonics(build)
     runners = exec_log.runner_counts(build.spawns, s.mnemonics)
     local = {m: r for m, r in runners.items() if set(r) - {exec_log.REMOTE_EXECUTION}}
