@@ -24,6 +24,7 @@ COMMANDS = {
     "subkernel": ("sk.commands.subkernel", "compile, wrap and pack a kernel for SuperKernels (SK mode)"),
     "entry": ("sk.commands.entry", "compile the generated SuperKernel source (cube/vector halves)"),
     "link": ("sk.commands.link", "link a SuperKernel in plan order, localise, verify, fill sha256"),
+    "run": ("sk.commands.run", "run a model separately and fused on the CPU twin; compare bit for bit"),
 }
 
 

@@ -133,9 +133,7 @@ def link(tools: toolargv.Tools, inputs: list[LinkInput], *, entry_symbols: list[
         if missing:
             raise SkError("the linked SuperKernel does not define its entry symbol", where=f"{out_obj}: {missing[0]}",
                           allowed="compile the entry with `sk entry compile` from the same plan")
-        localize = os.path.join(work, "localize.txt")
-        with open(localize, "w", encoding="utf-8") as f:
-            f.writelines(f"{sym}\n" for sym in sorted(defined - set(expected)))
+        localize = write_symbol_list(os.path.join(work, "localize.txt"), defined - set(expected))
         with atomic_output(out_obj) as tmp:
             run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize, strip_groups=False),
                      step="localising the SuperKernel's symbols", where=out_obj)
@@ -152,15 +150,23 @@ def link(tools: toolargv.Tools, inputs: list[LinkInput], *, entry_symbols: list[
                       input_count=len(inputs))
 
 
+def write_symbol_list(path: str, names) -> str | None:
+    """Writes a --localize-symbols file; None when empty (GNU objcopy rejects an empty file)."""
+    names = sorted(names)
+    if not names:
+        return None
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(f"{sym}\n" for sym in names)
+    return path
+
+
 def _prepare_entry(tools, work, raw, item: LinkInput) -> str:
     info = objsyms.read_object(raw)
     defined = {s.name for s in info.defined_globals()}
     if item.entry_symbol not in defined:
         raise SkError("the entry object does not define its entry symbol", where=f"{item.label}: {item.entry_symbol}",
                       allowed="compile it with `sk entry compile` from the same plan")
-    lst = raw + ".localize.txt"
-    with open(lst, "w", encoding="utf-8") as f:
-        f.writelines(f"{sym}\n" for sym in sorted(defined - {item.entry_symbol}))
+    lst = write_symbol_list(raw + ".localize.txt", defined - {item.entry_symbol})
     out = raw + ".entry.o"
     run_tool(toolargv.localize_argv(tools, raw, out, symbols_file=lst, strip_groups=True),
              step="localising the entry object", where=item.label)

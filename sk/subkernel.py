@@ -399,9 +399,9 @@ def _pack_unit(tools, work, stem, func, split_mode, keys, kernel, wrapper, entry
     if entry not in defined:
         raise SkError("the kernel object does not define the entry function", where=f"{kernel[0]}: {entry}",
                       allowed="pass the kernel's extern \"C\" entry name as --entry")
-    local_list = os.path.join(work, f"{stem}.localize.txt")
-    with open(local_list, "w", encoding="utf-8") as f:
-        f.writelines(f"{sym}\n" for sym in sorted(defined - {func}))
+    from sk.link import write_symbol_list
+
+    local_list = write_symbol_list(os.path.join(work, f"{stem}.localize.txt"), defined - {func})
     base = os.path.join(work, f"{stem}.o")
     run_tool(toolargv.localize_argv(tools, merged, base, symbols_file=local_list, strip_groups=True),
              step="localising sub-kernel symbols", where=kernel[0])

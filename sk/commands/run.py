@@ -1,0 +1,34 @@
+"""`sk run`: run a model separately and fused on the CPU twin and compare bit for bit.
+
+  sk run --model MODEL.json [--build-dir DIR] [--seed N] [--repeat R]
+         [--prof-dir DIR] [--trace FILE] [--compiler G++] [--ld LD] [--objcopy OBJCOPY]
+
+Prints an op_statistic table for each run, the totals, `superkernel benefit:
+X.XX%` and whether the outputs are identical; writes
+<prof-dir>/{no_sk_model,sk_model}/op_statistic.csv and a Chrome trace.
+Exits 1 when any tensor differs. Tools default to g++, ld and objcopy on PATH.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def configure(parser):
+    parser.add_argument("--model", required=True, help="model description JSON (see sk/model.py)")
+    parser.add_argument("--build-dir", help="where objects and libraries go (default: a per-model temp dir)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the input generator")
+    parser.add_argument("--repeat", type=int, default=3, help="timed rounds of each run")
+    parser.add_argument("--prof-dir", default="prof_result", help="op_statistic.csv output directory")
+    parser.add_argument("--trace", help="Chrome trace path (default: <prof-dir>/trace.json)")
+    parser.add_argument("--compiler", help="host C++ compiler (default: g++ on PATH)")
+    parser.add_argument("--ld", help="linker (default: ld on PATH)")
+    parser.add_argument("--objcopy", help="objcopy (default: objcopy on PATH)")
+
+
+def run(args) -> int:
+    from sk import run as run_mod
+
+    return run_mod.run_model(args.model, build_dir=args.build_dir, seed=args.seed, repeat=args.repeat,
+                             prof_dir=args.prof_dir, trace=args.trace or os.path.join(args.prof_dir, "trace.json"),
+                             compiler=args.compiler, ld=args.ld, objcopy=args.objcopy)
