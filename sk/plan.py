@@ -285,9 +285,9 @@ def build_plan(ki: KernelInfos, platform: Platform | None = None, opts: SkOption
     sk_aiv = block * (ration[1] if ration[0] else 1) if ration[1] else 0
     feed_needed = []
     for op, c in zip(ops, cores):
-        need = bool(opts.feed_sync_all) and op.sync_all and (
-            (c["aic"] and c["aic"] < sk_aic) or (c["aiv"] and c["aiv"] < sk_aiv))
-        feed_needed.append(bool(need))
+        # A dynamic op's block count is only known at run time, so it may always leave cores idle.
+        fewer = op.dynamic or (c["aic"] and c["aic"] < sk_aic) or (c["aiv"] and c["aiv"] < sk_aiv)
+        feed_needed.append(bool(opts.feed_sync_all and op.sync_all and fewer))
     workspace_size = 0
     if opts.feed_sync_all:
         blocks = block * (2 if ktype == "KERNEL_TYPE_MIX_AIC_1_2" else 1)

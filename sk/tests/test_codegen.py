@@ -1,0 +1,89 @@
+"""Rendering: the templates spell out exactly the steps of the plan, deterministically."""
+
+import re
+
+import jinja2
+import pytest
+
+from sk import codegen
+from sk.plan import build_plan
+from sk.platforms import get_platform
+from sk.subop import load_kernel_infos
+from sk.tests.scenario import write_scenario
+
+AIV = "KERNEL_TYPE_AIV_ONLY"
+
+
+def source(tmp_path, ops, options="", **kw):
+    plan = build_plan(load_kernel_infos(write_scenario(tmp_path, ops, options=options, **kw)), get_platform())
+    return plan, codegen.render_source(plan)
+
+
+def test_single_stream_default_structure(tmp_path):
+    plan, src = source(tmp_path, [("a", {"block_dim": 8}, {}), ("b", {"block_dim": 2}, {})])
+    assert src.startswith('\n#if 1\n#include "kernel_operator.h"\n') and src.endswith("#endif\n#endif\n")
+    assert 'extern "C"  __global__ __attribute__((aligned(512))) __aicore__ void auto_gen_te_superkernel_t_kernel(void) {' in src
+    for i in range(1, 4):
+        assert f'extern "C"  __aicore__ void a__kernel0_middle_split{i}(uint64_t args_offset);' in src
+    assert src.count("//begin func call of sub operator") == 2
+    assert "if ((coreid % 4) == 3)" not in src and "} else {\n          b__kernel0_middle_split3(4);" in src
+    assert "AscendC::WaitPreTaskEndImpl<0>();" in src
+    assert src.index("preload((const void *)b__kernel0_middle, 2);") < src.index("a__kernel0_middle(1);")
+
+
+def test_func_align_and_split_mode_two(tmp_path):
+    _, src = source(tmp_path, [("a", {"split_mode": 2}, {}), ("b", {"split_mode": 2}, {})],
+                    "func-align=0:split-mode=2", split=2)
+    assert '__global__ __aicore__ void auto_gen' in src and "aligned(" not in src
+    assert "if ((coreid % 2) == 0) {\n          a__kernel0_middle(1);\n        } else {\n          a__kernel0_middle_split1(1);" in src
+
+
+def test_split_mode_one_has_run_cfg_and_no_switch(tmp_path):
+    _, src = source(tmp_path, [("a", {"split_mode": 1}, {}), ("b", {"kernel_type": AIV, "split_mode": 1}, {})],
+                    "split-mode=1", split=1)
+    assert "__gm__ struct OpSystemRunCfg g_opSystemRunCfg = {0};" in src
+    assert "coreid" not in src and "_split" not in src
+
+
+def test_preload_modes(tmp_path):
+    ops = [("a", {}, {}), ("b", {}, {})]
+    _, none = source(tmp_path / "n", ops, "preload-code=none")
+    _, mx = source(tmp_path / "m", ops, "preload-code=max")
+    assert "preload(" not in none and "PreLoad" not in none
+    assert mx.count("AscendC::PreLoad(8);") == 1 and "preload((const void" not in mx
+
+
+def test_two_stream_mix_sections_and_functions(tmp_path):
+    ops = [("a", {}, {"stream_id": 0}), ("b", {"kernel_type": AIV, "block_dim": 2}, {"stream_id": 1})]
+    _, src = source(tmp_path, ops, "stream-fusion=1")
+    assert "__aicore__ inline void auto_gen_te_superkernel_t_kernel_aic(void) {" in src
+    assert "__aicore__ inline void auto_gen_te_superkernel_t_kernel_aiv(void) {" in src
+    assert "#if (defined(__DAV_CUBE__) && __NPU_ARCH__ == 2201)" in src
+    assert "K_TYPE_MIX_AIC_MAIN},    {{F_TYPE_MIX_TASK_RATION, sizeof(unsigned int)}, 1, 1} };" in src
+    assert "g_super_kernel_early_start_config" not in src
+
+
+def test_external_events_render_notify_wait_and_reset(tmp_path):
+    ops = [("a", {}, {"stream_id": 0, "send_event_list": [100]}),
+           ("b", {}, {"stream_id": 1, "recv_event_list": [101]})]
+    plan, src = source(tmp_path, ops, "stream-fusion=1:profiling=1")
+    assert "NotifyFunc<true>(param_base[4]);" in src and "WaitFunc<true>(param_base[8]);" in src
+    assert "RecordProfiling(100, 0x4, true);" in src and "RecordProfiling(101, 12, false);" in src
+    assert "*(reinterpret_cast<__gm__ uint64_t*>(param_base[8])) = 0;" in src
+    assert "GM_ADDR profilingPtr = param_base[9];" in src
+
+
+def test_every_step_kind_has_a_template(tmp_path):
+    env = codegen.environment()
+    macros = env.get_template("steps.j2").module
+    with pytest.raises(jinja2.UndefinedError):
+        macros.step({"kind": "no_such_step"})
+
+
+def test_render_is_deterministic(tmp_path):
+    ops = [("a", {}, {"stream_id": 0, "send_event_list": [1]}), ("b", {"kernel_type": AIV}, {"stream_id": 1}),
+           ("c", {}, {"stream_id": 1, "recv_event_list": [1]})]
+    _, one = source(tmp_path / "1", ops, "stream-fusion=1")
+    _, two = source(tmp_path / "2", ops, "stream-fusion=1")
+    assert one == two
+    assert not re.search(r"/tmp|/home|/work", one)

@@ -1,0 +1,40 @@
+"""The SuperKernel kernel JSON."""
+
+import json
+
+from sk.meta import kernel_json, with_sha256
+from sk.plan import build_plan
+from sk.platforms import get_platform
+from sk.subop import load_kernel_infos
+from sk.tests.scenario import write_scenario
+
+
+def _plan(tmp_path, ops, options=""):
+    return build_plan(load_kernel_infos(write_scenario(tmp_path, ops, options=options)), get_platform())
+
+
+def test_fields_follow_the_plan(tmp_path):
+    plan = _plan(tmp_path, [("a", {"block_dim": 5, "sub_operator_op_type": "IsInf"}, {"send_event_list": [3]}),
+                            ("b", {"split_mode": None, "debugOptions": "printf", "debugBufSize": 64},
+                             {"stream_id": 1, "recv_event_list": [3]})], "feed-sync-all=1")
+    doc = kernel_json(plan)
+    assert "sha256" not in doc
+    assert (doc["coreType"], doc["magic"], doc["taskRation"], doc["blockDim"]) == ("MIX", "RT_DEV_BINARY_MAGIC_ELF", "1:0", 8)
+    assert doc["workspace"] == {"num": 1, "size": [8 * 512], "type": [0]}
+    assert (doc["debugOptions"], doc["debugBufSize"]) == ("printf", 64)
+    a, b = doc["SuperkernelInfo"]["kernelList"]["aicore"]
+    assert a["sub_operator_op_type"] == "IsInf" and "sub_operator_op_type" not in b
+    assert a["arg_list"] == {"param_offset": 1, "notify_param_offset": 4, "wait_param_offset": None}
+    assert b["arg_list"] == {"param_offset": 5, "notify_param_offset": None, "wait_param_offset": 8}
+    assert b["split_mode"] is None and b["streamid"] == 1 and b["debug_option"] == "printf"
+    json.dumps(doc)
+
+
+def test_with_sha256(tmp_path):
+    plan = _plan(tmp_path, [("a", {}, {})])
+    obj = tmp_path / "sk.o"
+    obj.write_bytes(b"abc")
+    doc = with_sha256(kernel_json(plan), str(obj))
+    assert doc["sha256"] == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    keys = list(doc)
+    assert keys.index("sha256") == keys.index("parameters") + 1

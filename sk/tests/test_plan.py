@@ -1,0 +1,175 @@
+"""The plan's decisions: shape, params, barriers, sync edges, feed-sync-all, validation."""
+
+import json
+
+import pytest
+
+from sk.errors import SkError
+from sk.plan import build_plan, dev_class, preload_count
+from sk.platforms import get_platform
+from sk.subop import load_kernel_infos
+from sk.tests.scenario import write_scenario
+
+AIC, AIV = "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_AIV_ONLY"
+
+
+def plan_of(tmp_path, ops, options="", **kw):
+    path = write_scenario(tmp_path, ops, options=options, **kw)
+    return build_plan(load_kernel_infos(path), get_platform("Ascend910_9391"))
+
+
+def test_preload_count_rule():
+    assert [preload_count(n) for n in (4080, 10224, 2048, 2049, 16384, 100000)] == [2, 5, 1, 2, 8, 8]
+
+
+def test_dev_class():
+    assert [dev_class(t) for t in (AIC, "KERNEL_TYPE_MIX_AIC_1_0", AIV, "KERNEL_TYPE_MIX_AIV_1_0",
+                                   "KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2")] == [0, 0, 1, 1, 2, 2]
+
+
+@pytest.mark.parametrize("types,blocks,expect", [
+    ((AIC, AIC), (32, 1), ("KERNEL_TYPE_MIX_AIC_1_0", 32, "1:0")),
+    ((AIV, AIV), (3, 40), ("KERNEL_TYPE_MIX_AIV_1_0", 40, "0:1")),
+    ((AIC, AIV), (32, 1), ("KERNEL_TYPE_MIX_AIC_1_1", 32, "1:1")),
+    ((AIC, AIV), (8, 40), ("KERNEL_TYPE_MIX_AIC_1_2", 20, "1:2")),
+    (("KERNEL_TYPE_MIX_AIC_1_2", "KERNEL_TYPE_MIX_AIC_1_2"), (32, 1), ("KERNEL_TYPE_MIX_AIC_1_2", 32, "1:2")),
+    (("KERNEL_TYPE_MIX_AIC_1_1",), (7,), ("KERNEL_TYPE_MIX_AIC_1_1", 7, "1:1")),
+])
+def test_sk_kernel_type_and_block(tmp_path, types, blocks, expect):
+    ops = [(f"op{i}", {"kernel_type": t, "block_dim": b}, {}) for i, (t, b) in enumerate(zip(types, blocks))]
+    p = plan_of(tmp_path, ops)
+    assert (p.kernel_type, p.block_dim, p.task_ration) == expect
+
+
+def test_debug_core_num_override(tmp_path):
+    ops = [("a", {"block_dim": 8}, {}), ("b", {"kernel_type": AIV, "block_dim": 16}, {})]
+    p = plan_of(tmp_path, ops, "debug-aic-num=12:debug-aiv-num=24")
+    assert (p.kernel_type, p.block_dim) == ("KERNEL_TYPE_MIX_AIC_1_2", 12)
+    with pytest.raises(SkError, match="below the vector cores"):
+        plan_of(tmp_path / "x", ops, "debug-aic-num=8:debug-aiv-num=8")
+    with pytest.raises(SkError, match="exceeds the SoC's AI cores"):
+        plan_of(tmp_path / "y", ops, "debug-aic-num=30:debug-aiv-num=30")
+    with pytest.raises(SkError, match="no vector cores"):
+        plan_of(tmp_path / "z", ops, "debug-aic-num=12")
+
+
+def test_param_layout_with_events_and_dynamic(tmp_path):
+    path = write_scenario(tmp_path, [("a", {}, {"send_event_list": [100], "task_type": "dynamic"}),
+                                     ("b", {"params": ("x", "y", "z", "w")}, {"stream_id": 1, "recv_event_list": [101]})],
+                          options="stream-fusion=1:profiling=1:feed-sync-all=1")
+    doc = json.loads((tmp_path / "a.json").read_text())
+    doc["sub_operator_kernel_name"]["dynamic_func_names"] = {
+        "2": {"AiCore": "a__kernel0_middle", "kernel_type": AIC}}
+    (tmp_path / "a.json").write_text(json.dumps(doc))
+    p = build_plan(load_kernel_infos(path), get_platform())
+    a, b = p.ops
+    assert a["param_offset"] == 1 and [x["offset"] for x in a["params"]] == [1, 2, 3]
+    assert a["dynamic_params"] == {"tiling_key": 4, "block_num": 5, "wait_lock": 6}
+    assert a["notify"] == [{"event": 100, "offset": 7, "inner": False}]
+    assert b["param_offset"] == 8 and b["wait"] == [{"event": 101, "offset": 12, "inner": False}]
+    assert p.params["workspace_index"] == 13 and p.params["profiling_index"] == 14
+    # the dynamic op counts as full-core (24 AI cores): 24 blocks x 512 B
+    assert p.params["task_id_index"] == 15 and p.params["workspace_size"] == 24 * 512
+    assert p.block_dim == 24 and a["feed_sync_all"] is False  # no sync_all in its JSON
+    assert b["params"][0]["name"] == "x_1"
+    assert "-D__SUPER_KERNEL_DYNAMIC_BLOCK_NUM__" in p.compile_options
+    assert "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2" not in p.compile_options  # two streams: no early start
+
+
+def test_single_stream_barriers_follow_early_start(tmp_path):
+    ops = [("a", {}, {}), ("b", {"kernel_type": AIV}, {})]
+    p = plan_of(tmp_path, ops)
+    assert p.mode == "single_stream" and p.early_start == 1
+    assert [(b["between"], b["kind"]) for b in p.barriers] == [([0, 1], "early_start")]
+    step = next(s for s in p.code["entry"]["body"] if s["kind"] == "es_barrier")
+    assert step["config"] == 0b0001 and step["extra"] == "syncall_aiv"
+    assert [s["action"] for s in step["set"]] == ["set", "aic_only"]
+    p0 = plan_of(tmp_path / "es0", ops, "early-start=0")
+    assert [b["kind"] for b in p0.barriers] == ["sync_all"]
+    assert "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" not in p0.compile_options
+
+
+def test_sub_op_early_start_flags_guard_the_complement(tmp_path):
+    ops = [("a", {"sub_operator_early_start_set_flag": True}, {}),
+           ("b", {"sub_operator_early_start_wait_flag": True, "block_dim": 3}, {})]
+    step = next(s for s in plan_of(tmp_path, ops).code["entry"]["body"] if s["kind"] == "es_barrier")
+    assert step["set"][0]["cond"] == [">=", "raw", 8] or step["set"][0]["cond"] == (">=", "raw", 8)
+    assert tuple(step["wait"][0]["cond"]) == (">=", "raw", 3) and step["wait"][1]["cond"] is None
+    step2 = next(s for s in plan_of(tmp_path / "m2", ops, "early-start=2").code["entry"]["body"]
+                 if s["kind"] == "es_barrier")
+    assert step2["set"][0]["cond"] is None  # mode 2: sub-kernels never set the flag themselves
+
+
+def test_two_stream_crossed_edges_pruned(tmp_path):
+    ops = [("c", {}, {"stream_id": 0, "send_event_list": [100]}),
+           ("v", {"kernel_type": AIV, "block_dim": 1}, {"stream_id": 1, "recv_event_list": [101]}),
+           ("c", {}, {"stream_id": 0, "send_event_list": [101]}),
+           ("v", {"kernel_type": AIV, "block_dim": 1}, {"stream_id": 1, "recv_event_list": [100]})]
+    p = plan_of(tmp_path, ops, "stream-fusion=1")
+    assert p.mode == "two_stream"
+    assert p.sync_edges == [{"from": 0, "to": 2, "kind": "cub:cub"}, {"from": 1, "to": 3, "kind": "vec:vec"},
+                            {"from": 2, "to": 1, "kind": "cub:vec"}]
+    assert [e["inner"] for e in p.events] == [True, False]
+    assert {(tuple(b["between"]), b["kind"]) for b in p.barriers} >= {((2, 1), "c2v_ffts"), ((0, 2), "aic_ffts")}
+    names = [f["name"] for f in p.code["functions"]]
+    assert names == ["auto_gen_te_superkernel_t_kernel_aic", "auto_gen_te_superkernel_t_kernel_aiv"]
+
+
+def test_feed_sync_all_needed_only_for_sync_all_ops_on_fewer_cores(tmp_path):
+    ops = [("a", {"block_dim": 32}, {}), ("b", {"block_dim": 4, "sub_op_with_sync_all": True}, {}),
+           ("c", {"block_dim": 32, "sub_op_with_sync_all": True}, {})]
+    p = plan_of(tmp_path, ops, "feed-sync-all=1")
+    assert [op["feed_sync_all"] for op in p.ops] == [False, True, False]
+    assert p.params["workspace_size"] == 16384
+    assert plan_of(tmp_path / "off", ops).params["workspace_index"] is None
+
+
+@pytest.mark.parametrize("ops,options,match", [
+    ([("a", {"split_mode": 2}, {})], "", "split_mode differs"),
+    ([("a", {"sub_operator_early_start_set_flag": True}, {})], "early-start=0", "compiled with early start"),
+    ([("a", {}, {"recv_event_list": [1]}), ("b", {}, {})], "", "first op must not wait"),
+    ([("a", {}, {}), ("b", {}, {"send_event_list": [1]})], "", "last op must not send"),
+    ([("a", {}, {"send_event_list": [1]}), ("b", {}, {"recv_event_list": [1]})], "", "within one stream"),
+    ([("a", {}, {"send_event_list": [1], "recv_event_list": [1]}), ("b", {}, {})], "", "sends and receives"),
+    ([("a", {}, {}), ("b", {}, {"stream_id": 1})], "", "stream-fusion=1"),
+])
+def test_validation_errors(tmp_path, ops, options, match):
+    with pytest.raises(SkError, match=match):
+        plan_of(tmp_path, ops, options)
+
+
+def test_connected_streams_need_no_stream_fusion(tmp_path):
+    ops = [("a", {}, {"send_event_list": [7]}), ("b", {}, {"stream_id": 1, "recv_event_list": [7]})]
+    p = plan_of(tmp_path, ops)
+    assert p.mode == "single_stream" and p.events[0]["inner"]
+
+
+def test_split_copies_derived_when_json_lacks_split_mode(tmp_path):
+    p = plan_of(tmp_path, [("a", {"split_mode": None}, {}), ("b", {}, {})])
+    splits = p.ops[0]["funcs"][0]["splits"]
+    assert [s["object"] for s in splits] == ["a_split1.o", "a_split2.o", "a_split3.o"]
+    assert all(s["derived_from"] == "a.o" for s in splits)
+    assert all(s["derived_from"] is None for s in p.ops[1]["funcs"][0]["splits"])
+
+
+def test_link_order_per_cube_her_vec_with_super(tmp_path):
+    p = plan_of(tmp_path, [("a", {"split_mode": 2}, {}), ("b", {"kernel_type": AIV, "split_mode": 2}, {}),
+                           ("a", {"split_mode": 2}, {})], split=2, options="split-mode=2")
+    kinds = [(x["kind"], x["arch"], x["object"]) for x in p.link_order]
+    assert kinds == [("sk_entry", "cube", "te_superkernel_t_mix_aic.o"), ("sub", "cube", "a.o"),
+                     ("sub", "cube", "a_split1.o"), ("sk_entry", "vec", "te_superkernel_t_mix_aiv.o"),
+                     ("sub", "vec", "b.o"), ("sub", "vec", "b_split1.o")]
+    assert [e["symbol"] for e in p.entries] == ["te_superkernel_t_mix_aic", "te_superkernel_t_mix_aiv"]
+
+
+def test_plan_json_is_plain_and_stable(tmp_path):
+    p = plan_of(tmp_path, [("a", {}, {}), ("b", {}, {})])
+    text = json.dumps(p.to_json(), sort_keys=True)
+    assert json.loads(text)["schema_version"] == 1
+    assert str(tmp_path) not in text
+    assert text == json.dumps(plan_of(tmp_path, [("a", {}, {}), ("b", {}, {})]).to_json(), sort_keys=True)
+
+
+def test_unknown_soc():
+    with pytest.raises(SkError, match="Known SoCs: Ascend910B1"):
+        get_platform("Ascend310P3")
