@@ -25,6 +25,7 @@ COMMANDS = {
     "entry": ("sk.commands.entry", "compile the generated SuperKernel source (cube/vector halves)"),
     "link": ("sk.commands.link", "link a SuperKernel in plan order, localise, verify, fill sha256"),
     "run": ("sk.commands.run", "run a model separately and fused on the CPU twin; compare bit for bit"),
+    "report": ("sk.commands.report", "write the human-readable fusion report of a SuperKernel"),
 }
 
 
