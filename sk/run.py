@@ -80,11 +80,12 @@ def _loc(position: int, count: int) -> str:
 
 
 def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy: str, tsan: bool = False,
-          log=print) -> Built:
+          runtime_dir: str | None = None, log=print) -> Built:
+    """runtime_dir: where the twin runtime is built (one runtime per process; share it across models)."""
     from sk import twin
 
     os.makedirs(build_dir, exist_ok=True)
-    runtime = str(twin.build_runtime(os.path.join(build_dir, "runtime"), tsan=tsan))
+    runtime = str(twin.build_runtime(runtime_dir or os.path.join(build_dir, "runtime"), tsan=tsan))
     include = str(twin.INCLUDE_DIR)
     extra_flags = ["-O1", "-fsanitize=thread"] if tsan else []
     tool = ["--toolchain", "host"]
@@ -106,8 +107,10 @@ def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy
 
 
 def _shared(compiler: str, objects: list[str], out: str, extra_flags) -> str:
-    run_tool([compiler, "-shared", *extra_flags, "-o", out, *objects], step="linking a twin shared library",
-             where=out)
+    # -Bsymbolic: kernel libraries are loaded RTLD_GLOBAL, and two standalone
+    # kernels may both define `helper`; each must call its own.
+    run_tool([compiler, "-shared", "-Wl,-Bsymbolic", *extra_flags, "-o", out, *objects],
+             step="linking a twin shared library", where=out)
     return out
 
 
@@ -221,7 +224,9 @@ def _sk_spec(twin, lib, built: BuiltScope, m, scope, mem, trace):
 
     plan = planfacts.facts(built.plan, where=f"plan of {scope.name}")
     layout = built.plan["params"]
-    params = [0] * int(layout["count"])
+    # count covers the op params; the workspace/profiling/task-id slots may lie beyond it.
+    extra_slots = [layout.get(k) for k in ("workspace_index", "profiling_index", "task_id_index")]
+    params = [0] * max([int(layout["count"])] + [int(i) + 1 for i in extra_slots if i is not None])
     for op_plan in built.plan["ops"]:
         op = m.ops[scope.ops[op_plan["index"]]]
         values = mem.op_params(op)
@@ -355,11 +360,12 @@ def find_tool(name: str, flag: str) -> str:
 
 def run_model(model_path: str, *, build_dir: str | None, seed: int, repeat: int, prof_dir: str | None,
               trace: str | None, compiler: str | None = None, ld: str | None = None, objcopy: str | None = None,
-              tsan: bool = False, log=print) -> int:
+              tsan: bool = False, runtime_dir: str | None = None, log=print) -> int:
     m = model_mod.load(model_path)
     if repeat < 1:
         raise SkError("repeat must be at least 1", where="--repeat", value=repeat)
     build_dir = build_dir or os.path.join(tempfile.gettempdir(), f"sk-run-{m.name}")
     built = build(m, build_dir, compiler=compiler or find_tool("g++", "--compiler"), ld=ld or find_tool("ld", "--ld"),
-                  objcopy=objcopy or find_tool("objcopy", "--objcopy"), tsan=tsan, log=log)
+                  objcopy=objcopy or find_tool("objcopy", "--objcopy"), tsan=tsan, runtime_dir=runtime_dir,
+                  log=log)
     return execute(m, built, seed=seed, repeat=repeat, prof_dir=prof_dir, trace_path=trace, log=log)

@@ -1,0 +1,139 @@
+"""End to end on the CPU twin: build sub-kernels, generate, link, run separately and fused.
+
+Models: the quickstart (examples/quickstart), a mixed cube/vector chain whose
+kernels define colliding global helpers (models/mixed), a sub-kernel that
+calls SyncAll on fewer cores than the SuperKernel (models/syncall) and a
+split-mode 4 SuperKernel (models/split).
+"""
+
+import json
+import os
+import shutil
+import struct
+
+import pytest
+
+from sk import model as model_mod
+from sk import objsyms, run
+from sk.errors import SkError
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODELS = os.path.join(HERE, "models")
+REPO = os.path.dirname(os.path.dirname(HERE))
+QUICKSTART = os.path.join(REPO, "examples", "quickstart", "model.json")
+TOOLS = {name: shutil.which(name) for name in ("g++", "ld", "objcopy")}
+
+
+def _runtime_available():
+    try:
+        from sk import twin
+    except ImportError:
+        return False
+    return twin.SOURCE_DIR.is_dir() and any(twin.SOURCE_DIR.glob("*.cc"))
+
+
+pytestmark = [
+    pytest.mark.skipif(not all(TOOLS.values()), reason="needs g++, ld and objcopy on PATH"),
+    pytest.mark.skipif(not _runtime_available(), reason="the twin runtime sources (sk/runtime) are not present"),
+]
+
+
+@pytest.fixture(scope="session")
+def build_root(tmp_path_factory):
+    return tmp_path_factory.mktemp("sk-e2e")
+
+
+def run_model(path, build_root, capsys, **kw):
+    name = os.path.basename(os.path.dirname(path))
+    prof = build_root / f"prof-{name}"
+    code = run.run_model(path, build_dir=str(build_root / name), seed=kw.pop("seed", 1), repeat=kw.pop("repeat", 1),
+                         prof_dir=str(prof), trace=str(prof / "trace.json"), compiler=TOOLS["g++"], ld=TOOLS["ld"],
+                         objcopy=TOOLS["objcopy"], runtime_dir=str(build_root / "runtime"))
+    return code, capsys.readouterr().out, prof
+
+
+@pytest.mark.skipif(not os.path.exists(QUICKSTART), reason="examples/quickstart is not in this tree (runfiles)")
+def test_quickstart_fused_matches_separate_launches(build_root, capsys):
+    code, out, prof = run_model(QUICKSTART, build_root, capsys, repeat=2)
+    assert code == 0, out
+    assert "outputs identical: 4 output tensors (6 tensors in all) bit-exact" in out
+    assert "superkernel benefit:" in out
+    no_sk = (prof / "no_sk_model" / "op_statistic.csv").read_text().splitlines()
+    sk = (prof / "sk_model" / "op_statistic.csv").read_text().splitlines()
+    assert no_sk[0].startswith("OP Type,Core Type,Count,Total Time(us)")
+    assert no_sk[1].startswith("Add,AI_VECTOR_CORE,8,")  # 4 ops x 2 rounds
+    assert sk[1].startswith("SuperKernel,MIX_AIV,2,")
+    trace = json.loads((prof / "trace.json").read_text())
+    cats = {e.get("cat") for e in trace["traceEvents"] if e["ph"] == "X"}
+    assert {"kernel", "sub_kernel"} <= cats
+    fused = objsyms.read_object(str(build_root / "quickstart" / "sk" / "add_skp" / "add_skp.o"))
+    assert [s.name for s in fused.defined_globals()] == ["add_skp_mix_aiv"]
+
+
+def test_mixed_cube_vector_with_colliding_helpers(build_root, capsys):
+    code, out, _ = run_model(os.path.join(MODELS, "mixed", "model.json"), build_root, capsys)
+    assert code == 0, out
+    assert "outputs identical: 3 output tensors" in out
+    root = build_root / "mixed" / "sk" / "mixed_sk"
+    meta = json.loads((root / "mixed_sk.json").read_text())
+    assert meta["taskRation"] == "1:2"
+    fused = objsyms.read_object(str(root / "mixed_sk.o"))
+    assert sorted(s.name for s in fused.defined_globals()) == ["mixed_sk_mix_aic", "mixed_sk_mix_aiv"]
+    # Both sub-kernels' helper() are in the object, as local symbols.
+    helpers = [s for s in fused.symbols if s.name == "_Z6helperi"]
+    assert len(helpers) >= 2 and all(s.bind == "LOCAL" for s in helpers)
+
+
+def test_sync_all_on_fewer_cores_runs_with_feed_sync_all(build_root, capsys):
+    code, out, _ = run_model(os.path.join(MODELS, "syncall", "model.json"), build_root, capsys)
+    assert code == 0, out
+    sub = json.loads((build_root / "syncall" / "sk" / "syncall_sk" / "subs" / "gather_end" / "gather_end.json")
+                     .read_text())
+    assert sub["sub_op_with_sync_all"] is True
+
+
+def test_sync_all_on_fewer_cores_without_feed_sync_all_is_a_clear_deadlock(build_root, tmp_path, capsys,
+                                                                            monkeypatch):
+    src = os.path.join(MODELS, "syncall")
+    doc = json.loads(open(os.path.join(src, "model.json")).read())
+    doc["super_kernels"][0]["options"] = "feed-sync-all=0"
+    for k in doc["kernels"].values():
+        k["src"] = os.path.join(src, k["src"])
+    path = tmp_path / "nofeed" / "model.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(doc))
+    monkeypatch.setenv("SK_TWIN_TIMEOUT_MS", "1500")
+    with pytest.raises(SkError) as err:
+        run_model(str(path), build_root, capsys)
+    text = str(err.value)
+    assert "deadlock" in text and "syncall_sk" in text and "SyncAll" in text
+
+
+def test_split_mode_4_dispatches_copies_by_core_id(build_root, capsys):
+    from sk import twin as twin_mod
+
+    path = os.path.join(MODELS, "split", "model.json")
+    m = model_mod.load(path)
+    built = run.build(m, str(build_root / "split"), compiler=TOOLS["g++"], ld=TOOLS["ld"],
+                      objcopy=TOOLS["objcopy"], runtime_dir=str(build_root / "runtime"), log=lambda *_: None)
+    twin = twin_mod.Twin(built.runtime)
+    mem = run._Memory(twin, m, 0)
+    mem.reset()
+    scope = m.scopes[0]
+    lib = twin.load_kernels(built.scopes[scope.name].library)
+    twin.launch(run._sk_spec(twin, lib, built.scopes[scope.name], m, scope, mem, False))
+    addrs = struct.unpack("<8q", mem.tensors["addrs"].read())
+    ids = struct.unpack("<8q", mem.tensors["ids"].read())
+    by_class = {}
+    for addr, core in zip(addrs, ids):
+        by_class.setdefault(core % 4, set()).add(addr)
+    # One copy per core-id class, four different copies.
+    assert all(len(v) == 1 for v in by_class.values())
+    assert len({a for v in by_class.values() for a in v}) == len(by_class) == 4
+
+
+def test_a_fused_result_that_differs_is_reported(build_root, capsys):
+    # raw_blocks reads the launch's block count, which fusion changes: sk run must say so and fail.
+    code, out, _ = run_model(os.path.join(MODELS, "split", "model.json"), build_root, capsys)
+    assert code == 1
+    assert "MISMATCH raw:" in out and "outputs differ" in out
