@@ -225,7 +225,7 @@ class Session:
             b.shutdown()
         return self.builds["reference"]
 
-    def cleanup(self):
+    def cleanup(self, keep_logs=False):
         for d in reversed(self.service_dirs):
             try:
                 services.stop(d)
@@ -234,6 +234,14 @@ class Session:
         for b in self.bazels:
             b.shutdown()
         if not self.args.keep:
+            if keep_logs:
+                kept = tempfile.mkdtemp(prefix="sk-cache-check-logs-")
+                shutil.move(self.logdir, kept)
+                log("build and service logs kept in %s" % kept)
+                for d in self.service_dirs:
+                    for name in os.listdir(d) if os.path.isdir(d) else ():
+                        if name.endswith(".log"):
+                            shutil.copy(os.path.join(d, name), os.path.join(kept, os.path.basename(d) + "." + name))
             for root, dirs, _ in os.walk(self.workdir):
                 for d in dirs:
                     try:
@@ -346,8 +354,12 @@ def check_determinism(s):
     hits = [sp for sp in build.spawns if sp.cache_hit]
     if hits:
         raise CheckFailed("the determinism build was served %d actions from a cache" % len(hits))
-    n = compare_manifests("build 1 (%s)" % ref.bazel.checkout, ref_manifest, "build 2 (%s)" % other.checkout,
-                          build.manifest())
+    problems = []
+    try:
+        n = compare_manifests("build 1 (%s)" % ref.bazel.checkout, ref_manifest, "build 2 (%s)" % other.checkout,
+                              build.manifest())
+    except CheckFailed as e:
+        problems.append(str(e))
     dirs = [s.workdir, os.path.realpath(tempfile.gettempdir()), os.path.expanduser("~"), s.repo, os.getcwd()]
     dirs += [b.checkout for b in (ref.bazel, other)] + [b.root for b in (ref.bazel, other)]
     dirs += [b.execroot() for b in (ref.bazel, other)]
@@ -357,9 +369,11 @@ def check_determinism(s):
     for b in (ref, build):
         findings += artefact_scan.scan_files(b.artefact_files(), needles)
     if findings:
-        raise CheckFailed("%d run-specific strings in SK artefacts:\n%s"
-                          % (len(findings), artefact_scan.format_findings(findings)))
+        problems.append("%d run-specific strings in SK artefacts:\n%s"
+                        % (len(findings), artefact_scan.format_findings(findings)))
     other.shutdown()
+    if problems:
+        raise CheckFailed("\n".join(problems))
     return ("%d SK artefacts byte-identical across 2 checkouts, output roots, PYTHONHASHSEED 11/12345, TZ, locale, "
             "sandboxed/local spawns; %d files scanned, no path/user/host/pid/time strings"
             % (n, 2 * n))
@@ -501,7 +515,7 @@ def main(argv):
                                 time.monotonic() - t0))
             log("%s %s" % ("PASS" if results[-1][1] else "FAIL", c))
     finally:
-        s.cleanup()
+        s.cleanup(keep_logs=not all(r[1] for r in results) or len(results) < len(checks))
     for c, ok, text, dt in results:
         first, _, rest = text.partition("\n")
         print("%s %s (%.0f s): %s" % ("PASS" if ok else "FAIL", c, dt, first))

@@ -31,7 +31,7 @@ PATTERNS = (
     ("date", re.compile(rb"\b(?:" + MONTHS + rb") [ 0-3]\d (?:19|20)\d\d\b")),
     ("clock time", re.compile(rb"(?<![\d:.])[0-2]\d:[0-5]\d:[0-5]\d(?![\d:])")),
 )
-EPOCH = re.compile(rb"(?<![\w.])(1\d{9}|1\d{12})(?![\w.])")
+EPOCH = re.compile(rb"(?<![\w.])(1\d{9}|1\d{12})(?:\.\d+)?(?![\w.])")
 
 
 def literal_needles(dirs=(), user=None, host=None):
@@ -55,11 +55,12 @@ def scan_bytes(name, data, needles, now=None):
     """Findings in one artefact's bytes, sorted by offset."""
     found = []
     for kind, needle in needles:
-        # Names are matched as whole words; directories anywhere.
+        # Names are matched as whole words; directories as whole path
+        # prefixes (so /root does not match inside /roots).
         if kind in ("user name", "host name"):
             regex = re.compile(rb"(?<![\w-])" + re.escape(needle) + rb"(?![\w-])")
         else:
-            regex = re.compile(re.escape(needle))
+            regex = re.compile(re.escape(needle) + rb"(?![\w.\-])")
         for m in regex.finditer(data):
             found.append(Finding(name, m.start(), kind, _context(data, m.start(), m.end())))
     for kind, regex in PATTERNS:

@@ -40,6 +40,7 @@ def test_clean_json_and_binary_have_no_findings():
     (b"time 21:59:37\n", "clock time"),
     (b'"built": 1795000000,', "Unix time"),
     (b'"built_ms": 1795000000123}', "Unix time"),
+    (b'"t": 1795644852.88473}', "Unix time"),
 ])
 def test_each_kind_of_leak_is_found(data, kind):
     assert kind in kinds(data)
@@ -52,6 +53,7 @@ def test_numbers_far_from_now_are_not_times():
 def test_literals_are_found_and_names_only_as_words():
     needles = artefact_scan.literal_needles(["/srv/ci/work-17/"], user="alice", host="buildhost7")
     assert kinds(b"at /srv/ci/work-17/out", needles) == ["directory /srv/ci/work-17"]
+    assert kinds(b"at /srv/ci/work-170/out", needles) == []
     assert kinds(b"user alice here", needles) == ["user name"]
     assert kinds(b"malice aforethought", needles) == []
     assert kinds(b"buildhost7.example", needles) == ["host name"]
