@@ -1,0 +1,103 @@
+"""SK-mode sub-kernel steps: macros, naming, the CLI, and errors."""
+
+import json
+import os
+import shutil
+
+import pytest
+
+from sk import arfile, cli, subkernel
+from sk.errors import SkError
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIX = os.path.join(HERE, "fixtures")
+MINI = os.path.join(FIX, "mini_rt")
+GXX, LD, OBJCOPY = shutil.which("g++"), shutil.which("ld"), shutil.which("objcopy")
+needs_tools = pytest.mark.skipif(not (GXX and LD and OBJCOPY), reason="needs g++, ld and objcopy on PATH")
+
+
+def test_sk_defines_follow_upstream_per_location_and_option():
+    opts = subkernel.inherited_options("")
+    assert subkernel.sk_defines(8, opts, "", "middle") == [
+        "-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=8",
+        "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2", "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START",
+        "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END", "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"]
+    start = subkernel.sk_defines(8, opts, "", "start")
+    assert "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END" not in start and "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" in start
+    end = subkernel.sk_defines(8, opts, "", "end")
+    assert "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" not in end
+    off = subkernel.sk_defines(2, subkernel.inherited_options("early-start=0:feed-sync-all=1"), "", "middle")
+    assert off == ["-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=2",
+                   "-D__ASCENDC_SUPERKERNEL_AUTO_SYNC_ALL__",
+                   "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"]
+    assert not any("EARLY_START" in d for d in
+                   subkernel.sk_defines(2, subkernel.inherited_options("early-start=2"), "", "middle"))
+    assert not any("EARLY_START" in d for d in
+                   subkernel.sk_defines(2, subkernel.inherited_options("stream-fusion=1"), "", "middle"))
+    dcci = subkernel.inherited_options("dcci-disable-on-kernel=Gmm,Add")
+    assert "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__" not in subkernel.sk_defines(1, dcci, "Add", "middle")
+    assert "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__" in subkernel.sk_defines(1, dcci, "Mul", "middle")
+
+
+def test_function_names_per_flavour_and_kernel_type():
+    mix = subkernel.kernel_type("MIX_AIC_1_2")
+    assert subkernel.func_names("gmm", mix, "host", "middle") == {"cube": "gmm_middle", "vec": "gmm_middle"}
+    assert subkernel.func_names("gmm", mix, "cann", "end") == {"cube": "gmm_mix_aic_end", "vec": "gmm_mix_aiv_end"}
+    assert subkernel.func_names("k", subkernel.kernel_type("KERNEL_TYPE_AIV_ONLY"), "cann", "start") == {
+        "vec": "k_start"}
+    assert subkernel.compile_units("cann", mix) == ("cube", "vec")
+    assert subkernel.compile_units("host", mix) == (None,)
+
+
+def test_wrapper_source_reads_params_in_order():
+    src = subkernel.wrapper_source("kern", ["x_in__", "y_out_"], {None: "kern_middle"},
+                                   subkernel.kernel_type("AIV_ONLY"))
+    assert 'extern "C" __aicore__ void kern_middle(uint64_t args_offset)' in src
+    assert src.index("GM_ADDR p0_x_in__ = param_base[args_offset++];") < src.index(
+        "GM_ADDR p1_y_out_ = param_base[args_offset++];")
+    assert "kern(p0_x_in__, p1_y_out_);" in src
+
+
+def test_unknown_kernel_type_and_bad_location_are_user_errors():
+    with pytest.raises(SkError, match="unsupported kernel type"):
+        subkernel.kernel_type("VECTORCORE")
+    with pytest.raises(SkError, match="scope location"):
+        subkernel.check_loc("first")
+    with pytest.raises(SkError, match="split mode disagrees"):
+        subkernel.check_split_mode(2, "split-mode=4")
+
+
+@needs_tools
+def test_cli_mix_kernel_on_host_names_both_sides_and_one_object(tmp_path, capsys):
+    common = ["--toolchain", "host", "--kernel-type", "KERNEL_TYPE_MIX_AIC_1_2", "--block-dim", "2",
+              "--options", "split-mode=1"]
+    src = os.path.join(FIX, "helper_a.cpp")
+    assert cli.main(["subkernel", "compile", *common, "--compiler", GXX, "--include", MINI,
+                     "-o", str(tmp_path / "k.o"), src]) == 0
+    assert cli.main(["subkernel", "wrap", *common, "--compiler", GXX, "--include", MINI, "--entry", "kern_a",
+                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
+                     "-o", str(tmp_path / "w.o")]) == 0
+    assert cli.main(["subkernel", "pack", *common, "--ld", LD, "--objcopy", OBJCOPY, "--entry", "kern_a",
+                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
+                     "--wrapper-obj", str(tmp_path / "w.o"), "--out-obj", str(tmp_path / "out" / "kern_a.o"),
+                     "--out-json", str(tmp_path / "out" / "kern_a.json")]) == 0
+    doc = json.loads((tmp_path / "out" / "kern_a.json").read_text())
+    assert doc["sub_operator_kernel_name"] == {
+        "dav-c220-cube": {"func_name": "kern_a_middle", "obj_files": "kern_a.o"},
+        "dav-c220-vec": {"func_name": "kern_a_middle", "obj_files": "kern_a.o"}}
+    assert doc["coreType"] == "MIX" and doc["intercoreSync"] == 1 and doc["split_mode"] == 1
+    assert [m for m, _ in arfile.members(str(tmp_path / "out" / "kern_a.o"))] == ["kern_a.o"]
+
+
+@needs_tools
+def test_cli_errors_are_one_paragraph_with_exit_2(tmp_path, capsys):
+    code = cli.main(["subkernel", "compile", "--toolchain", "host", "--compiler", GXX, "--kernel-type", "AIV_ONLY",
+                     "--block-dim", "1", "--options", "", "-o", str(tmp_path / "k.o"),
+                     os.path.join(FIX, "helper_a.cpp")])  # no include dir: kernel_operator.h is missing
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "compiling the kernel failed" in err and "kernel_operator.h" in err and "Traceback" not in err
+    assert not (tmp_path / "k.o").exists()
+    code = cli.main(["subkernel", "compile", "--toolchain", "host", "--compiler", GXX, "--kernel-type", "AIV_ONLY",
+                     "--block-dim", "1", "--options", "split-mode=99", "-o", str(tmp_path / "k.o"), "x.cpp"])
+    assert code == 2 and "split-mode" in capsys.readouterr().err
