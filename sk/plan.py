@@ -25,7 +25,9 @@ Plan JSON schema (schema_version 1; all keys always present, null when n/a):
                        stream_id, bin_path, json_path, param_offset,
                        params: [{name: "<param>_<index>", offset}],
                        dynamic_params: {tiling_key, block_num, wait_lock} | null,
-                       notify: [{event, offset, inner}], wait: [{event, offset, inner}],
+                       send_events, recv_events (as in kernel_infos),
+                       notify: [{event, offset, inner}], wait: [{event, offset, inner}]
+                       (inner: both ends in this SK and sender first, so no GM semaphore code),
                        funcs: [{arch, key, func_name, object, text_size, preload_count,
                                 splits: [{index, symbol, object, derived_from}]}],
                        dynamic_keys: [{tiling_key, kernel_type, funcs: {arch: symbol}}],
@@ -40,8 +42,11 @@ Plan JSON schema (schema_version 1; all keys always present, null when n/a):
   link_order         [{kind: "sk_entry"|"sub", arch, op: index|null, object, symbol, split: n|null,
                        derived_from: object|null}] (PerCubeHerVecWithSuper, deduplicated by object)
   code               what the templates render: header {run_cfg_arch, profiling, units: [{declare:
-                     [symbols], dynamic: {...}|null}]}, functions [{name, arch, dynamic_locals,
-                     steps}], entry {name, align, ..., prologue, body, epilogue}, meta_sections.
+                     [symbols], dynamic: {name, index, split, branches, num_blocks}|null}]},
+                     functions (two streams: one per core-type queue) [{name, arch, dynamic_locals,
+                     steps}], entry {name, align, workspace_index, feed_base, dump_offset,
+                     profiling_index, task_id_index, ffts, prologue, body, epilogue},
+                     meta_sections [{symbol, ktype, ration, guard_arch}].
                      Each step is {"kind": ..., ...}; see sk/templates/steps.j2 for the kinds.
 """
 
@@ -559,14 +564,20 @@ def _dyn_switch(ctx: _Ctx, op: dict) -> dict:
             "split": ctx.split}
 
 
+def _op_head(ctx: _Ctx, seq: list, k: int) -> list:
+    """What opens op seq[k]: its comment, the tiling-key switch of a dynamic op, the preloads."""
+    op = seq[k]
+    steps = [{"kind": "op_begin", "name": op["kernel_name"]}]
+    if op["task_type"] == "dynamic":
+        steps.append(_dyn_switch(ctx, op))
+    return steps + _op_preloads(ctx, seq, k)
+
+
 def _single_stream_body(ctx: _Ctx, barriers: list) -> list:
     ops = ctx.op_plans
     steps = []
     for k, op in enumerate(ops):
-        steps.append({"kind": "op_begin", "name": op["kernel_name"]})
-        if op["task_type"] == "dynamic":
-            steps.append(_dyn_switch(ctx, op))
-        steps += _op_preloads(ctx, ops, k)
+        steps += _op_head(ctx, ops, k)
         if k:
             prev = ops[k - 1]
             steps += _single_barrier(ctx, prev, op, barriers)
@@ -701,10 +712,7 @@ def _stream_function(ctx: _Ctx, side: str, seq: list, edges, barriers: list) -> 
     ops = ctx.op_plans
     steps = []
     for k, op in enumerate(seq):
-        steps.append({"kind": "op_begin", "name": op["kernel_name"]})
-        if op["task_type"] == "dynamic":
-            steps.append(_dyn_switch(ctx, op))
-        steps += _op_preloads(ctx, seq, k)
+        steps += _op_head(ctx, seq, k)
         if k:
             prev = seq[k - 1]
             part = _send_part(ctx, prev, side, edges, barriers, fallback=True)
