@@ -39,5 +39,8 @@ class SkError(Exception):
 
 def _sentence(text: str) -> str:
     text = text.strip()
-    text = text[0].upper() + text[1:]
+    first = text.split(" ", 1)[0]
+    # Capitalise prose, not identifiers or paths such as op_list[2] or x.json.
+    if first.isalpha() and first.islower():
+        text = text[0].upper() + text[1:]
     return text if text[-1] in ".?!" else text + "."
