@@ -166,6 +166,19 @@ void SyncAllOn(LaunchContext& ctx, Worker& w, bool aiv_only) {
     return;
   }
   Within within(w, "SyncAll<false>");
+  // Where the ration has only one core type the handshake has no partner and
+  // SyncAll<false> is that type's all-core barrier: upstream's own SK code
+  // relies on it (the dynamic goldens call it in 1:0 and 0:1 SKs).
+  if (ctx.aiv_ration == 0) {
+    SetFlag(ctx, w, 0, AscendC::SYNC_AIC_FLAG);
+    WaitFlag(ctx, w, AscendC::SYNC_AIC_FLAG);
+    return;
+  }
+  if (ctx.aic_ration == 0) {
+    SetFlag(ctx, w, 0, AscendC::SYNC_AIV_ONLY_ALL);
+    WaitFlag(ctx, w, AscendC::SYNC_AIV_ONLY_ALL);
+    return;
+  }
   if (w.type == CoreType::kAic) {
     WaitFlag(ctx, w, AscendC::SYNC_AIV_FLAG);
     SetFlag(ctx, w, 0, AscendC::SYNC_AIC_FLAG);
