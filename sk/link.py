@@ -53,6 +53,7 @@ class LinkInput:
     member: str | None = None
     entry_symbol: str | None = None  # set for entry objects: keep only this global
     rename: tuple[str, str] | None = None  # make a split copy: (func, func_split{i}) applied to the bytes
+    symbol: str | None = None  # the one global function a sub object defines (from the plan), if known
 
 
 @dataclass(frozen=True)
@@ -73,11 +74,42 @@ def _dedupe(inputs: list[LinkInput]) -> list[LinkInput]:
     return out
 
 
+def _whole_archive_runs(inputs: list[LinkInput], cache) -> dict[int, int]:
+    """{start index: length} of input runs that are exactly one archive's members in order."""
+    runs, i = {}, 0
+    while i < len(inputs):
+        item = inputs[i]
+        if item.member is None or item.entry_symbol or item.rename:
+            i += 1
+            continue
+        names = cache.names(item.path)
+        n = len(names)
+        window = inputs[i:i + n]
+        if (len(window) == n and all(w.path == item.path and not w.rename and not w.entry_symbol for w in window)
+                and [w.member for w in window] == names):
+            runs[i] = n
+            i += n
+        else:
+            i += 1
+    return runs
+
+
 class _ArchiveCache:
     """Reads each sub-kernel archive once, however many members are used."""
 
     def __init__(self):
         self._members: dict[str, dict[str, bytes]] = {}
+
+    def names(self, path: str) -> list[str]:
+        self._load(path)
+        return list(self._members[path])
+
+    def _load(self, path: str) -> dict[str, bytes]:
+        members = self._members.get(path)
+        if members is None:
+            members = dict(arfile.members(path))
+            self._members[path] = members
+        return members
 
     def get(self, item: LinkInput) -> bytes:
         if item.member is None:
@@ -86,10 +118,7 @@ class _ArchiveCache:
                     return f.read()
             except OSError as err:
                 raise SkError("cannot read object", where=item.label, value=err.strerror) from None
-        members = self._members.get(item.path)
-        if members is None:
-            members = dict(arfile.members(item.path))
-            self._members[item.path] = members
+        members = self._load(item.path)
         if item.member not in members:
             raise SkError("the sub-kernel archive has no such member", where=item.label,
                           allowed="members: " + ", ".join(sorted(members)))
@@ -105,9 +134,17 @@ def link(tools: toolargv.Tools, inputs: list[LinkInput], *, entry_symbols: list[
         raise SkError("nothing to link", where="--plan", allowed="the plan's link order lists no objects")
     expected = sorted(set(entry_symbols))
     cache = _ArchiveCache()
+    whole = _whole_archive_runs(inputs, cache)
+    covered = {start + k for start, n in whole.items() for k in range(n)}
     with scratch_dir(out_obj) as work:
-        paths = []
+        paths, link_args = [], []
         for i, item in enumerate(inputs):
+            if i in whole:
+                # This input starts a run that is its archive, whole and in order: no extraction.
+                link_args += toolargv.whole_archive(item.path)
+            if i in covered:
+                paths.append(item.path)
+                continue
             # Index-prefixed names: two archives may both hold `add.o`.
             raw = os.path.join(work, f"{i:05d}_{os.path.basename(item.member or item.path)}")
             with open(raw, "wb") as f:
@@ -120,24 +157,38 @@ def link(tools: toolargv.Tools, inputs: list[LinkInput], *, entry_symbols: list[
                          step="making a split copy", where=item.label)
                 raw = copy
             paths.append(raw)
+            link_args.append(raw)
         merged = os.path.join(work, "merged.o")
-        run_tool(toolargv.relocatable_link_argv(tools, paths, merged, discard_locals=tools.flavor == toolargv.CANN),
+        run_tool(toolargv.relocatable_link_argv(tools, link_args, merged,
+                                                discard_locals=tools.flavor == toolargv.CANN),
                  step="linking the SuperKernel (ld -r)", where=out_obj)
         final_argv = toolargv.final_link_argv(tools, merged, os.path.join(work, "placed.o"))
         if final_argv:
             run_tool(final_argv, step="placing the SuperKernel (final link)", where=out_obj)
             merged = final_argv[-2]
-        info = objsyms.read_object(merged)
-        defined = {s.name for s in info.defined_globals()}
-        missing = [sym for sym in expected if sym not in defined]
-        if missing:
-            raise SkError("the linked SuperKernel does not define its entry symbol", where=f"{out_obj}: {missing[0]}",
-                          allowed="compile the entry with `sk entry compile` from the same plan")
-        localize = write_symbol_list(os.path.join(work, "localize.txt"), defined - set(expected))
+        # Fast path: every sub object names the one function it exports (the
+        # plan's link order), so the list to localise is known without reading
+        # the merged object. Objects with other globals (prebuilt) make the
+        # check below fail; then the merged symbol table decides.
+        known = [item.symbol for item in inputs if not item.entry_symbol]
+        if all(known):
+            names = set(known) - set(expected)
+        else:
+            names = {s.name for s in objsyms.read_object(merged).defined_globals()} - set(expected)
         with atomic_output(out_obj) as tmp:
+            localize = write_symbol_list(os.path.join(work, "localize.txt"), names)
             run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize, strip_groups=False),
                      step="localising the SuperKernel's symbols", where=out_obj)
-            result = _verify(tmp, out_obj, expected, inputs, paths, allowed_undefined, allow_prefixes, tools.flavor)
+            info = objsyms.read_object(tmp)
+            exported = {s.name for s in info.defined_globals()}
+            if exported - set(expected) and all(known):
+                localize = write_symbol_list(os.path.join(work, "localize-all.txt"), (names | exported) - set(expected))
+                run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize,
+                                                strip_groups=False),
+                         step="localising the SuperKernel's symbols", where=out_obj)
+                info = objsyms.read_object(tmp)
+            result = _verify(info, out_obj, expected, inputs, paths, cache, allowed_undefined, allow_prefixes,
+                             tools.flavor)
             with open(tmp, "rb") as f:
                 digest = hashlib.sha256(f.read()).hexdigest()
             if out_json:
@@ -173,8 +224,7 @@ def _prepare_entry(tools, work, raw, item: LinkInput) -> str:
     return out
 
 
-def _verify(path, out_obj, expected, inputs, paths, allowed_undefined, allow_prefixes, flavor):
-    info = objsyms.read_object(path)
+def _verify(info, out_obj, expected, inputs, paths, cache, allowed_undefined, allow_prefixes, flavor):
     defined = sorted({s.name for s in info.defined_globals()})
     if defined != expected:
         extra = [s for s in defined if s not in expected]
@@ -186,8 +236,11 @@ def _verify(path, out_obj, expected, inputs, paths, allowed_undefined, allow_pre
     bad = [s for s in undefined if s not in allowed and not s.startswith(allow_prefixes)]
     if bad:
         sym = bad[0]
-        users = [item.label for item, p in zip(inputs, paths)
-                 if any(u.name == sym for u in objsyms.read_object(p).undefined())]
+        users = []
+        for item, p in zip(inputs, paths):
+            data = cache.get(item) if p == item.path and item.member else None
+            if any(u.name == sym for u in objsyms.read_object(p, data).undefined()):
+                users.append(item.label)
         raise SkError("the linked SuperKernel references a symbol nothing defines",
                       where=f"{', '.join(users) or out_obj}: {sym}",
                       value=bad[:10] if len(bad) > 1 else None,
@@ -235,7 +288,7 @@ def link_plan(tools: toolargv.Tools, plan, *, entry_dir: str | None, entry_objs,
         member = source if arfile.is_archive(archive) else None
         label = f"{archive}({source})" if member else archive
         inputs.append(LinkInput(label + (f" as {item.object_name}" if rename else ""), archive, member,
-                                rename=rename))
+                                rename=rename, symbol=item.symbol))
     try:
         with open(meta_in, encoding="utf-8") as f:
             meta = json.load(f)

@@ -155,6 +155,11 @@ def relocatable_link_argv(tools: Tools, inputs, out: str, *, discard_locals: boo
     return [linker, "-r", *(["-x"] if discard_locals else []), *inputs, "-o", out]
 
 
+def whole_archive(path: str) -> list[str]:
+    """Linker tokens that take every member of an archive, in archive order."""
+    return ["--whole-archive", path, "--no-whole-archive"]
+
+
 def final_link_argv(tools: Tools, src: str, out: str) -> list[str] | None:
     """Upstream's `link_relocatable` (facts §6.8), CANN only.
 

@@ -75,7 +75,9 @@ def test_colliding_helpers_link_and_each_sub_kernel_keeps_its_own(tmp_path):
     inputs = [link.LinkInput("entry", str(entry), entry_symbol="fused_mix_aiv")]
     for arch_obj, doc in ((a, doc_a), (b, doc_b)):
         names = doc["sub_operator_kernel_name"]["AiCore"]
-        inputs += [link.LinkInput(f"{arch_obj}({m})", str(arch_obj), m)
+        func = names["func_name"]
+        inputs += [link.LinkInput(f"{arch_obj}({m})", str(arch_obj), m,
+                                  symbol=func + (f"_split{k[len('obj_files_split'):]}" if k != "obj_files" else ""))
                    for k, m in sorted(names.items()) if k.startswith("obj_files")]
     out = tmp_path / "fused.o"
     meta = {"kernelName": "fused", "sha256": "", "blockDim": 8}
@@ -151,3 +153,15 @@ def test_duplicate_sub_kernel_functions_fail_with_the_linker_message(tmp_path):
     with pytest.raises(SkError, match="kern_a_middle"):
         link.link(tools(), inputs, entry_symbols=["fused_mix_aiv"], out_obj=str(tmp_path / "o.o"),
                   allowed_undefined={"get_para_base"}, allow_prefixes=("sk_twin_trace",))
+
+
+def test_objects_with_more_globals_than_the_plan_names_are_still_localised(tmp_path):
+    a, _ = build_sub(tmp_path, "helper_a.cpp", "kern_a", block_dim=8)
+    raw = tmp_path / "kern_a" / "k.o"  # the unpacked kernel object: helper and kern_a are global
+    entry = compile_entry(tmp_path, "fused_mix_aiv", "kern_a_middle(0);")
+    inputs = [link.LinkInput("entry", str(entry), entry_symbol="fused_mix_aiv"),
+              link.LinkInput("a", str(a), "kern_a.o", symbol="kern_a_middle"),
+              link.LinkInput("raw", str(raw), symbol="kern_a")]
+    result = link.link(tools(), inputs, entry_symbols=["fused_mix_aiv"], out_obj=str(tmp_path / "o.o"),
+                       allowed_undefined={"get_para_base"}, allow_prefixes=("sk_twin_",))
+    assert result.defined_globals == ("fused_mix_aiv",)
