@@ -29,7 +29,8 @@ from typing import Iterable, Sequence
 
 from sk.errors import SkError
 
-RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
+# Not resolved: under Bazel the runtime sources are runfiles beside this file.
+RUNTIME_DIR = Path(os.path.abspath(__file__)).parent / "runtime"
 INCLUDE_DIR = RUNTIME_DIR / "include"
 SOURCE_DIR = RUNTIME_DIR / "src"
 

@@ -115,6 +115,10 @@ struct LaunchContext {
   int status = SK_TWIN_OK;  // guarded by error_mu; the first failure wins
   std::string error;        // guarded by error_mu
 
+  std::mutex start_mu;
+  std::condition_variable start_cv;
+  bool started = false;  // guarded by start_mu
+
   std::mutex done_mu;
   std::condition_variable done_cv;
   uint32_t done = 0;  // guarded by done_mu

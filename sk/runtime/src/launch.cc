@@ -65,13 +65,19 @@ std::string Label(CoreType type, uint32_t block, uint32_t sub, uint32_t sub_num)
   return "AIV " + std::to_string(block);
 }
 
-void RunWorker(const std::shared_ptr<LaunchContext>& ctx, Worker* w) {
+void RunWorker(LaunchContext* ctx, Worker* w) {
+  {
+    // No worker starts before all exist: a worker that already finished must
+    // not be ordered before the creation of a later one.
+    std::unique_lock<std::mutex> lock(ctx->start_mu);
+    ctx->start_cv.wait(lock, [ctx] { return ctx->started; });
+  }
   {
     std::string thread_name = w->label;
     std::replace(thread_name.begin(), thread_name.end(), ' ', '-');
     pthread_setname_np(pthread_self(), thread_name.substr(0, 15).c_str());
   }
-  BindCurrent(ctx.get(), w);
+  BindCurrent(ctx, w);
   uint64_t begin = NowNs();
   void* fn = (w->type == CoreType::kAiv && ctx->entry_aiv != nullptr) ? ctx->entry_aiv : ctx->entry;
   try {
@@ -289,15 +295,24 @@ SkTwinResult* RunOne(const SkTwinLaunch& launch) {
   NoteProgress(*ctx);
   std::vector<std::thread> threads;
   threads.reserve(ctx->workers.size());
+  // Workers get a raw pointer: a shared_ptr copy per thread would make the
+  // race checker see its reference count as synchronisation between workers.
+  LaunchContext* raw = ctx.get();
   for (auto& w : ctx->workers) {
     Worker* worker = w.get();
-    threads.emplace_back([ctx, worker] { RunWorker(ctx, worker); });
+    threads.emplace_back([raw, worker] { RunWorker(raw, worker); });
   }
+  {
+    std::lock_guard<std::mutex> lock(ctx->start_mu);
+    ctx->started = true;
+  }
+  ctx->start_cv.notify_all();
   bool all_done = Supervise(*ctx);
   if (all_done) {
     for (auto& t : threads) t.join();
   } else {
-    // The context stays alive through the shared_ptr the stuck threads hold.
+    // Stuck threads still use the context: it is leaked on purpose.
+    new std::shared_ptr<LaunchContext>(ctx);
     std::string stuck;
     for (size_t i = 0; i < threads.size(); ++i) {
       if (ctx->workers[i]->state.load(std::memory_order_relaxed) != WorkerState::kFinished) {
