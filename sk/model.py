@@ -178,7 +178,9 @@ def _pos_int(value, where, minimum=1):
     return value
 
 
-def load(path: str) -> Model:
+def load(path: str, need_sources: bool = True) -> Model:
+    """need_sources=False: kernels come prebuilt (sk run --built), so their
+    `src` files need not exist here."""
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
@@ -186,10 +188,10 @@ def load(path: str) -> Model:
         raise _err("model file not found", path, allowed="pass --model PATH to a model JSON") from None
     except json.JSONDecodeError as err:
         raise _err(f"not valid JSON ({err.msg} at line {err.lineno} column {err.colno})", path) from None
-    return from_dict(doc, path)
+    return from_dict(doc, path, need_sources)
 
 
-def from_dict(doc, path: str) -> Model:
+def from_dict(doc, path: str, need_sources: bool = True) -> Model:
     base = os.path.dirname(os.path.abspath(path))
     w = f"model {os.path.basename(path)}"
     _obj(doc, w, ("name", "tensors", "kernels", "ops"), ("super_kernels",))
@@ -220,7 +222,7 @@ def from_dict(doc, path: str) -> Model:
         _obj(k, where, ("src", "kernel_type", "block_dim", "inputs", "outputs"),
              ("entry", "workspace", "tiling", "op_type", "copts", "include_dirs"))
         src = os.path.normpath(os.path.join(base, k["src"]))
-        if not os.path.isfile(src):
+        if need_sources and not os.path.isfile(src):
             raise _err("kernel source not found", f"{where}.src", k["src"], "a path relative to the model file")
         kt = parse_kernel_type(k["kernel_type"], where=f"{where}.kernel_type").name
         inputs, outputs = _str_list(k["inputs"], f"{where}.inputs"), _str_list(k["outputs"], f"{where}.outputs")

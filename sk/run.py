@@ -358,12 +358,67 @@ def find_tool(name: str, flag: str) -> str:
     return path
 
 
+def load_built(manifest_path: str, m: model_mod.Model) -> Built:
+    """A `Built` from prebuilt files (what the Bazel sk_model rule hands over).
+
+    The manifest is JSON: {"runtime": lib, "standalone": {kernel: lib},
+    "scopes": {scope: {"library": lib, "plan": plan.json, "meta": <name>.json}}};
+    relative paths are relative to the manifest's directory.
+    """
+    base = os.path.dirname(os.path.abspath(manifest_path))
+    try:
+        with open(manifest_path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, json.JSONDecodeError) as err:
+        raise SkError("cannot read the prebuilt manifest", where=manifest_path, allowed=str(err))
+
+    def path(p, where):
+        full = p if os.path.isabs(p) else os.path.join(base, p)
+        if not os.path.exists(full):
+            raise SkError("prebuilt file missing", where=where, value=p)
+        return full
+
+    def load_json(p, where):
+        with open(path(p, where), encoding="utf-8") as f:
+            return json.load(f)
+
+    standalone = {k: path(v, f"standalone.{k}") for k, v in sorted(doc.get("standalone", {}).items())}
+    missing = sorted({op.kernel.key for op in m.ops} - set(standalone))
+    if missing:
+        raise SkError("the manifest has no standalone library for these kernels of the model", where=manifest_path,
+                      value=missing, allowed="give every kernel of the model a standalone library")
+    scopes = {}
+    for scope in m.scopes:
+        entry = doc.get("scopes", {}).get(scope.name)
+        if entry is None:
+            raise SkError("the manifest has no SuperKernel for this scope of the model", where=f"scopes.{scope.name}",
+                          allowed=f"known: {sorted(doc.get('scopes', {}))}")
+        plan = load_json(entry["plan"], f"scopes.{scope.name}.plan")
+        meta = load_json(entry["meta"], f"scopes.{scope.name}.meta")
+        if len(plan.get("ops", [])) != len(scope.ops):
+            raise SkError("the prebuilt SuperKernel fuses a different number of ops than the model's scope",
+                          where=f"scopes.{scope.name}", value=len(plan.get("ops", [])),
+                          allowed=f"the scope lists {len(scope.ops)} ops")
+        for pos, (planned, op_index) in enumerate(zip(plan["ops"], scope.ops)):
+            kernel = m.ops[op_index].kernel
+            if planned.get("kernel_name") not in (kernel.entry, kernel.key):
+                raise SkError("the prebuilt SuperKernel's op differs from the model's", where=f"scopes.{scope.name}.ops[{pos}]",
+                              value=planned.get("kernel_name"), allowed=f"the model has kernel '{kernel.key}' (entry '{kernel.entry}') there")
+        scopes[scope.name] = BuiltScope(name=scope.name, library=path(entry["library"], f"scopes.{scope.name}.library"),
+                                        plan=plan, meta=meta)
+    return Built(runtime=path(doc["runtime"], "runtime"), standalone=standalone, scopes=scopes)
+
+
 def run_model(model_path: str, *, build_dir: str | None, seed: int, repeat: int, prof_dir: str | None,
               trace: str | None, compiler: str | None = None, ld: str | None = None, objcopy: str | None = None,
-              tsan: bool = False, runtime_dir: str | None = None, log=print) -> int:
-    m = model_mod.load(model_path)
+              tsan: bool = False, runtime_dir: str | None = None, built_manifest: str | None = None,
+              log=print) -> int:
+    m = model_mod.load(model_path, need_sources=not built_manifest)
     if repeat < 1:
         raise SkError("repeat must be at least 1", where="--repeat", value=repeat)
+    if built_manifest:
+        return execute(m, load_built(built_manifest, m), seed=seed, repeat=repeat, prof_dir=prof_dir,
+                       trace_path=trace, log=log)
     build_dir = build_dir or os.path.join(tempfile.gettempdir(), f"sk-run-{m.name}")
     built = build(m, build_dir, compiler=compiler or find_tool("g++", "--compiler"), ld=ld or find_tool("ld", "--ld"),
                   objcopy=objcopy or find_tool("objcopy", "--objcopy"), tsan=tsan, runtime_dir=runtime_dir,

@@ -44,17 +44,25 @@ def _tool_args(args, tc, compiler = False, linker = False, objcopy = False):
     if objcopy:
         args.add("--objcopy", tc.objcopy)
 
-def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts, sk_mode, hdrs):
-    """SkCompile: the user's kernel source, in SK mode or as an ordinary kernel."""
+def _kernel_args(args, kernel_type, block_dim, options, op_type, loc):
+    args.add("--kernel-type", kernel_type)
+    args.add("--block-dim", str(block_dim))
+    args.add("--options", options)
+    if op_type:
+        args.add("--op-type", op_type)
+    args.add("--loc", loc)
+
+def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts, hdrs, op_type = "", loc = None):
+    """SkCompile: the user's kernel source, in SK mode at scope location `loc`, or plain when loc is None."""
     args = ctx.actions.args()
     args.add("subkernel")
     args.add("compile")
     _tool_args(args, tc, compiler = True)
-    args.add("--kernel-type", kernel_type)
-    args.add("--block-dim", str(block_dim))
-    if sk_mode:
-        args.add("--options", options)
+    if loc:
+        _kernel_args(args, kernel_type, block_dim, options, op_type, loc)
     else:
+        args.add("--kernel-type", kernel_type)
+        args.add("--block-dim", str(block_dim))
         args.add("--plain")
     args.add("-o", out)
     args.add(src)
@@ -66,42 +74,36 @@ def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts
         ctx,
         tc,
         "SkCompile",
-        "Compiling %s%s" % (src.short_path, " (SK mode)" if sk_mode else ""),
+        "Compiling %s%s" % (src.short_path, " (SK mode, %s)" % loc if loc else ""),
         args,
         [src] + hdrs,
         [out],
     )
 
-def wrap_sub_kernel(ctx, tc, kernel_obj, out_obj, kernel_name, kernel_type, block_dim, params, options):
-    """SkWrap: generates and compiles the SK-mode entry `void f(uint64_t args_offset)`."""
+def wrap_sub_kernel(ctx, tc, kernel_obj, out_obj, kernel_name, kernel_type, block_dim, params, options, op_type, loc):
+    """SkWrap: generates and compiles the SK-mode entry `void <entry>_<loc>(uint64_t args_offset)`."""
     args = ctx.actions.args()
     args.add("subkernel")
     args.add("wrap")
     _tool_args(args, tc, compiler = True)
+    _kernel_args(args, kernel_type, block_dim, options, op_type, loc)
     args.add("--entry", kernel_name)
-    args.add("--kernel-type", kernel_type)
-    args.add("--block-dim", str(block_dim))
-    args.add("--options", options)
     args.add_all(params, before_each = "--param")
     args.add("--kernel-obj", kernel_obj)
     args.add("-o", out_obj)
     _run_sk(ctx, tc, "SkWrap", "Wrapping %{label} for SuperKernel calls", args, [kernel_obj], [out_obj])
 
-def pack_sub_kernel(ctx, tc, kernel_obj, wrapper_obj, out_obj, out_json, kernel_name, kernel_type, block_dim, params, options, op_type):
-    """SkSubOp: one relocatable object with split copies, plus its sub-op JSON."""
+def pack_sub_kernel(ctx, tc, kernel_obj, wrapper_obj, out_obj, out_json, kernel_name, kernel_type, block_dim, params, options, op_type, loc):
+    """SkSubOp: one archive with the split copies, plus its sub-op JSON."""
     args = ctx.actions.args()
     args.add("subkernel")
     args.add("pack")
     _tool_args(args, tc, linker = True, objcopy = True)
+    _kernel_args(args, kernel_type, block_dim, options, op_type, loc)
     args.add("--kernel-obj", kernel_obj)
     args.add("--wrapper-obj", wrapper_obj)
     args.add("--entry", kernel_name)
-    args.add("--kernel-type", kernel_type)
-    args.add("--block-dim", str(block_dim))
     args.add_all(params, before_each = "--param")
-    args.add("--options", options)
-    if op_type:
-        args.add("--op-type", op_type)
     args.add("--out-obj", out_obj)
     args.add("--out-json", out_json)
     _run_sk(ctx, tc, "SkSubOp", "Packing sub-kernel %{label}", args, [kernel_obj, wrapper_obj], [out_obj, out_json])
@@ -142,7 +144,31 @@ def link_super_kernel(ctx, tc, plan, entry_dir, sub_objects, meta_in, out_obj, o
     args.add("--meta-in", meta_in)
     args.add("--out-obj", out_obj)
     args.add("--out-json", out_json)
+    if tc.runtime_lib:
+        args.add("--runtime-lib", tc.runtime_lib)
     _run_sk(ctx, tc, "SkLink", "Linking SuperKernel %{output}", args, [plan, entry_dir, meta_in] + sub_objects, [out_obj, out_json])
+
+def twin_shared_library(ctx, tc, objects, out):
+    """SkTwinLib: a shared library the CPU twin loads; -Bsymbolic so two
+    kernels' same-named helpers do not interpose."""
+    args = ctx.actions.args()
+
+    # -B: the driver finds `ld` next to the toolchain's linker, not on a PATH
+    # the pinned environment does not have.
+    args.add("-B" + tc.linker.dirname + "/")
+    args.add_all(["-shared", "-Wl,-Bsymbolic", "-o", out])
+    args.add_all(objects)
+    ctx.actions.run(
+        executable = tc.compiler,
+        arguments = [args],
+        inputs = depset(objects, transitive = [tc.all_files]),
+        outputs = [out],
+        mnemonic = "SkTwinLib",
+        progress_message = "Linking CPU-twin library %{output}",
+        env = SK_ENV,
+        execution_requirements = dict(tc.execution_requirements),
+        toolchain = SK_TOOLCHAIN_TYPE,
+    )
 
 def report_super_kernel(ctx, tc, plan, meta, out):
     """SkReport: what was fused, the barriers, sizes."""

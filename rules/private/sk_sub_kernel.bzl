@@ -5,6 +5,12 @@ load("//toolchain:defs.bzl", "SK_TOOLCHAIN_TYPE", "find_sk_toolchain")
 load(":actions.bzl", "compile_sub_kernel", "pack_sub_kernel", "wrap_sub_kernel")
 load(":providers.bzl", "SkOpInfo", "SkSubKernelInfo")
 
+# Scope locations (GE's GetSubOpLoc): first op, last op, the rest.
+LOCS = ["start", "middle", "end"]
+
+def scope_location(position, count):
+    return "start" if position == 0 else ("end" if position == count - 1 else "middle")
+
 KERNEL_TYPES = [
     "AIV_ONLY",
     "AIC_ONLY",
@@ -45,18 +51,26 @@ def _sk_sub_kernel_impl(ctx):
         tc = find_sk_toolchain(ctx)
         src = ctx.files.srcs[0]
         prefix = "_sk/%s/" % ctx.label.name
-        raw = ctx.actions.declare_file(prefix + "kernel_sk.o")
-        compile_sub_kernel(ctx, tc, src, raw, kernel_type, ctx.attr.block_dim, options, ctx.attr.copts, True, ctx.files.hdrs)
-        wrapper = ctx.actions.declare_file(prefix + "wrapper.o")
-        wrap_sub_kernel(ctx, tc, raw, wrapper, kernel_name, kernel_type, ctx.attr.block_dim, params, options)
-        sk_object = ctx.actions.declare_file(prefix + kernel_name + ".o")
-        sk_json = ctx.actions.declare_file(prefix + kernel_name + ".json")
-        pack_sub_kernel(ctx, tc, raw, wrapper, sk_object, sk_json, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type)
+        by_loc = {}
+
+        # GE compiles a sub-kernel for its place in the scope (start, middle,
+        # end: early-start macros differ). All three are declared; Bazel runs
+        # only the ones some SuperKernel uses.
+        for loc in LOCS:
+            d = prefix + loc + "/"
+            raw = ctx.actions.declare_file(d + "kernel_sk.o")
+            compile_sub_kernel(ctx, tc, src, raw, kernel_type, ctx.attr.block_dim, options, ctx.attr.copts, ctx.files.hdrs, ctx.attr.op_type, loc)
+            wrapper = ctx.actions.declare_file(d + "wrapper.o")
+            wrap_sub_kernel(ctx, tc, raw, wrapper, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type, loc)
+            obj = ctx.actions.declare_file(d + "%s_%s.o" % (kernel_name, loc))
+            meta = ctx.actions.declare_file(d + "%s_%s.json" % (kernel_name, loc))
+            pack_sub_kernel(ctx, tc, raw, wrapper, obj, meta, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type, loc)
+            by_loc[loc] = struct(object = obj, json = meta)
         standalone = ctx.actions.declare_file(prefix + "standalone/" + kernel_name + ".o")
-        compile_sub_kernel(ctx, tc, src, standalone, kernel_type, ctx.attr.block_dim, "", ctx.attr.copts, False, ctx.files.hdrs)
+        compile_sub_kernel(ctx, tc, src, standalone, kernel_type, ctx.attr.block_dim, "", ctx.attr.copts, ctx.files.hdrs)
     else:
-        sk_object = ctx.file.object
-        sk_json = ctx.file.subop_json
+        # A prebuilt object serves every place in the scope.
+        by_loc = {loc: struct(object = ctx.file.object, json = ctx.file.subop_json) for loc in LOCS}
     info = SkSubKernelInfo(
         label = ctx.label,
         kernel_name = kernel_name,
@@ -67,12 +81,11 @@ def _sk_sub_kernel_impl(ctx):
         workspace = ctx.attr.workspace,
         op_type = ctx.attr.op_type,
         fusable = ctx.attr.fusable,
-        sk_object = sk_object,
-        sk_json = sk_json,
+        sk_objects = by_loc,
         standalone_object = standalone,
         inherited_options = options,
     )
-    files = [sk_object, sk_json] + ([standalone] if standalone else [])
+    files = [by_loc["middle"].object, by_loc["middle"].json] + ([standalone] if standalone else [])
     return [
         DefaultInfo(files = depset(files)),
         info,

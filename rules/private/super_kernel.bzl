@@ -4,6 +4,7 @@ load("//toolchain:defs.bzl", "SK_TOOLCHAIN_TYPE", "find_sk_toolchain")
 load(":actions.bzl", "compile_entry", "gen_super_kernel", "link_super_kernel", "report_super_kernel")
 load(":inherited_options.bzl", "inherit_options_transition", "scope_check")
 load(":providers.bzl", "SkOpInfo", "SuperKernelInfo")
+load(":sk_sub_kernel.bzl", "scope_location")
 
 def _relative_to(path, directory):
     """`path` as seen from `directory` (both exec-root-relative)."""
@@ -25,16 +26,19 @@ def _fuse(ctx, tc, name, out_prefix, ops):
     base = kernel_infos.dirname
     op_list = []
     sub_files = []
-    for op in ops:
+    objects = []
+    for i, op in enumerate(ops):
+        sub = op.kernel.sk_objects[scope_location(i, len(ops))]
+        objects.append(sub.object)
         op_list.append({
-            "bin_path": _relative_to(op.kernel.sk_object.path, base),
-            "json_path": _relative_to(op.kernel.sk_json.path, base),
+            "bin_path": _relative_to(sub.object.path, base),
+            "json_path": _relative_to(sub.json.path, base),
             "recv_event_list": op.recv_events,
             "send_event_list": op.send_events,
             "stream_id": op.stream,
             "task_type": "normal",
         })
-        sub_files += [op.kernel.sk_object, op.kernel.sk_json]
+        sub_files += [sub.object, sub.json]
     ctx.actions.write(kernel_infos, json.encode_indent({
         "kernel_name": name,
         "op_list": op_list,
@@ -52,7 +56,7 @@ def _fuse(ctx, tc, name, out_prefix, ops):
 
     out_obj = ctx.actions.declare_file(out_prefix + ".o")
     out_json = ctx.actions.declare_file(out_prefix + ".json")
-    link_super_kernel(ctx, tc, plan, entry_dir, [op.kernel.sk_object for op in ops], meta0, out_obj, out_json)
+    link_super_kernel(ctx, tc, plan, entry_dir, objects, meta0, out_obj, out_json)
 
     report = ctx.actions.declare_file(out_prefix + ".report.md")
     report_super_kernel(ctx, tc, plan, out_json, report)

@@ -24,6 +24,8 @@ def configure(parser):
     parser.add_argument("--compiler", help="host C++ compiler (default: g++ on PATH)")
     parser.add_argument("--ld", help="linker (default: ld on PATH)")
     parser.add_argument("--objcopy", help="objcopy (default: objcopy on PATH)")
+    parser.add_argument("--built", metavar="MANIFEST",
+                        help="run prebuilt libraries listed in this JSON manifest instead of building (Bazel's sk_model)")
 
 
 def run(args) -> int:
@@ -31,4 +33,4 @@ def run(args) -> int:
 
     return run_mod.run_model(args.model, build_dir=args.build_dir, seed=args.seed, repeat=args.repeat,
                              prof_dir=args.prof_dir, trace=args.trace or os.path.join(args.prof_dir, "trace.json"),
-                             compiler=args.compiler, ld=args.ld, objcopy=args.objcopy)
+                             compiler=args.compiler, ld=args.ld, objcopy=args.objcopy, built_manifest=args.built)

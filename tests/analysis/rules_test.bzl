@@ -27,10 +27,15 @@ def _sub_kernel_actions_impl(ctx):
     env = analysistest.begin(ctx)
     actions = _by_mnemonic(env)
     asserts.equals(env, ["SkCompile", "SkSubOp", "SkWrap"], sorted([m for m in actions if m.startswith("Sk")]))
-    asserts.equals(env, 2, len(actions["SkCompile"]))
-    sk_mode, plain = actions["SkCompile"]
-    if "--plain" in sk_mode.argv:
-        sk_mode, plain = plain, sk_mode
+    asserts.equals(env, 4, len(actions["SkCompile"]))
+    asserts.equals(env, 3, len(actions["SkWrap"]))
+    asserts.equals(env, 3, len(actions["SkSubOp"]))
+    plain = [a for a in actions["SkCompile"] if "--plain" in a.argv]
+    asserts.equals(env, 1, len(plain))
+    plain = plain[0]
+    by_loc = {a.argv[a.argv.index("--loc") + 1]: a for a in actions["SkCompile"] if "--loc" in a.argv}
+    asserts.equals(env, ["end", "middle", "start"], sorted(by_loc))
+    sk_mode = by_loc["middle"]
     args = _sk_args(sk_mode)
     asserts.equals(env, ["subkernel", "compile", "--toolchain", "cann", "--compiler", BISHENG], args[:6])
     asserts.true(env, "--include" in args)
@@ -43,14 +48,18 @@ def _sub_kernel_actions_impl(ctx):
         "8",
         "--options",
         "",
+        "--op-type",
+        "Add",
+        "--loc",
+        "middle",
         "-o",
-        "tests/analysis/_sk/add_custom/kernel_sk.o",
+        "tests/analysis/_sk/add_custom/middle/kernel_sk.o",
         "tests/analysis/testdata/add.cpp",
         "--",
         "-DMY_FLAG=1",
     ], [a.split("bin/", 1)[-1] if a.startswith("bazel-out/") else a for a in tail])
     asserts.true(env, "--plain" in _sk_args(plain))
-    pack = _sk_args(actions["SkSubOp"][0])
+    pack = _sk_args([a for a in actions["SkSubOp"] if "start" in a.argv][0])
     asserts.equals(env, ["subkernel", "pack", "--toolchain", "cann", "--ld", LLD, "--objcopy", OBJCOPY], pack[:8])
     params = [pack[i + 1] for i, a in enumerate(pack) if a == "--param"]
     asserts.equals(env, ["x", "y", "z", "workspace"], params)
@@ -81,7 +90,7 @@ def _super_kernel_actions_impl(ctx):
     asserts.equals(env, ["link", "--toolchain", "cann", "--ld", LLD, "--objcopy", OBJCOPY], link[:7])
     subs = [link[i + 1] for i, a in enumerate(link) if a == "--sub-obj"]
     asserts.equals(env, 2, len(subs))
-    asserts.true(env, subs[0].endswith("/add_custom.o") and subs[1].endswith("/mul_custom.o"), "sub objects not in scope order: %s" % subs)
+    asserts.true(env, subs[0].endswith("/add_custom_start.o") and subs[1].endswith("/mul_custom_end.o"), "sub objects not in scope order/location: %s" % subs)
     for a in analysistest.target_actions(env):
         if a.mnemonic.startswith("Sk"):
             asserts.equals(env, SK_ENV, a.env)

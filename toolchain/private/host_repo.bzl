@@ -52,6 +52,7 @@ sk_toolchain(
     compiler = "bin/c++",
     linker = "bin/ld",
     objcopy = "bin/objcopy",
+    runtime_lib = "@rules_superkernel//sk/runtime:libskrt.so",
     files = ["@rules_superkernel//sk/runtime:twin_headers"],
     root_file = "@rules_superkernel//sk/runtime:include/kernel_operator.h",
     include_dirs = ["."],

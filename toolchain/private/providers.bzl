@@ -10,6 +10,7 @@ SkToolchainInfo = provider(
         "compiler": "(File) the compiler driver (bisheng or g++)",
         "linker": "(File) ld.lld or ld",
         "objcopy": "(File) llvm-objcopy or objcopy",
+        "runtime_lib": "(File|None) host: the CPU-twin runtime shared library",
         "all_files": "(depset[File]) everything the tools read: binaries, headers, the twin runtime",
         "include_dirs": "(list[str]) exec-root-relative include directories",
         "copts": "(list[str]) extra flags appended to every compile",

@@ -11,7 +11,7 @@ def _sk_toolchain_impl(ctx):
                 fail("sk_toolchain %s: attribute '%s' is required when available = True" % (ctx.label, attr))
     root = ctx.file.root_file.dirname if ctx.file.root_file else ""
     include_dirs = [paths.normalize(paths.join(root, d)) for d in ctx.attr.include_dirs]
-    files = [f for f in [ctx.file.compiler, ctx.file.linker, ctx.file.objcopy] if f]
+    files = [f for f in [ctx.file.compiler, ctx.file.linker, ctx.file.objcopy, ctx.file.runtime_lib] if f]
     info = SkToolchainInfo(
         label = ctx.label,
         flavor = ctx.attr.flavor,
@@ -20,6 +20,7 @@ def _sk_toolchain_impl(ctx):
         compiler = ctx.file.compiler,
         linker = ctx.file.linker,
         objcopy = ctx.file.objcopy,
+        runtime_lib = ctx.file.runtime_lib,
         all_files = depset(files + ctx.files.files),
         include_dirs = include_dirs,
         copts = ctx.attr.copts,
@@ -41,6 +42,7 @@ upgrade invalidates cached results instead of silently reusing them.""",
         "compiler": attr.label(allow_single_file = True, cfg = "exec", doc = "bisheng (cann) or g++ (host)"),
         "linker": attr.label(allow_single_file = True, cfg = "exec", doc = "ld.lld (cann) or ld (host)"),
         "objcopy": attr.label(allow_single_file = True, cfg = "exec", doc = "llvm-objcopy (cann) or objcopy (host)"),
+        "runtime_lib": attr.label(allow_single_file = True, doc = "host: the CPU-twin runtime library (its symbols may stay undefined in fused objects; sk_model loads it)"),
         "files": attr.label_list(allow_files = True, cfg = "exec", doc = "Headers, libraries and other files the tools read"),
         "root_file": attr.label(allow_single_file = True, doc = "A file whose directory include_dirs are relative to"),
         "include_dirs": attr.string_list(doc = "Include directories relative to root_file's directory ('.' = that directory)"),
