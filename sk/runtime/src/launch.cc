@@ -263,7 +263,10 @@ bool Supervise(LaunchContext& ctx) {
   while (ctx.done < total) {
     ctx.done_cv.wait_for(lock, std::chrono::milliseconds(10));
     if (ctx.done == total || ctx.abort.load(std::memory_order_relaxed)) break;
-    uint64_t idle = NowNs() - ctx.last_progress_ns.load(std::memory_order_relaxed);
+    // Workers stamp progress concurrently, so the stamp may be newer than now.
+    uint64_t now = NowNs();
+    uint64_t last = ctx.last_progress_ns.load(std::memory_order_relaxed);
+    uint64_t idle = now > last ? now - last : 0;
     if (idle > ctx.timeout_ns && AnyoneWaiting(ctx)) {
       lock.unlock();
       ctx.Fail(SK_TWIN_DEADLOCK, DescribeDeadlock(ctx, idle));

@@ -185,6 +185,9 @@ TWIN_TEST(sync_all_true_joins_all_aivs) {
 // Early start: the producer's cores write and SetNextTaskStart; every core
 // calls WaitPreTaskEndImpl<cfg>; the consumer's cores must see all writes.
 // dev: 0 AIC, 1 AIV, 2 MIX.
+template <uint32_t kProducer>
+void CheckRound(int r);
+
 template <uint32_t kProducer, uint32_t kConsumer>
 void EarlyStartKernel() {
   constexpr uint32_t kConfig = (kProducer << 2) | kConsumer;
@@ -198,18 +201,24 @@ void EarlyStartKernel() {
     }
     g_super_kernel_early_start_config = kConfig;
     AscendC::WaitPreTaskEndImpl<kConfig>();
-    if (!consumes) continue;
-    int64_t aics = get_block_num();
-    int64_t aivs = get_block_num() * 2;
-    if (kProducer != 1) {
-      for (int64_t i = 0; i < aics; ++i) {
-        if (Slots()[i] < r) Result()[MySlot()] += 1;
-      }
+    if (consumes) CheckRound<kProducer>(r);
+    // Orders this round's reads before the next round's writes.
+    AscendC::SyncAll<false>();
+  }
+}
+
+template <uint32_t kProducer>
+void CheckRound(int r) {
+  int64_t aics = get_block_num();
+  int64_t aivs = get_block_num() * 2;
+  if (kProducer != 1) {
+    for (int64_t i = 0; i < aics; ++i) {
+      if (Slots()[i] != r) Result()[MySlot()] += 1;
     }
-    if (kProducer != 0) {
-      for (int64_t i = 0; i < aivs; ++i) {
-        if (Slots()[64 + i] < r) Result()[MySlot()] += 1;
-      }
+  }
+  if (kProducer != 0) {
+    for (int64_t i = 0; i < aivs; ++i) {
+      if (Slots()[64 + i] != r) Result()[MySlot()] += 1;
     }
   }
 }

@@ -99,6 +99,22 @@ TWIN_TEST(ordinary_entry_receives_params_as_arguments) {
   CHECK(sk_twin_result_wall_ns(run.r) > 0);
 }
 
+// An SK-mode wrapper reads the ordinary entry's arguments from param_base.
+extern "C" void add_kernel_middle(uint64_t args_offset) { sk_twin::InvokeFromParaBase(&add_kernel, args_offset); }
+
+void AddSkEntry() {
+  if ASCEND_IS_AIV add_kernel_middle(2);
+}
+
+TWIN_TEST(sk_mode_wrapper_takes_arguments_from_param_base) {
+  std::vector<float> x(64, 2.0f), y(64, 3.0f), z(64, 0.0f);
+  twin_test::Run run;
+  twin_test::Launch(&run, "add_sk", AddSkEntry, {4, 0, 1},
+                    {0, 0, twin_test::Addr(x.data()), twin_test::Addr(y.data()), twin_test::Addr(z.data())});
+  CHECK_OK(run);
+  for (float v : z) CHECK(v == 5.0f);
+}
+
 TWIN_TEST(bad_launches_are_refused_with_the_reason) {
   uint64_t params[1] = {0};
   SkTwinLaunch l{};
