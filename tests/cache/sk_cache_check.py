@@ -55,6 +55,7 @@ import services  # noqa: E402
 DEFAULT_TARGETS = ["//examples/..."]
 DEFAULT_MNEMONICS = ["SkCompile", "SkWrap", "SkSubOp", "SkGen", "SkCompileEntry", "SkLink", "SkReport"]
 CHECKS = ["cache", "determinism", "resilience", "remote_exec"]
+RUNNING = {"bazel": None}  # the bazel client in the foreground, to interrupt on SIGTERM
 
 
 def log(msg):
@@ -96,9 +97,11 @@ class Bazel:
         with open(path, "wb") as out:
             proc = subprocess.Popen(self._cmd(args), cwd=self.checkout, stdout=out, stderr=subprocess.STDOUT,
                                     stdin=subprocess.DEVNULL, env=full_env)
+            RUNNING["bazel"] = proc
             if on_start:
                 on_start(proc)
             rc = proc.wait()
+            RUNNING["bazel"] = None
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()
         if check and rc != 0:
@@ -328,6 +331,7 @@ def check_cache(s):
     recorded = compare_manifests("clone one (logged digests)", first.recorded, "clone two (logged digests)",
                                  second.recorded)
     two.shutdown()
+    services.stop(s.service_dirs[-1])
     return "%s; %d SK artefacts byte-identical (sha256) across clones, %d logged digests equal" % (figure, n, recorded)
 
 
@@ -496,8 +500,18 @@ def main(argv):
     if bad:
         p.error("unknown check %s; choose from %s or all" % (", ".join(bad), ", ".join(CHECKS)))
     # CI's timeout and Ctrl-C must still stop the servers and Bazel (finally below).
+    def on_signal(signum, frame):
+        proc = RUNNING["bazel"]
+        if proc is not None and proc.poll() is None:
+            proc.send_signal(signal.SIGINT)  # the client cancels its build, as on Ctrl-C
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        sys.exit(128 + signum)
+
     for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
+        signal.signal(sig, on_signal)
     s = Session(args)
     log("targets %s; project mnemonics %s; scratch %s" % (" ".join(args.targets), ",".join(args.mnemonics), s.workdir))
     results = []

@@ -197,6 +197,10 @@ def start_nginx(state_dir):
 def _bgd_config(state_dir, port, execution):
     db = os.path.join(state_dir, "bgd.sqlite")
     lines = [
+        # Every open Execute/WaitExecution stream, bot long-poll and ByteStream
+        # holds one of these threads; the default (5 per core) is exhausted by
+        # a single Bazel with --jobs=32 ("Concurrent RPC limit exceeded!").
+        "thread-pool-size: 256",
         "server:",
         "  - !channel",
         '    address: "127.0.0.1:%d"' % port,
