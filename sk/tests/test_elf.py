@@ -81,3 +81,84 @@ def test_archive_given_where_object_expected(tmp_path):
     ar = make_archive(tmp_path / "lib.a", [make_object(tmp_path / "k.o", ["k"])])
     with pytest.raises(SkError, match="found an ar archive"):
         elf.read_object(ar)
+
+
+def _pyelftools_reference(data):
+    """What parse_object reported when it read objects through pyelftools (the slow, trusted path)."""
+    import io
+
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.sections import SymbolTableSection
+
+    funcs, defined, undefined, text = set(), set(), set(), 0
+    for section in ELFFile(io.BytesIO(data)).iter_sections():
+        if section.name == ".text" or section.name.startswith(".text."):
+            text += section["sh_size"]
+        if not isinstance(section, SymbolTableSection):
+            continue
+        for sym in section.iter_symbols():
+            if not sym.name:
+                continue
+            if sym["st_shndx"] == "SHN_UNDEF":
+                undefined.add(sym.name)
+            elif sym["st_info"]["bind"] in ("STB_GLOBAL", "STB_WEAK"):
+                defined.add(sym.name)
+                if sym["st_info"]["type"] == "STT_FUNC":
+                    funcs.add(sym.name)
+    return tuple(sorted(funcs)), tuple(sorted(defined)), tuple(sorted(undefined - defined)), text
+
+
+CXX_SAMPLE = """
+#include <cstring>
+extern int ext_counter;
+int global_data = 3;
+static int local_helper(int x) { return x * 7; }
+inline int comdat_inline(int x) { return x + global_data; }
+__attribute__((weak)) int weak_fn(int x) { return x - 1; }
+template <int N> int tmpl(int x) { return x * N; }
+extern "C" int undefined_call(int);
+extern "C" int entry_a(char* p, int n) {
+    std::memset(p, 0, n);
+    return local_helper(n) + comdat_inline(n) + weak_fn(n) + tmpl<3>(n) + undefined_call(n) + ext_counter;
+}
+extern "C" __attribute__((section(".text.hot_path"))) int entry_b(int n) { return tmpl<5>(n); }
+"""
+
+
+@pytest.mark.parametrize("flags", [["-O0"], ["-O2", "-ffunction-sections"], ["-O2", "-fPIC", "-g"]])
+def test_struct_reader_matches_pyelftools(tmp_path, flags):
+    import shutil
+    import subprocess
+
+    if not shutil.which("g++"):
+        pytest.skip("g++ not on PATH")
+    src = tmp_path / "s.cpp"
+    src.write_text(CXX_SAMPLE)
+    obj = tmp_path / "s.o"
+    subprocess.run(["g++", "-c", *flags, str(src), "-o", str(obj)], check=True)
+    data = obj.read_bytes()
+    info = elf.parse_object(data, "s.o")
+    got = (info.defined_functions, info.defined_symbols, info.undefined, info.text_size)
+    assert got == _pyelftools_reference(data)
+    assert "entry_a" in info.defined_functions and "global_data" in info.defined_symbols
+    assert "undefined_call" in info.undefined and "local_helper" not in str(got)
+
+
+def test_struct_reader_matches_pyelftools_on_assembled_objects(tmp_path):
+    data = open(make_object(tmp_path / "k.o", ["k_middle", "k_middle_split1"], text_size=777), "rb").read()
+    info = elf.parse_object(data, "k.o")
+    assert (info.defined_functions, info.defined_symbols, info.undefined, info.text_size) == \
+        _pyelftools_reference(data)
+
+
+def test_section_data_past_the_end(tmp_path):
+    import struct
+
+    data = bytearray(open(make_object(tmp_path / "k.o", ["k"]), "rb").read())
+    shoff = struct.unpack_from("<Q", data, 0x28)[0]
+    shentsize, shnum, _ = struct.unpack_from("<HHH", data, 0x3A)
+    for k in range(shnum):  # point the symbol table's data beyond the file
+        if struct.unpack_from("<I", data, shoff + k * shentsize + 4)[0] == 2:
+            struct.pack_into("<Q", data, shoff + k * shentsize + 24, len(data) + 4096)
+    with pytest.raises(SkError, match="truncated or corrupt"):
+        elf.parse_object(bytes(data), "k.o")
