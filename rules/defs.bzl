@@ -24,4 +24,4 @@ def requires_cann():
     Without CANN they are skipped by `bazel build //...`, and building one
     explicitly fails naming the constraint that says how to point at CANN.
     """
-    return ["@sk_cann//:compatible"]
+    return [Label("@sk_cann//:compatible")]
