@@ -111,3 +111,39 @@ roots+=("$c_root")
   || { cat "$work/5.log" >&2; cat "$c"/bazel-testlogs/kern/compare_test/test.log >&2 2>/dev/null; fail "consumer workspace: fused run differs or failed"; }
 grep -h "outputs identical" "$c"/bazel-testlogs/kern/compare_test/test.log
 pass "consumer workspace (local_path_override): own kernels with clashing helpers fused, run, bit-exact"
+
+# 5. WORKSPACE mode: the same toolchains through rules_superkernel's macros.
+# Offline, the rule sets come from the Debian modules tools/bazel provisioned.
+rc=${SK_BAZEL_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/rules_superkernel/bazel-7}/etc/bazelrc
+share=$(sed -n 's/^common --override_module=rules_python=\(.*\)\/rules\/python$/\1/p' "$rc" 2>/dev/null || true)
+if [ -z "$share" ]; then
+  printf 'SKIP WORKSPACE mode: needs the rule sets of the Bazel that tools/bazel provisions (%s not found)\n' "$rc"
+else
+  w=$work/workspace_mode
+  mkdir -p "$w/kern"
+  {
+    echo 'workspace(name = "ws_consumer")'
+    echo "local_repository(name = \"rules_superkernel\", path = \"$repo\")"
+    for pair in bazel_skylib=tools/skylib platforms=tools/platforms bazel_features=tools/features rules_cc=rules/cc \
+                rules_java=rules/java rules_python=rules/python rules_license=rules/license rules_proto=rules/proto; do
+      echo "local_repository(name = \"${pair%%=*}\", path = \"$share/${pair#*=}\")"
+    done
+    echo 'load("@rules_superkernel//toolchain:repositories.bzl", "rules_superkernel_dependencies", "rules_superkernel_register_toolchains")'
+    echo 'rules_superkernel_dependencies()'
+    echo 'rules_superkernel_register_toolchains()'
+  } > "$w/WORKSPACE"
+  printf 'common --noenable_bzlmod\ncommon --enable_workspace\nbuild --incompatible_strict_action_env\n' > "$w/.bazelrc"
+  cp "$repo/.bazelversion" "$w/"
+  cp "$c/kern/scale.cpp" "$w/kern/"
+  cat > "$w/kern/BUILD.bazel" <<'BLD'
+load("@rules_superkernel//rules:defs.bzl", "sk_sub_kernel", "super_kernel")
+sk_sub_kernel(name = "scale", srcs = ["scale.cpp"], kernel_type = "AIV_ONLY", block_dim = 4, inputs = ["x"], outputs = ["y"])
+super_kernel(name = "fused", ops = [":scale"])
+BLD
+  w_root=$work/out_workspace_mode
+  roots+=("$w_root")
+  (cd "$w" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$w_root" build //kern:fused > "$work/6.log" 2>&1) \
+    || { cat "$work/6.log" >&2; fail "WORKSPACE mode: build //kern:fused"; }
+  [ -s "$w/bazel-bin/kern/fused.o" ] || fail "WORKSPACE mode: fused.o missing"
+  pass "WORKSPACE mode: rules_superkernel_dependencies() + rules_superkernel_register_toolchains() build a SuperKernel"
+fi
