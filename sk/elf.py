@@ -83,10 +83,16 @@ def parse_object(data: bytes, name: str, where: str = "") -> ObjectInfo:
                       text_size=text_size)
 
 
-def _field(data: bytes, fmt: str, offset: int) -> tuple:
-    if offset < 0 or offset + struct.calcsize(fmt) > len(data):
-        raise ValueError(f"{struct.calcsize(fmt)} bytes at offset {offset} lie past the end ({len(data)} bytes)")
-    return struct.unpack_from(fmt, data, offset)
+_HEADERS = {order: (struct.Struct(order + "Q"), struct.Struct(order + "HHH"),
+                    struct.Struct(order + "IIQQQQIIQQ"),  # Elf64_Shdr: name type flags addr offset size link ...
+                    struct.Struct(order + "IBBHQQ"))  # Elf64_Sym: name info other shndx value size
+            for order in "<>"}
+
+
+def _field(data: bytes, fmt: struct.Struct, offset: int) -> tuple:
+    if offset < 0 or offset + fmt.size > len(data):
+        raise ValueError(f"{fmt.size} bytes at offset {offset} lie past the end ({len(data)} bytes)")
+    return fmt.unpack_from(data, offset)
 
 
 def _cstr(table: bytes, offset: int) -> str:
@@ -96,24 +102,34 @@ def _cstr(table: bytes, offset: int) -> str:
     return table[offset:end].decode("utf-8", "replace")
 
 
+def _is_text(names: bytes, offset: int) -> bool:
+    """Section name `.text` or `.text.*`, compared in place (most sections are not)."""
+    return names.startswith(b".text", offset) and names[offset + 5:offset + 6] in (b"\0", b".")
+
+
 def _scan_elf64(data: bytes) -> tuple:
-    """(defined function names, defined names, undefined names, .text bytes) of an ELF64 object."""
+    """(defined function names, defined names, undefined names, .text bytes) of an ELF64 object.
+
+    Only names that are reported get decoded: local symbols (most of a
+    symbol table) are skipped on their binding.
+    """
     if data[5] not in (1, 2):
         raise ValueError(f"unknown data encoding {data[5]}")
-    e = "<" if data[5] == 1 else ">"
-    shoff, = _field(data, e + "Q", 0x28)
-    shentsize, shnum, shstrndx = _field(data, e + "HHH", 0x3A)
+    offset_fmt, counts_fmt, shdr, sym = _HEADERS["<" if data[5] == 1 else ">"]
+    shoff, = _field(data, offset_fmt, 0x28)
+    shentsize, shnum, shstrndx = _field(data, counts_fmt, 0x3A)
     if not shoff:
         return set(), set(), set(), 0
-    shdr = e + "IIQQQQIIQQ"  # name, type, flags, addr, offset, size, link, info, addralign, entsize
-    if shentsize < struct.calcsize(shdr):
+    if shentsize < shdr.size:
         raise ValueError(f"section header entries of {shentsize} bytes")
     first = _field(data, shdr, shoff)
     if shnum == 0:  # extended numbering: the count is in section 0
         shnum = first[5]
     if shstrndx == _SHN_XINDEX:
         shstrndx = first[6]
-    headers = [_field(data, shdr, shoff + k * shentsize) for k in range(shnum)]
+    if shoff + shnum * shentsize > len(data):
+        raise ValueError(f"{shnum} section headers at {shoff} lie past the end ({len(data)} bytes)")
+    headers = [shdr.unpack_from(data, shoff + k * shentsize) for k in range(shnum)]
 
     def body(h) -> bytes:
         if h[1] == 8:  # SHT_NOBITS occupies no file bytes
@@ -125,34 +141,32 @@ def _scan_elf64(data: bytes) -> tuple:
     names = body(headers[shstrndx]) if 0 < shstrndx < shnum else b""
     funcs, defined, undefined = set(), set(), set()
     text_size = 0
-    sym = e + "IBBHQQ"  # name, info, other, shndx, value, size
-    sym_size = struct.calcsize(sym)
     for h in headers:
-        sec_name = _cstr(names, h[0]) if names else ""
-        if sec_name == ".text" or sec_name.startswith(".text."):
+        if names and _is_text(names, h[0]):
             text_size += h[5]
         if h[1] not in (_SHT_SYMTAB, _SHT_DYNSYM, _SHT_SUNW_LDYNSYM):
             continue
         strings = body(headers[h[6]])
         table = body(h)
-        entsize = h[9] or sym_size
-        if entsize < sym_size:
+        entsize = h[9] or sym.size
+        if entsize < sym.size:
             raise ValueError(f"symbol entries of {entsize} bytes")
-        for k in range(len(table) // entsize):
-            name_off, info, _other, shndx, _value, _size = struct.unpack_from(sym, table, k * entsize)
+        count = len(table) // entsize
+        rows = (sym.iter_unpack(table[:count * entsize]) if entsize == sym.size
+                else (sym.unpack_from(table, k * entsize) for k in range(count)))
+        for name_off, info, _other, shndx, _value, _size in rows:
             if not name_off:
                 continue
-            sym_name = _cstr(strings, name_off)
-            if not sym_name:
-                continue
             if shndx == 0:
-                undefined.add(sym_name)
-                continue
-            if info >> 4 not in (_STB_GLOBAL, _STB_WEAK):
-                continue
-            defined.add(sym_name)
-            if info & 0xF == _STT_FUNC:
-                funcs.add(sym_name)
+                undefined.add(_cstr(strings, name_off))
+            elif info >> 4 in (_STB_GLOBAL, _STB_WEAK):
+                sym_name = _cstr(strings, name_off)
+                defined.add(sym_name)
+                if info & 0xF == _STT_FUNC:
+                    funcs.add(sym_name)
+    undefined.discard("")
+    defined.discard("")
+    funcs.discard("")
     return funcs, defined, undefined, text_size
 
 
@@ -167,14 +181,16 @@ def parse_archive(data: bytes, name: str, where: str = "") -> dict[str, bytes]:
     while pos < len(data):
         if pos + 60 > len(data):
             raise SkError("truncated ar archive (member header cut short)", where=where, value=name)
-        header = data[pos:pos + 60]
+        header, header_pos = data[pos:pos + 60], pos
         if header[58:60] != b"`\n":
             raise SkError("corrupt ar archive (bad member header)", where=where, value=name)
         raw_name = header[0:16].decode("ascii", "replace").rstrip()
-        try:
-            size = int(header[48:58].decode("ascii").strip())
-        except ValueError:
-            raise SkError("corrupt ar archive (bad member size)", where=where, value=name) from None
+        size_field = header[48:58].decode("ascii", "replace").strip()
+        # Decimal digits only: int() would also take "-60" (a header that never advances) or "1_0".
+        if not size_field.isdigit() or not size_field.isascii():
+            raise SkError("corrupt ar archive (bad member size)", where=where, value=name,
+                          allowed=f"member sizes are decimal byte counts; got {size_field!r} at byte {pos}")
+        size = int(size_field)
         body = data[pos + 60: pos + 60 + size]
         if len(body) < size:
             raise SkError("truncated ar archive (member data cut short)", where=where, value=name)
@@ -189,6 +205,9 @@ def parse_archive(data: bytes, name: str, where: str = "") -> dict[str, bytes]:
             end = long_names.find(b"\n", start)
             member = long_names[start:end if end >= 0 else None].decode("utf-8", "replace").rstrip("/")
         elif raw_name.startswith("#1/"):  # BSD long name: stored before the data
+            if not raw_name[3:].isdigit() or not raw_name[3:].isascii() or int(raw_name[3:]) > size:
+                raise SkError("corrupt ar archive (bad BSD long-name length)", where=where, value=name,
+                              allowed=f"member header name {raw_name!r} at byte {header_pos}")
             n = int(raw_name[3:])
             member, body = body[:n].decode("utf-8", "replace").rstrip("\0"), body[n:]
         else:
