@@ -11,6 +11,7 @@ symbols the runtime provides can be taken from the library itself.
 
 from __future__ import annotations
 
+import functools
 import io
 import struct
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ TYPES = {0: "NOTYPE", 1: "OBJECT", 2: "FUNC", 3: "SECTION", 4: "FILE", 5: "COMMO
 SHN_UNDEF = 0
 SHN_ABS = 0xFFF1
 SHN_COMMON = 0xFFF2
+_STB_LOCAL = 0
+_STT_SECTION, _STT_FILE = 3, 4
 
 
 @dataclass(frozen=True)
@@ -46,18 +49,61 @@ class Symbol:
         return self.bind != "LOCAL"
 
 
-@dataclass(frozen=True)
 class ObjectInfo:
-    path: str
-    symbols: tuple[Symbol, ...]
-    exec_size: int  # bytes in executable sections (.text and friends)
-    group_count: int  # COMDAT group sections
+    """One object's symbol table and sizes.
+
+    `defined_globals()` and `undefined()` decode only the non-local entries:
+    the merged object of a 1,200-sub-kernel SuperKernel has ~120,000 symbols,
+    nearly all local, and building a Symbol for each took 0.5 s of `sk link`.
+    `symbols` (every entry, locals included) is decoded on first use.
+    """
+
+    def __init__(self, path: str, exec_size: int, group_count: int, table: "_SymbolTable | None" = None):
+        self.path = path
+        self.exec_size = exec_size  # bytes in executable sections (.text and friends)
+        self.group_count = group_count  # COMDAT group sections
+        self._table = table
+
+    @functools.cached_property
+    def symbols(self) -> tuple[Symbol, ...]:
+        return tuple(self._table.select(lambda info, shndx: True)) if self._table else ()
 
     def defined_globals(self) -> list[Symbol]:
-        return [s for s in self.symbols if s.is_global and s.defined and s.type not in ("FILE", "SECTION")]
+        if not self._table:
+            return []
+        return list(self._table.select(lambda info, shndx: info >> 4 != _STB_LOCAL and shndx != SHN_UNDEF
+                                       and info & 0xF not in (_STT_SECTION, _STT_FILE)))
 
     def undefined(self) -> list[Symbol]:
-        return [s for s in self.symbols if s.is_global and not s.defined and s.name]
+        if not self._table:
+            return []
+        return [s for s in self._table.select(lambda info, shndx: info >> 4 != _STB_LOCAL and shndx == SHN_UNDEF)
+                if s.name]
+
+
+class _SymbolTable:
+    """The raw entries of a SHT_SYMTAB/SHT_DYNSYM section and its string table."""
+
+    def __init__(self, entries: bytes, strings: bytes, fmt: str, name_i: int, info_i: int, shndx_i: int):
+        self.entries, self.strings = entries, strings
+        self.fmt, self.name_i, self.info_i, self.shndx_i = fmt, name_i, info_i, shndx_i
+
+    def select(self, keep):
+        """Symbols whose (st_info, st_shndx) pass `keep`, in table order, without the null entry 0."""
+        strings, name_i, info_i, shndx_i = self.strings, self.name_i, self.info_i, self.shndx_i
+        first = True
+        for entry in struct.iter_unpack(self.fmt, self.entries):
+            if first:
+                first = False
+                continue
+            info = entry[info_i]
+            if not keep(info, entry[shndx_i]):
+                continue
+            name_off = entry[name_i]
+            end = strings.find(b"\0", name_off)
+            name = strings[name_off:end].decode("utf-8", "replace")
+            yield Symbol(name=name, bind=BINDS.get(info >> 4, str(info >> 4)),
+                         type=TYPES.get(info & 0xF, str(info & 0xF)), shndx=entry[shndx_i])
 
 
 def read_object(path: str, data: bytes | None = None) -> ObjectInfo:
@@ -89,14 +135,13 @@ def read_object(path: str, data: bytes | None = None) -> ObjectInfo:
         for sec in sections:  # shared libraries: the dynamic symbols are the interface
             if sec["sh_type"] == "SHT_DYNSYM":
                 symtab = sec
-    symbols = _decode_symtab(elf, data, symtab, sections) if symtab is not None else ()
-    return ObjectInfo(path=path, symbols=symbols, exec_size=exec_size, group_count=groups)
+    table = _symbol_table(elf, data, symtab, sections) if symtab is not None else None
+    return ObjectInfo(path=path, exec_size=exec_size, group_count=groups, table=table)
 
 
-def _decode_symtab(elf, data: bytes, symtab, sections) -> tuple[Symbol, ...]:
+def _symbol_table(elf, data: bytes, symtab, sections) -> _SymbolTable:
     strtab = sections[symtab["sh_link"]]
     str_off, str_size = strtab["sh_offset"], strtab["sh_size"]
-    strings = data[str_off:str_off + str_size]
     off, size = symtab["sh_offset"], symtab["sh_size"]
     endian = "<" if elf.little_endian else ">"
     if elf.elfclass == 64:
@@ -104,19 +149,8 @@ def _decode_symtab(elf, data: bytes, symtab, sections) -> tuple[Symbol, ...]:
     else:
         fmt, name_i, info_i, shndx_i = endian + "IIIBBH", 0, 3, 5
     entsize = struct.calcsize(fmt)
-    out = []
-    names: dict[int, str] = {}
-    for entry in struct.iter_unpack(fmt, data[off:off + size - size % entsize]):
-        name_off = entry[name_i]
-        name = names.get(name_off)
-        if name is None:
-            end = strings.find(b"\0", name_off)
-            name = strings[name_off:end].decode("utf-8", "replace")
-            names[name_off] = name
-        info = entry[info_i]
-        out.append(Symbol(name=name, bind=BINDS.get(info >> 4, str(info >> 4)),
-                          type=TYPES.get(info & 0xF, str(info & 0xF)), shndx=entry[shndx_i]))
-    return tuple(out[1:])  # entry 0 is the null symbol
+    return _SymbolTable(data[off:off + size - size % entsize], data[str_off:str_off + str_size], fmt,
+                        name_i, info_i, shndx_i)
 
 
 def read_archive(path: str) -> list[ObjectInfo]:
