@@ -141,7 +141,7 @@ def _super_kernel_impl(ctx):
 
     single = segments[0] if len(segments) == 1 else None
     return [
-        DefaultInfo(files = depset([s.object for s in segments] + [s.meta for s in segments])),
+        DefaultInfo(files = depset([s.object for s in segments] + [s.meta for s in segments] + [s.report for s in segments])),
         OutputGroupInfo(
             generated_src = collect("generated_src"),
             plan = depset([s.plan for s in segments] + [s.kernel_infos for s in segments]),
@@ -167,7 +167,7 @@ super_kernel = rule(
     implementation = _super_kernel_impl,
     doc = """Fuses `ops` (sk_sub_kernel or sk_op targets, in scope order) into one SuperKernel.
 
-Outputs `<name>.o` and `<name>.json`; output groups `generated_src`, `plan`,
+Outputs `<name>.o`, `<name>.json` and the fusion report `<name>.report.md`; output groups `generated_src`, `plan`,
 `report` and `debug` hold the generated source, the fusion plan and the
 human-readable report. `options` uses upstream's grammar (`k=v:k=v`) and is
 validated by the sk tool at build time.""",

@@ -98,7 +98,7 @@ def _super_kernel_actions_impl(ctx):
     info = analysistest.target_under_test(env)[SuperKernelInfo]
     asserts.equals(env, "cann", info.toolchain_flavor)
     asserts.equals(env, "sk_pair", info.kernel_name)
-    asserts.equals(env, ["sk_pair.o", "sk_pair.json"], [f.basename for f in analysistest.target_under_test(env)[DefaultInfo].files.to_list()])
+    asserts.equals(env, ["sk_pair.o", "sk_pair.json", "sk_pair.report.md"], [f.basename for f in analysistest.target_under_test(env)[DefaultInfo].files.to_list()])
     return analysistest.end(env)
 
 super_kernel_actions_test = analysistest.make(_super_kernel_actions_impl, config_settings = FAKE_CANN)
@@ -118,7 +118,7 @@ def _split_scope_impl(ctx):
     asserts.equals(env, ["split_scope_split_0_0", "split_scope_split_2_2"], [s.kernel_name for s in info.segments])
     asserts.equals(env, None, info.object)
     files = [f.basename for f in analysistest.target_under_test(env)[DefaultInfo].files.to_list()]
-    asserts.equals(env, sorted(["split_scope_split_0_0.o", "split_scope_split_2_2.o", "split_scope_split_0_0.json", "split_scope_split_2_2.json"]), sorted(files))
+    asserts.equals(env, sorted(["split_scope_split_%s.%s" % (r, ext) for r in ["0_0", "2_2"] for ext in ["o", "json", "report.md"]]), sorted(files))
     asserts.equals(env, 2, len([a for a in analysistest.target_actions(env) if a.mnemonic == "SkLink"]))
     return analysistest.end(env)
 

@@ -40,7 +40,15 @@ sk_toolchain(
 """.format(reason = repr(reason)))
         return
     for name, path in tools.items():
-        rctx.symlink(path, "bin/" + name)
+        if name == "c++":
+            # The gcc driver finds cc1plus relative to its own location, so a
+            # copied symlink (remote execution stages files, not links) breaks
+            # it: call the installed driver instead. Its sha256 is part of the
+            # script, so an upgraded compiler still changes every action key.
+            digest = rctx.execute(["sha256sum", str(path)]).stdout.split(" ")[0]
+            rctx.file("bin/c++", "#!/bin/sh\n# %s sha256:%s\nexec '%s' \"$@\"\n" % (path, digest, path), executable = True)
+        else:
+            rctx.symlink(path, "bin/" + name)
     rctx.file("BUILD.bazel", """\
 load("@rules_superkernel//toolchain:defs.bzl", "sk_toolchain")
 

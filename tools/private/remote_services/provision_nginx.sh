@@ -9,8 +9,8 @@
 set -euo pipefail
 here=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 rs_tag=remote_services/nginx
-# shellcheck source=lib.sh
-. "$here/lib.sh"
+# shellcheck source=../debian.sh
+. "$here/../debian.sh"
 
 home=${1:-$(rs_home)}
 dest=$home/nginx

@@ -1,7 +1,7 @@
-# Shared by the provision_*.sh scripts of this directory (sourced, not run).
-# Same recipe as tools/private/provision_bazel.sh: a private apt view of the
-# mirror apt is configured with (no host is named here), packages unpacked
-# with dpkg-deb into a per-user prefix, never installed into the system.
+# Sourced (not run) by tools/private/provision_bazel.sh and the
+# remote_services/provision_*.sh scripts: a private apt view of the mirror
+# apt is configured with (no host is named here); packages are downloaded and
+# unpacked with dpkg-deb into a per-user prefix, never installed into the system.
 # Env: SK_DEBIAN_MIRROR overrides the mirror read from apt's sources.
 
 rs_tag=${rs_tag:-remote_services}
