@@ -133,6 +133,19 @@ def _bypass_scope_impl(ctx):
 
 bypass_scope_test = analysistest.make(_bypass_scope_impl, config_settings = FAKE_CANN)
 
+def _prebuilt_impl(ctx):
+    env = analysistest.begin(ctx)
+    link = [a for a in analysistest.target_actions(env) if a.mnemonic == "SkLink"][0]
+    subs = [link.argv[i + 1] for i, a in enumerate(link.argv) if a == "--sub-obj"]
+    asserts.equals(env, "tests/analysis/testdata/prebuilt.o", subs[1])
+    gen = [a for a in analysistest.target_actions(env) if a.mnemonic == "SkGen"][0]
+    asserts.true(env, "tests/analysis/testdata/prebuilt.json" in [f.path for f in gen.inputs.to_list()])
+    op = analysistest.target_under_test(env)[SuperKernelInfo].ops[1]
+    asserts.equals(env, None, op.kernel.standalone_object)
+    return analysistest.end(env)
+
+prebuilt_test = analysistest.make(_prebuilt_impl, config_settings = FAKE_CANN)
+
 def _failure_test(ctx):
     env = analysistest.begin(ctx)
     asserts.expect_failure(env, ctx.attr.expected)

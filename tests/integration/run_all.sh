@@ -90,6 +90,7 @@ sk_op(name = "shift_again", kernel = ":shift", bind = {"x": "t2", "y": "t3"})
 super_kernel(name = "fused", ops = [":scale", ":shift", ":shift_again"], options = "split-mode=4")
 sk_model_test(name = "compare_test", model = "model.json", kernels = {":scale": "scale", ":shift": "shift"},
               super_kernels = {":fused": "fused"}, repeat = 1)
+super_kernel(name = "bad_options", ops = [":scale"], options = "stream-funsion=1", tags = ["manual"])
 BLD
 cat > "$c/kern/model.json" <<'JSON'
 {"name": "consumer",
@@ -110,6 +111,13 @@ roots+=("$c_root")
 (cd "$c" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$c_root" test //kern:compare_test > "$work/5.log" 2>&1) \
   || { cat "$work/5.log" >&2; cat "$c"/bazel-testlogs/kern/compare_test/test.log >&2 2>/dev/null; fail "consumer workspace: fused run differs or failed"; }
 grep -h "outputs identical" "$c"/bazel-testlogs/kern/compare_test/test.log
+if (cd "$c" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$c_root" build //kern:bad_options > "$work/7.log" 2>&1); then
+  fail "consumer workspace: a misspelt option built"
+fi
+grep -q "//kern:bad_options" "$work/7.log" && grep -q "did you mean 'stream-fusion'" "$work/7.log" \
+  || { cat "$work/7.log" >&2; fail "consumer workspace: the misspelt option's error names neither the target nor the fix"; }
+grep -h "stream-funsion" "$work/7.log" | head -1
+pass "consumer workspace: a misspelt option fails the build naming the target, the option and the fix"
 pass "consumer workspace (local_path_override): own kernels with clashing helpers fused, run, bit-exact"
 
 # 5. WORKSPACE mode: the same toolchains through rules_superkernel's macros.
