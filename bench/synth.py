@@ -1,0 +1,215 @@
+"""Synthetic SuperKernels: N sub-kernels of mixed kernel types, built with the real `sk subkernel` steps.
+
+Sub-kernel i is an op instance named `syn<i>` (a network's op: its own
+compiled object, its own SK-mode function) of one of a few synthetic kernel
+sources; the kernel types cycle through every type a SuperKernel can hold, the
+code size cycles through SIZES statement counts. Its archive comes from
+`sk subkernel compile` (shared by the sub-kernels with the same source, type,
+block dim and scope location), `sk subkernel wrap` and `sk subkernel pack`,
+exactly as a `sk_sub_kernel` target builds it.
+
+These archives are the *inputs* of the fusion being measured, so they are
+built once and cached by content (sources, argv, the sk modules and runtime
+headers that shape them) under the cache directory; a rebuild happens only
+when one of those changes.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+KERNEL_TYPES = ("AIV_ONLY", "AIC_ONLY", "MIX_AIC_1_2", "MIX_AIV_1_0", "MIX_AIC_1_1", "MIX_AIC_1_0")
+BLOCK_DIMS = {"AIV_ONLY": 40, "AIC_ONLY": 20, "MIX_AIC_1_2": 20, "MIX_AIV_1_0": 32, "MIX_AIC_1_1": 16,
+              "MIX_AIC_1_0": 24}
+SIZES = (4, 16, 48, 8, 32)  # statements in a kernel body: a few hundred bytes to a few KB of text
+PARAMS = ("x", "y")
+SPLIT_MODE = 4
+OPTIONS = f"split-mode={SPLIT_MODE}"
+# What an SK-mode sub-kernel archive depends on besides its own argv.
+SK_MODULES = ("subkernel.py", "toolargv.py", "toolrun.py", "arfile.py", "objsyms.py", "options.py",
+              "commands/subkernel.py")
+
+
+@dataclass(frozen=True)
+class SubKernel:
+    index: int
+    name: str  # syn<i>, the op's SK-mode base name
+    kernel_type: str
+    size: int  # statements in the source body
+    block_dim: int
+    loc: str  # start | middle | end
+
+    @property
+    def stem(self) -> str:
+        return f"{self.name}_{self.loc}"
+
+    @property
+    def entry(self) -> str:
+        return f"syn_{self.kernel_type.lower()}_{self.size}"
+
+
+def sub_kernels(count: int) -> list[SubKernel]:
+    out = []
+    for i in range(count):
+        kt = KERNEL_TYPES[i % len(KERNEL_TYPES)]
+        loc = "start" if i == 0 else "end" if i == count - 1 else "middle"
+        out.append(SubKernel(i, f"syn{i:04d}", kt, SIZES[i % len(SIZES)], BLOCK_DIMS[kt], loc))
+    return out
+
+
+def kernel_source(kernel_type: str, size: int) -> str:
+    """A small Ascend C kernel: a chain of dependent float ops, `size` stores long."""
+    lines = [
+        f"// Synthetic bench kernel: {kernel_type}, {size} statements.",
+        '#include "kernel_operator.h"',
+        "",
+        f'extern "C" __global__ __aicore__ void syn_{kernel_type.lower()}_{size}(GM_ADDR x, GM_ADDR y) {{',
+        f"    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_{kernel_type});",
+        "    __gm__ const float* xs = (__gm__ const float*)x;",
+        "    __gm__ float* ys = (__gm__ float*)y;",
+        f"    const int64_t base = AscendC::GetBlockIdx() * {size};",
+        "    float acc = xs[base];",
+    ]
+    for k in range(size):
+        lines.append(f"    acc = acc * {1.0 + k / 64.0:.6f}f + xs[base + {k}];")
+        lines.append(f"    ys[base + {k}] = acc;")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _digest(*parts) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        data = part if isinstance(part, bytes) else json.dumps(part, sort_keys=True).encode()
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()[:24]
+
+
+def _tree_digest(sk_dir: Path, include_dir: Path) -> str:
+    files = [sk_dir / m for m in SK_MODULES] + sorted(include_dir.glob("*.h"))
+    return _digest(*[f.name.encode() + b"\0" + f.read_bytes() for f in files])
+
+
+def _sk(argv: list[str]) -> None:
+    """One sk command in this process (the same code path as `python -m sk`)."""
+    import importlib
+
+    from sk import cli
+    from sk.errors import SkError
+
+    args = cli._parser().parse_args(argv)
+    code = importlib.import_module(args._module).run(args)
+    if code:
+        raise SkError(f"sk {' '.join(argv[:2])} failed with status {code}")
+
+
+@dataclass(frozen=True)
+class Tools:
+    compiler: str
+    ld: str
+    objcopy: str
+
+
+class Builder:
+    """Builds (or finds in the cache) the sub-op archive + JSON of each synthetic sub-kernel."""
+
+    def __init__(self, cache_dir: Path, tools: Tools, jobs: int | None = None):
+        from sk import twin
+
+        self.cache = Path(cache_dir)
+        self.tools = tools
+        self.include = twin.INCLUDE_DIR
+        self.jobs = jobs or os.cpu_count() or 1
+        sk_dir = Path(twin.__file__).resolve().parent
+        self.salt = _tree_digest(sk_dir, self.include) + _digest(Path(tools.compiler).name, Path(tools.ld).name)
+        self.built = 0  # archives built (not found in the cache) by the last build()
+
+    def _common(self, s: SubKernel) -> list[str]:
+        return ["--toolchain", "host", "--kernel-type", s.kernel_type, "--block-dim", str(s.block_dim),
+                "--options", OPTIONS, "--op-type", f"Syn{s.kernel_type.title().replace('_', '')}", "--loc", s.loc]
+
+    def _kernel_obj(self, s: SubKernel) -> Path:
+        src_text = kernel_source(s.kernel_type, s.size)
+        common = self._common(s)
+        key = _digest(self.salt, src_text, common)
+        out = self.cache / "kernels" / f"{key}.o"
+        if out.exists():
+            return out
+        d = self.cache / "src"
+        d.mkdir(parents=True, exist_ok=True)
+        src = d / f"{key}.cpp"
+        src.write_text(src_text)
+        _sk(["subkernel", "compile", *common, "--compiler", self.tools.compiler, "--include", str(self.include),
+             "-o", str(out), str(src)])
+        return out
+
+    def _archive(self, s: SubKernel, kernel_obj: Path) -> Path:
+        """<cache>/subs/<key>/<stem>.o (+ .json); key covers everything the archive is made from."""
+        common = self._common(s)
+        key = _digest(self.salt, kernel_obj.read_bytes(), common, s.entry, s.name)
+        d = self.cache / "subs" / key
+        out = d / f"{s.stem}.o"
+        if out.exists() and (d / f"{s.stem}.json").exists():
+            return out
+        tmp = self.cache / "subs" / f".{key}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        params = [a for p in PARAMS for a in ("--param", p)]
+        wobj = tmp / "wrapper.o"
+        _sk(["subkernel", "wrap", *common, "--compiler", self.tools.compiler, "--include", str(self.include),
+             "--entry", s.entry, "--name", s.name, *params, "--kernel-obj", str(kernel_obj), "-o", str(wobj)])
+        _sk(["subkernel", "pack", *common, "--ld", self.tools.ld, "--objcopy", self.tools.objcopy,
+             "--entry", s.entry, "--name", s.name, *params, "--kernel-obj", str(kernel_obj),
+             "--wrapper-obj", str(wobj), "--out-obj", str(tmp / f"{s.stem}.o"),
+             "--out-json", str(tmp / f"{s.stem}.json")])
+        wobj.unlink()
+        shutil.rmtree(d, ignore_errors=True)
+        os.replace(tmp, d)
+        self.built += 1
+        return out
+
+    def build(self, subs: list[SubKernel], log=print) -> list[Path]:
+        """The archive of each sub-kernel, in order (built in parallel where missing)."""
+        self.built = 0
+        kernel_objs: dict = {}
+        # Kernel objects first: many sub-kernels share one.
+        distinct = {}
+        for s in subs:
+            distinct.setdefault((s.kernel_type, s.size, s.block_dim, s.loc), s)
+        with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool:
+            objs = dict(zip(distinct, pool.map(self._kernel_obj, distinct.values())))
+            for s in subs:
+                kernel_objs[s.index] = objs[(s.kernel_type, s.size, s.block_dim, s.loc)]
+            futures = [pool.submit(self._archive, s, kernel_objs[s.index]) for s in subs]
+            done = 0
+            out = []
+            for f in futures:
+                out.append(f.result())
+                done += 1
+                if done % 200 == 0:
+                    log(f"  sub-kernels ready: {done}/{len(subs)}")
+        return out
+
+
+def write_kernel_infos(root: Path, name: str, subs: list[SubKernel], archives: list[Path]) -> Path:
+    """A fusion input directory: subs/<stem>.o|.json copied from the cache, kernel_infos.json."""
+    d = root / "subs"
+    shutil.rmtree(root, ignore_errors=True)
+    d.mkdir(parents=True)
+    op_list = []
+    for s, archive in zip(subs, archives):
+        for suffix in (".o", ".json"):
+            shutil.copyfile(archive.with_suffix(suffix), d / f"{s.stem}{suffix}")
+        op_list.append({"bin_path": f"subs/{s.stem}.o", "json_path": f"subs/{s.stem}.json", "stream_id": 0,
+                        "task_type": "normal"})
+    path = root / "kernel_infos.json"
+    path.write_text(json.dumps({"kernel_name": name, "super_kernel_options": OPTIONS, "op_list": op_list},
+                               indent=1) + "\n")
+    return path

@@ -1,0 +1,30 @@
+"""`python -m bench --quick` on 10 sub-kernels: the results file has every field (times are not checked)."""
+
+import json
+import shutil
+
+import pytest
+
+from bench import __main__ as bench_main
+
+
+@pytest.mark.skipif(not all(shutil.which(t) for t in ("g++", "ld", "objcopy")), reason="needs g++, ld, objcopy")
+def test_quick_fusion_writes_every_field(tmp_path, capsys):
+    out, plot = tmp_path / "results.json", tmp_path / "fusion_time.png"
+    code = bench_main.main(["--quick", "--parts", "fusion", "--work", str(tmp_path / "work"), "--out", str(out),
+                            "--plot", str(plot)])
+    assert code == 0
+    r = json.loads(out.read_text())
+    assert r["schema"] == 1 and r["quick"] is True and r["parts"] == ["fusion"]
+    sizes = r["fusion"]["sizes"]
+    assert [s["sub_kernels"] for s in sizes] == [10]
+    s = sizes[0]
+    assert set(s["median_s"]) == {"gen", "entry", "link", "ld", "fuse"}
+    assert s["split_mode"] == 4 and s["rounds"] == 3
+    assert s["kernel_types"] == sorted(s["kernel_types"]) and len(s["kernel_types"]) == 6
+    # Entry objects + 10 sub-kernels x 4 copies (split-mode 4), MIX ones counted once.
+    assert s["link_inputs"] >= 40
+    assert isinstance(s["fuse_over_ld"], float) and s["fuse_over_ld"] > 0
+    assert plot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    printed = capsys.readouterr().out
+    assert "| 10 |" in printed and "fuse_over_ld @1200" in printed
