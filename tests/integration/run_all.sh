@@ -105,6 +105,9 @@ cat > "$c/kern/model.json" <<'JSON'
 JSON
 c_root=$work/out_consumer
 roots+=("$c_root")
+# Bazel's sandbox mounts an empty /tmp (hermetic tmp); a local_path_override
+# into /tmp (a CI clone) must be mounted explicitly to stay visible.
+printf 'build --sandbox_add_mount_pair=%s\n' "$repo" >> "$c/.bazelrc"
 (cd "$c" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$c_root" build //kern:fused > "$work/4.log" 2>&1) \
   || { cat "$work/4.log" >&2; fail "consumer workspace: build //kern:fused"; }
 [ -s "$c/bazel-bin/kern/fused.o" ] && [ -s "$c/bazel-bin/kern/fused.json" ] || fail "consumer workspace: fused.o / fused.json missing"
@@ -140,7 +143,7 @@ else
     echo 'rules_superkernel_dependencies()'
     echo 'rules_superkernel_register_toolchains()'
   } > "$w/WORKSPACE"
-  printf 'common --noenable_bzlmod\ncommon --enable_workspace\nbuild --incompatible_strict_action_env\n' > "$w/.bazelrc"
+  printf 'common --noenable_bzlmod\ncommon --enable_workspace\nbuild --incompatible_strict_action_env\nbuild --sandbox_add_mount_pair=%s\nbuild --sandbox_add_mount_pair=%s\n' "$repo" "$share" > "$w/.bazelrc"
   cp "$repo/.bazelversion" "$w/"
   cp "$c/kern/scale.cpp" "$w/kern/"
   cat > "$w/kern/BUILD.bazel" <<'BLD'
