@@ -131,8 +131,8 @@ def write_plot(fusion_results: dict, path: Path) -> None:
     pts = lambda key: [(s["sub_kernels"], max(s["median_s"][key], 1e-4)) for s in sizes]  # noqa: E731
     series = [
         {"label": "SK GEN + SK LINK", "color": (200, 40, 40), "points": pts("fuse")},
-        {"label": "LD -R, SAME INPUTS", "color": (40, 70, 200), "points": pts("ld"), "dash": True},
-        {"label": "SK ENTRY COMPILE (G++, NOT IN FUSE)", "color": (150, 150, 150), "points": pts("entry"),
+        {"label": "LD -R (SAME INPUTS)", "color": (40, 70, 200), "points": pts("ld"), "dash": True},
+        {"label": "SK ENTRY COMPILE (G++ - NOT IN FUSE)", "color": (150, 150, 150), "points": pts("entry"),
          "dash": True},
     ]
     canvas = png.line_plot(series, title="FUSION TIME VS SUB-KERNELS", x_label="SUB-KERNELS (SPLIT-MODE 4)",
