@@ -783,14 +783,21 @@ def _code(ctx: _Ctx, two_stream: bool, barriers: list, sync_edges: list) -> dict
     if ctx.opts.profiling:
         epilogue.append({"kind": "profile", "index": 0, "type": "0", "start": False})
 
-    units, seen = [], set()
+    units, seen, declared = [], set(), set()
     for op in ops:
-        if op["kernel_name"] in seen:
-            continue
-        seen.add(op["kernel_name"])
         declare = []
         for f in op["funcs"]:
             declare += _arch_symbols(op, f["arch"], ctx.split)
+        if op["kernel_name"] in seen:
+            # Upstream declares a kernel once per name. One name can still stand for copies
+            # with their own entry symbols (sk run compiles a kernel once per scope location,
+            # <key>_start/_middle/_end): those are declared too, nothing else.
+            fresh = [s for s in declare if s not in declared]
+            if fresh and op["task_type"] != "dynamic":
+                units.append({"declare": fresh, "dynamic": None})
+                declared.update(fresh)
+            continue
+        seen.add(op["kernel_name"])
         dynamic = None
         if op["task_type"] == "dynamic":
             for key in op["dynamic_keys"]:
@@ -798,6 +805,7 @@ def _code(ctx: _Ctx, two_stream: bool, barriers: list, sync_edges: list) -> dict
                     extra = [sym] + [f"{sym}_split{i}" for i in range(1, ctx.split)]
                     declare += [s for s in extra if s not in declare]
             dynamic = _dynamic_impl(ctx, op)
+        declared.update(declare)
         units.append({"declare": declare, "dynamic": dynamic})
 
     ration = _RATION[ctx.ktype]

@@ -173,3 +173,14 @@ def test_plan_json_is_plain_and_stable(tmp_path):
 def test_unknown_soc():
     with pytest.raises(SkError, match="Known SoCs: Ascend910B1"):
         get_platform("Ascend310P3")
+
+
+def test_one_kernel_name_with_per_location_symbols_declares_each(tmp_path):
+    # sk run compiles a kernel once per scope location: same kernelName, own entry symbols.
+    path = write_scenario(tmp_path, [("a", {"split_mode": 1}, {}), ("b", {"split_mode": 1}, {}),
+                                     ("a", {"split_mode": 1}, {})], split=1, options="split-mode=1")
+    doc = json.loads((tmp_path / "b.json").read_text())
+    doc["kernelName"] = "a__kernel0"
+    (tmp_path / "b.json").write_text(json.dumps(doc))
+    p = build_plan(load_kernel_infos(path), get_platform())
+    assert [u["declare"] for u in p.code["header"]["units"]] == [["a__kernel0_middle"], ["b__kernel0_middle"]]
