@@ -114,6 +114,15 @@ def _shared(compiler: str, objects: list[str], out: str, extra_flags) -> str:
     return out
 
 
+def _op_tensors(op) -> dict:
+    """kernel_infos `tensors` of an op (for sync-elision): its bound tensors; its workspace is
+    a private buffer (_Memory), named after the op so it never aliases another op's."""
+    writes = [op.bind[p] for p in op.kernel.outputs]
+    if op.kernel.workspace:
+        writes.append(f"{op.name}.workspace")
+    return {"reads": list(dict.fromkeys(op.bind[p] for p in op.kernel.inputs)), "writes": list(dict.fromkeys(writes))}
+
+
 def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_flags, runtime) -> BuiltScope:
     root = os.path.join(build_dir, "sk", scope.name)
     subs = os.path.join(root, "subs")
@@ -143,7 +152,7 @@ def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_f
         d = made[stem]
         op_list.append({"bin_path": os.path.relpath(os.path.join(d, f"{stem}.o"), root),
                         "json_path": os.path.relpath(os.path.join(d, f"{stem}.json"), root),
-                        "stream_id": 0, "task_type": "normal"})
+                        "stream_id": 0, "task_type": "normal", "tensors": _op_tensors(op)})
         sub_objs.append(os.path.join(d, f"{stem}.o"))
     infos = os.path.join(root, "kernel_infos.json")
     write_text_atomic(infos, json.dumps({"kernel_name": scope.name, "op_list": op_list,
