@@ -11,8 +11,10 @@ Because `:` separates parts, no value can contain one; list values
 (compile-options, dcci-*) use `,`.
 
 Every option of upstream's table (facts §1.2) is here with its allowed values
-and default. `sync-elision` is ours (not upstream's): a 0/1 switch reserved for
-the performance work; it parses and is carried along but changes no code.
+and default. `sync-elision` is ours (not upstream's): with 1, the plan drops
+inter-op barriers that order no tensor hazard and narrows the rest to the core
+types involved (sk.elision; needs every op's `tensors`); 0, the default,
+leaves the output exactly upstream's.
 
 `parse_options(text) -> SkOptions`. `SkOptions.to_json()` returns
 `{"options": {name: value}, "explicit": [names], "warnings": [text]}` with
@@ -98,7 +100,7 @@ _TABLE: dict[str, Callable[[str, str], object]] = {
     "split-mode": _split_mode,
     "debug-aic-num": _block_num,
     "debug-aiv-num": _block_num,
-    # ours, beyond upstream: reserved for the performance work; no codegen effect yet.
+    # ours, beyond upstream: dependency-aware barrier elision (sk.elision, sk.plan).
     "sync-elision": _enum("0", "1"),
 }
 

@@ -38,7 +38,9 @@ Plan JSON schema (schema_version 1; all keys always present, null when n/a):
   events             [{id, senders: [op], receivers: [op], inner: bool}]
   sync_edges         two-stream dependencies kept after pruning: [{from: op, to: op, kind: "cub:vec"...}]
   barriers           [{between: [i, j], kind, reason}] kinds: early_start, sync_all, pipe_all,
-                     aic_ffts, aiv_ffts, c2v_ffts, v2c_ffts
+                     aic_ffts, aiv_ffts, c2v_ffts, v2c_ffts; with sync-elision=1 (single stream)
+                     also "elided" (no barrier emitted) and "aic_aiv_ffts" (both per-type
+                     barriers); one entry per pair of consecutive ops, so elided + kept = naive
   link_order         [{kind: "sk_entry"|"sub", arch, op: index|null, object, symbol, split: n|null,
                        derived_from: object|null}] (PerCubeHerVecWithSuper, deduplicated by object)
   code               what the templates render: header {run_cfg_arch, profiling, units: [{declare:
@@ -55,6 +57,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
+from sk import elision
 from sk import subop as subop_mod
 from sk.errors import SkError
 from sk.options import SkOptions, parse_options
@@ -177,6 +180,30 @@ def _validate(ki: KernelInfos, opts: SkOptions, platform: Platform, warnings: li
                             "sub-ops without dcci risk stale data-cache lines")
 
 
+def _elision_mode(ops, opts: SkOptions, two_stream: bool, warnings: list) -> bool:
+    """Whether sync-elision applies. It needs every op's tensors; debug flags and two streams switch it off."""
+    if not opts.sync_elision:
+        return False
+    for op in ops:
+        if op.tensors is None:
+            raise SkError("sync-elision=1 needs the tensors every op reads and writes, and this op declares none",
+                          where=f"at {op.label}.tensors", value=None,
+                          allowed='declare "tensors": {"reads": [...], "writes": [...]} on every op (the '
+                                  "SuperKernel rule does it from the op's tensor bindings), or turn sync-elision "
+                                  "off (sync-elision=0)")
+    if opts.debug_sync_all:
+        # debug-sync-all exists to serialise everything: a debug flag always wins over an optimisation.
+        warnings.append("sync-elision=1 has no effect with debug-sync-all=1: every barrier is kept")
+        return False
+    if two_stream:
+        # Two-stream barriers come from the stream/event graph (facts §5.3), whose send/recv flags
+        # pair across the two functions; dropping one unbalances the other side. Not attempted.
+        warnings.append("sync-elision=1 has no effect in two-stream mode (stream-fusion=1 with two streams): "
+                        "its barriers follow the stream and event graph")
+        return False
+    return True
+
+
 # --------------------------------------------------------------------------- shape
 
 def _op_cores(op: SubOp, platform: Platform) -> dict:
@@ -262,6 +289,7 @@ def build_plan(ki: KernelInfos, platform: Platform | None = None, opts: SkOption
     ktype, block = _sk_shape(ops, cores, opts, platform)
     two_stream = bool(opts.stream_fusion) and len({op.stream_id for op in ops}) > 1
     early_start = 0 if two_stream else opts.early_start
+    elide = _elision_mode(ops, opts, two_stream, warnings)
     ration = _RATION[ktype]
 
     # param_base layout (facts §3.2)
@@ -321,7 +349,7 @@ def build_plan(ki: KernelInfos, platform: Platform | None = None, opts: SkOption
 
     ctx = _Ctx(ki=ki, opts=opts, platform=platform, ktype=ktype, block=block, split=split,
                early_start=early_start, op_plans=op_plans, feed_needed=feed_needed, params=params,
-               inner=inner)
+               inner=inner, elide=elide)
     barriers: list = []
     sync_edges: list = []
     code = _code(ctx, two_stream, barriers, sync_edges)
@@ -451,6 +479,7 @@ class _Ctx:
     feed_needed: list
     params: dict
     inner: set
+    elide: bool = False
 
 
 def _sync_kind(kernel_type: str) -> str:
@@ -577,14 +606,20 @@ def _op_head(ctx: _Ctx, seq: list, k: int) -> list:
 
 def _single_stream_body(ctx: _Ctx, barriers: list) -> list:
     ops = ctx.op_plans
+    tracker = elision.Tracker() if ctx.elide else None
     steps = []
     for k, op in enumerate(ops):
         steps += _op_head(ctx, ops, k)
         if k:
             prev = ops[k - 1]
-            steps += _single_barrier(ctx, prev, op, barriers)
+            if tracker is None:
+                steps += _single_barrier(ctx, prev, op, barriers)
+            else:
+                steps += _elision_barrier(ctx, tracker, prev, op, barriers)
             steps += _notify_steps(ctx, prev, _main_arch(prev))
             steps += _wait_steps(ctx, op, _main_arch(op))
+        if tracker is not None:
+            tracker.add(op["index"], _arches(op), *_resources(ctx, op))
         steps += _call_steps(ctx, op)
         steps += _debug_steps(ctx, op, "single", None)
     return steps
@@ -598,14 +633,26 @@ def _single_barrier(ctx: _Ctx, p: dict, c: dict, barriers: list) -> list:
     if not ctx.early_start:
         barriers.append({"between": between, "kind": "sync_all", "reason": "early-start disabled"})
         return [{"kind": "sync_barrier", "reason": "early_start_disabled", "sync": _sync_kind(ctx.ktype)}]
+    dp, dc = dev_class(p["kernel_type"]), dev_class(c["kernel_type"])
+    barriers.append({"between": between, "kind": "early_start",
+                     "reason": f"SetNextTaskStart/WaitPreTaskEnd, config {(dp << 2) | dc}"})
+    return [_es_step(ctx, p, c, (dp << 2) | dc)]
+
+
+def _es_step(ctx: _Ctx, p: dict, c: dict, config: int) -> dict:
+    """The early-start barrier p -> c with `config`; upstream's is (dev(p) << 2) | dev(c).
+
+    The producer types of the config set the flag: all their cores, or only the
+    idle ones of p when p sets it itself (early-start=1 and the JSON flag).
+    Every core waits; the consumer's own wait covers its active cores."""
     own_flags = ctx.early_start == 1   # mode 2 (V2DisableSubKernel): sub-kernels never set/wait themselves
     sets, waits = [], []
-    p_arches = [f["arch"] for f in p["funcs"]]
-    c_arches = [f["arch"] for f in c["funcs"]]
+    dp, dc = config >> 2, config & 3
+    p_arches, c_arches = _arches(p), _arches(c)
     for arch in (CUBE, VEC):
-        if arch in p_arches:
+        if arch in elision.DEV_ARCHES[dp]:
             cond = (">=", idx_api(p["kernel_type"]) if arch == VEC else "raw", p["block_dim"]) \
-                if own_flags and p["early_start_set"] else None
+                if own_flags and p["early_start_set"] and arch in p_arches else None
             sets.append({"arch": arch, "cond": cond, "action": "set"})
         else:
             sets.append({"arch": arch, "cond": None, "action": "aic_only" if arch == VEC else "aiv_only"})
@@ -613,15 +660,111 @@ def _single_barrier(ctx: _Ctx, p: dict, c: dict, barriers: list) -> list:
         cond = (">=", idx_api(c["kernel_type"]) if arch == VEC else "raw", c["block_dim"]) \
             if own_flags and c["early_start_wait"] and arch in c_arches else None
         waits.append({"arch": arch, "cond": cond})
+    return {"kind": "es_barrier", "set": sets, "config": config, "wait": waits, "extra": elision.es_extra(dp, dc)}
+
+
+def _arches(op: dict) -> list:
+    return [f["arch"] for f in op["funcs"]]
+
+
+def _resources(ctx: _Ctx, op: dict) -> tuple:
+    """(reads, writes) of an op for the hazard tracker: its declared tensors, and the
+    events it exchanges with other ops of this SK (sender writes, receiver reads)."""
+    t = ctx.ki.ops[op["index"]].tensors
+    reads = {("tensor", n) for n in t.reads} | {("event", w["event"]) for w in op["wait"] if w["inner"]}
+    writes = {("tensor", n) for n in t.writes} | {("event", n["event"]) for n in op["notify"] if n["inner"]}
+    return reads, writes
+
+
+def _sk_arches(ctx: _Ctx) -> tuple:
+    ration = _RATION[ctx.ktype]
+    return tuple(a for a, n in zip((CUBE, VEC), ration) if n)
+
+
+def _elision_barrier(ctx: _Ctx, tracker: elision.Tracker, p: dict, c: dict, barriers: list) -> list:
+    """sync-elision=1: no barrier, or the cheapest one that orders every hazard (sk.elision).
+
+    Safety, case by case:
+      * dynamic p or c: upstream's full sync, unchanged. Its block count is only
+        known at run time and its call path has its own SyncAll protocol; the
+        full sync orders every core type, so nothing stays pending.
+      * a sub-kernel that sets (p) or waits (c) the early-start flag itself
+        (early-start=1): the pair must exist or its own call is unmatched (a
+        set nobody consumes, or a wait that never returns). Kept; when p sets
+        itself, p's types are producers of the config so its set is consumed.
+      * an external event (GM semaphore notify after p, wait before c): block 0
+        notifies/waits right after the barrier, relying on it to mean "p is
+        done everywhere" as upstream has it. Kept, with at least upstream's
+        orders.
+      * otherwise, no hazard of c with any op since it was last ordered (the
+        tracker) means the pair orders nothing c needs: elided. The set and the
+        wait go together, so the generated code stays balanced.
+      * a hazard: the barrier must provide (arch of the earlier access, arch of
+        c's half) for each; the cheapest kind that does (below) is emitted and
+        the tracker learns what it ordered.
+    Everything else of the pair (notify/wait steps, preloads, feed-sync-all
+    config) is emitted exactly as without elision. feed-sync-all needs no
+    barrier of ours: each op's idle cores replay its SyncAlls from its own
+    config word, and every core still runs the same sequence of flag
+    operations, so mode-0 rounds pair up as before."""
+    between = [p["index"], c["index"]]
+    if p["task_type"] == "dynamic" or c["task_type"] == "dynamic":
+        tracker.barrier(elision.ALL_ORDERS)
+        return _single_barrier(ctx, p, c, barriers)
+    if tuple(between) in elision.TEST_FORCE_ELIDE:
+        barriers.append({"between": between, "kind": "elided", "reason": "forced by the test hook (unsafe)"})
+        return [{"kind": "elided_barrier"}]
+    hazards = tracker.hazards(c["index"], _arches(c), *_resources(ctx, c))
+    required = frozenset(h.order for h in hazards)
+    own = ctx.early_start == 1
+    keep = []
+    if own and p["early_start_set"]:
+        keep.append(f"op {p['index']} sets the early-start flag itself")
+    if own and c["early_start_wait"]:
+        keep.append(f"op {c['index']} waits for the early-start flag itself")
+    external = any(not n["inner"] for n in p["notify"]) or any(not w["inner"] for w in c["wait"])
+    if external:
+        keep.append("an external event is notified or waited for here")
+    if not hazards and not keep:
+        barriers.append({"between": between, "kind": "elided",
+                         "reason": "sync-elision: no RAW/WAR/WAW hazard with any op not yet ordered before "
+                                   f"op {c['index']}"})
+        return [{"kind": "elided_barrier"}]
+    shown = [h.describe() for h in hazards[:3]] + ([f"{len(hazards) - 3} more hazards"] if len(hazards) > 3 else [])
+    why = "sync-elision: " + "; ".join(keep + shown)
+    sk_arches = _sk_arches(ctx)
     dp, dc = dev_class(p["kernel_type"]), dev_class(c["kernel_type"])
-    extra = None
-    if dp == 0 and dc in (1, 2):
-        extra = "syncall_aiv"
-    elif dp == 1 and dc == 0:
-        extra = "aic"
-    barriers.append({"between": between, "kind": "early_start",
-                     "reason": f"SetNextTaskStart/WaitPreTaskEnd, config {(dp << 2) | dc}"})
-    return [{"kind": "es_barrier", "set": sets, "config": (dp << 2) | dc, "wait": waits, "extra": extra}]
+    upstream = (dp << 2) | dc
+    if ctx.early_start:
+        # The early-start pair is the barrier; pick its config. An external event keeps at
+        # least upstream's orders; a self-setting p must be a producer; with no hazard
+        # (kept only for the flags) upstream's config is as good as any.
+        if required or external:
+            need = required | (elision.es_orders(upstream) if external else frozenset())
+            must_from = _arches(p) if own and p["early_start_set"] else ()
+            config = elision.cheapest_es_config(need, sk_arches, must_from, preferred=upstream)
+        else:
+            config = upstream
+        tracker.barrier(elision.es_orders(config))
+        barriers.append({"between": between, "kind": "early_start",
+                         "reason": f"SetNextTaskStart/WaitPreTaskEnd, config {config}; {why}"})
+        return [_es_step(ctx, p, c, config)]
+    full = _sync_kind(ctx.ktype)
+    same_type = required <= {(CUBE, CUBE), (VEC, VEC)}
+    if external or len(sk_arches) == 1 or not same_type:
+        # Cross-type orders need SyncAll<false>; a one-type SK's full sync already is that
+        # type's ffts barrier, the cheapest there is.
+        tracker.barrier(elision.sync_orders(full, sk_arches))
+        barriers.append({"between": between, "kind": "sync_all", "reason": f"early-start disabled; {why}"})
+        return [{"kind": "sync_barrier", "reason": "early_start_disabled", "sync": full}]
+    # Same-type hazards only, in a MIX SK: each needed type's all-core ffts barrier, guarded to
+    # that type, orders (a, a) (mode 0 over all cores of type a) and costs 2 flag operations
+    # per type, against 6 for SyncAll<false>.
+    arches = [a for a in (CUBE, VEC) if (a, a) in required]
+    tracker.barrier(frozenset((a, a) for a in arches))
+    kind = "aic_aiv_ffts" if len(arches) == 2 else "aic_ffts" if arches == [CUBE] else "aiv_ffts"
+    barriers.append({"between": between, "kind": kind, "reason": f"early-start disabled; {why}"})
+    return [{"kind": "typed_sync_barrier", "arches": arches}]
 
 
 # ---- two streams

@@ -7,12 +7,20 @@ the SK name:
      "op_list": [{"bin_path": "a.o", "json_path": "a.json", "stream_id": 0,
                   "send_event_list": [100],          # optional, default []
                   "recv_event_list": [],             # optional, default []
-                  "task_type": "normal"|"dynamic"},  # optional, default "normal"
+                  "task_type": "normal"|"dynamic",   # optional, default "normal"
+                  "tensors": {"reads": ["x"], "writes": ["y"]}},  # optional, ours
                  ...]}
 Relative paths resolve against the document's directory; `obj_files` inside a
 sub-op JSON resolve against that JSON's directory (upstream writes them
 absolute). When `bin_path` is an `ar` archive (upstream's format), objects are
 looked up in it by file name; otherwise they are read from disk.
+
+`tensors` is our extension (upstream does not read it; we validate it): the
+names of the tensors the op instance reads and writes, which sync-elision=1
+needs (sk.elision). A name stands for one memory region: tensors that share
+memory (GE memory reuse, a workspace bound to a shared buffer) must be
+declared under the same name. A workspace counts as written by its op; a
+private one may be left out or named uniquely.
 
 A sub-op JSON is a standard Ascend kernel meta plus the SK fields of facts §2.3.
 Only the fields upstream reads are validated and kept; every failure is an
@@ -52,7 +60,9 @@ ARCH_KEYS = {
 }
 TASK_TYPES = ("normal", "dynamic")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_OP_KEYS = ("bin_path", "json_path", "stream_id", "send_event_list", "recv_event_list", "task_type")
+_TENSOR_NAME = re.compile(r"[!-~]+")
+_OP_KEYS = ("bin_path", "json_path", "stream_id", "send_event_list", "recv_event_list", "task_type", "tensors")
+_TENSOR_KEYS = ("reads", "writes")
 _TOP_KEYS = ("kernel_name", "super_kernel_options", "op_list")
 
 
@@ -71,6 +81,14 @@ class DynamicKey:
     tiling_key: int
     kernel_type: str
     funcs: tuple       # ((arch, symbol), ...) in ARCH_KEYS order of kernel_type
+
+
+@dataclasses.dataclass(frozen=True)
+class TensorAccess:
+    """The tensors an op instance declares (kernel_infos op_list[i].tensors)."""
+
+    reads: tuple
+    writes: tuple
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,6 +116,7 @@ class SubOp:
     debug_buf_size: int | None
     op_type: str | None
     dynamic_keys: tuple                # DynamicKey, sorted by tiling key
+    tensors: TensorAccess | None = None  # None when op_list[i] declares none
     _objects: object = dataclasses.field(default=None, repr=False, compare=False)
 
     @property
@@ -381,8 +400,32 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
         dcci_after=_optional_bool(meta, "sub_operator_call_dcci_after_kernel_end", where),
         dcci_disable=dcci_disable, sync_all=_optional_bool(meta, "sub_op_with_sync_all", where),
         debug_options=debug_options, debug_buf_size=debug_buf, op_type=op_type,
-        dynamic_keys=dynamic_keys, _objects=objects,
+        dynamic_keys=dynamic_keys, tensors=_tensors(entry, f"at op_list[{i}] ({kname}).tensors"),
+        _objects=objects,
     )
+
+
+def _tensors(entry: dict, where: str) -> TensorAccess | None:
+    if "tensors" not in entry:
+        return None
+    doc = entry["tensors"]
+    example = '{"reads": ["x", "y"], "writes": ["z"]}'
+    if not isinstance(doc, dict):
+        raise SkError("tensors must be an object", where=where, value=doc, allowed=example)
+    for key in doc:
+        if key not in _TENSOR_KEYS:
+            raise _unknown_field(key, _TENSOR_KEYS, f"{where}.{key}")
+    lists = []
+    for key in _TENSOR_KEYS:
+        names = doc.get(key, [])
+        if not isinstance(names, list) or not all(isinstance(n, str) and _TENSOR_NAME.fullmatch(n) for n in names):
+            raise SkError("must be a list of tensor names", where=f"{where}.{key}", value=names,
+                          allowed="non-empty names of printable characters without spaces, e.g. " + example)
+        if len(set(names)) != len(names):
+            raise SkError("a tensor is listed twice", where=f"{where}.{key}", value=names,
+                          allowed="each name once; an op that reads and writes a tensor lists it in both")
+        lists.append(tuple(names))
+    return TensorAccess(reads=lists[0], writes=lists[1])
 
 
 def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource) -> tuple:

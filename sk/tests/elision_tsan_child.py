@@ -1,0 +1,23 @@
+"""Child process of the sync-elision race check: runs a built model (separate and fused) on a
+ThreadSanitizer-built twin; it must start with sk.twin.tsan_env() (libtsan preloaded).
+
+    python elision_tsan_child.py MODEL.json BUILT.json    # BUILT.json: dataclasses.asdict(run.Built)
+"""
+
+import json
+import sys
+
+from sk import model as model_mod
+from sk import run
+
+
+def main(model_path: str, built_path: str) -> int:
+    with open(built_path, encoding="utf-8") as f:
+        doc = json.load(f)
+    scopes = {name: run.BuiltScope(**s) for name, s in doc["scopes"].items()}
+    built = run.Built(runtime=doc["runtime"], standalone=doc["standalone"], scopes=scopes)
+    return run.execute(model_mod.load(model_path), built, seed=3, repeat=1, prof_dir=None, trace_path=None)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))

@@ -1,0 +1,165 @@
+"""Synthetic models for `sk run` (sk/model.py format): long vector chains with independent branches and
+small op graphs of vector, cube and mixed kernels.
+
+    doc = chain_model(60, independent_every=4)     # a model dict
+    path = write_model(doc, some_dir)               # model.json + kernels/*.cpp
+    run.run_model(path, ...)                        # or model.load(path) + run.build/execute
+
+Kernels (sources in KERNEL_SOURCES, written by write_model), all over int32
+tensors of ELEMENTS values with unsigned (wrapping, so well-defined)
+arithmetic. Each block owns one tile of `out` but reads `a` one tile further
+on, so an op depends on other blocks' output of the op that wrote `a`: fusing
+a dependent pair is only correct with a barrier between them.
+  * vadd  (AIV_ONLY):    out[i] = a[(i + tile) % N] + b[i] + ADD
+  * cmul  (AIC_ONLY):    out[i] = a[(i + tile) % N] * 3 + b[i] + ADD
+  * mixk  (MIX_AIC_1_2): the cube of AI core c fills the first half of tile c
+                         with cmul's formula, its two vector cores a quarter
+                         each with vadd's
+Defines (per kernel, through "copts"): SK_ADD (the constant), SK_SPIN_BLOCK
+and SK_SPIN (that block busy-waits SK_SPIN iterations before writing: makes
+a missing barrier show as a wrong result, not only as a race).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+ELEMENTS = 2048
+KINDS = {"vadd": "AIV_ONLY", "cmul": "AIC_ONLY", "mixk": "MIX_AIC_1_2"}
+
+_HEADER = r"""#include "kernel_operator.h"
+
+#ifndef SK_ADD
+#define SK_ADD 1
+#endif
+#ifndef SK_SPIN_BLOCK
+#define SK_SPIN_BLOCK -1
+#endif
+#ifndef SK_SPIN
+#define SK_SPIN 0
+#endif
+
+constexpr int64_t kElems = %(elements)d;
+
+__aicore__ inline void SpinIfSlow(int64_t block) {
+    if (block == SK_SPIN_BLOCK) {
+        for (volatile int64_t s = 0; s < SK_SPIN; s = s + 1) {
+        }
+    }
+}
+
+__aicore__ inline void VecPart(GM_ADDR a, GM_ADDR b, GM_ADDR out, int64_t begin, int64_t end, int64_t tile) {
+    __gm__ const uint32_t* x = (__gm__ const uint32_t*)a;
+    __gm__ const uint32_t* y = (__gm__ const uint32_t*)b;
+    __gm__ uint32_t* z = (__gm__ uint32_t*)out;
+    for (int64_t i = begin; i < end; ++i) z[i] = x[(i + tile) %% kElems] + y[i] + (uint32_t)SK_ADD;
+}
+
+__aicore__ inline void CubePart(GM_ADDR a, GM_ADDR b, GM_ADDR out, int64_t begin, int64_t end, int64_t tile) {
+    __gm__ const uint32_t* x = (__gm__ const uint32_t*)a;
+    __gm__ const uint32_t* y = (__gm__ const uint32_t*)b;
+    __gm__ uint32_t* z = (__gm__ uint32_t*)out;
+    for (int64_t i = begin; i < end; ++i) z[i] = x[(i + tile) %% kElems] * 3u + y[i] + (uint32_t)SK_ADD;
+}
+"""
+
+KERNEL_SOURCES = {
+    "vadd.cpp": _HEADER + r"""
+extern "C" __global__ __aicore__ void vadd(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    const int64_t tile = kElems / AscendC::GetBlockNum();
+    const int64_t block = AscendC::GetBlockIdx();
+    SpinIfSlow(block);
+    VecPart(a, b, out, block * tile, (block + 1) * tile, tile);
+}
+""",
+    "cmul.cpp": _HEADER + r"""
+extern "C" __global__ __aicore__ void cmul(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    const int64_t tile = kElems / AscendC::GetBlockNum();
+    const int64_t block = get_block_idx();
+    SpinIfSlow(block);
+    CubePart(a, b, out, block * tile, (block + 1) * tile, tile);
+}
+""",
+    "mixk.cpp": _HEADER + r"""
+extern "C" __global__ __aicore__ void mixk(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    const int64_t tile = kElems / AscendC::GetBlockNum();
+    if ASCEND_IS_AIC {
+        const int64_t core = get_block_idx();
+        SpinIfSlow(core);
+        CubePart(a, b, out, core * tile, core * tile + tile / 2, tile);
+    }
+    if ASCEND_IS_AIV {
+        const int64_t core = AscendC::GetBlockIdx() / 2;
+        const int64_t begin = core * tile + tile / 2 + AscendC::GetSubBlockIdx() * (tile / 4);
+        VecPart(a, b, out, begin, begin + tile / 4, tile);
+    }
+}
+""",
+}
+for _name in KERNEL_SOURCES:
+    KERNEL_SOURCES[_name] = KERNEL_SOURCES[_name] % {"elements": ELEMENTS}
+
+
+def kernel(kind: str, block_dim: int, add: int = 1, spin_block: int | None = None, spin: int = 0) -> dict:
+    """A model "kernels" entry for one of KINDS."""
+    if kind not in KINDS:
+        raise ValueError(f"kind {kind!r} is not one of {sorted(KINDS)}")
+    if ELEMENTS % (block_dim * 4):
+        raise ValueError(f"block_dim {block_dim} must divide {ELEMENTS // 4}")
+    copts = [f"-DSK_ADD={add}"]
+    if spin_block is not None:
+        copts += [f"-DSK_SPIN_BLOCK={spin_block}", f"-DSK_SPIN={spin}"]
+    return {"src": f"kernels/{kind}.cpp", "entry": kind, "kernel_type": KINDS[kind], "block_dim": block_dim,
+            "inputs": ["a", "b"], "outputs": ["out"], "op_type": kind.capitalize(), "copts": copts}
+
+
+def model(name: str, tensors, kernels: dict, ops, options: str = "sync-elision=1", fuse: bool = True) -> dict:
+    """A model over int32 tensors of ELEMENTS values; ops are (op name, kernel key, a, b, out)."""
+    doc = {
+        "name": name,
+        "tensors": {t: {"dtype": "int32", "shape": [ELEMENTS]} for t in tensors},
+        "kernels": kernels,
+        "ops": [{"name": o, "kernel": k, "bind": {"a": a, "b": b, "out": out}} for o, k, a, b, out in ops],
+    }
+    if fuse:
+        doc["super_kernels"] = [{"name": f"{name}_sk", "ops": [o[0] for o in ops], "options": options}]
+    return doc
+
+
+def chain_model(n: int, independent_every: int | None = None, *, variants: int = 4, block_dim: int = 8,
+                options: str = "sync-elision=1", name: str | None = None) -> dict:
+    """n vadd ops fused into one SuperKernel: op i computes t<i> from t<i-1> and the input y.
+
+    Every `independent_every`-th op (i > 0, i % k == 0) starts a new branch from the
+    input x instead of t<i-1>: it has no hazard with op i-1, so sync-elision drops
+    that barrier; the next op depends on it again. Expected with sync-elision=1:
+    naive n-1 barriers, (n-1)//k elided (none without k). `variants` distinct
+    kernels (SK_ADD 1..variants) cycle along the chain."""
+    if n < 1:
+        raise ValueError("a chain needs at least one op")
+    if independent_every is not None and independent_every < 1:
+        raise ValueError("independent_every must be >= 1")
+    kernels = {f"vadd{v}": kernel("vadd", block_dim, add=v + 1) for v in range(variants)}
+    ops = []
+    for i in range(n):
+        fresh = i == 0 or (independent_every is not None and i % independent_every == 0)
+        ops.append((f"op{i}", f"vadd{i % variants}", "x" if fresh else f"t{i - 1}", "y", f"t{i}"))
+    tensors = ["x", "y"] + [f"t{i}" for i in range(n)]
+    return model(name or f"chain{n}", tensors, kernels, ops, options)
+
+
+def write_model(doc: dict, directory) -> str:
+    """Writes doc as <directory>/model.json with the kernel sources beside it; returns the path."""
+    os.makedirs(os.path.join(directory, "kernels"), exist_ok=True)
+    for fname, text in sorted(KERNEL_SOURCES.items()):
+        with open(os.path.join(directory, "kernels", fname), "w", encoding="utf-8") as f:
+            f.write(text)
+    path = os.path.join(directory, "model.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return path
