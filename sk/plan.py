@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 
 from sk import elision
 from sk import subop as subop_mod
@@ -164,6 +165,8 @@ def _validate(ki: KernelInfos, opts: SkOptions, platform: Platform, warnings: li
                 raise SkError("send/recv pair within one stream", where=f"at {op.label}.recv_event_list", value=e,
                               allowed=f"{ops[senders[e]].label} is on the same stream {op.stream_id}; "
                                       "ops of one stream are already ordered")
+    _check_entry_symbols(ops)
+    _check_event_order(ops, senders, bool(opts.stream_fusion) and len({op.stream_id for op in ops}) > 1)
     if not opts.stream_fusion:
         for a, b in zip(ops, ops[1:]):
             if a.stream_id != b.stream_id and not set(a.send_events) & set(b.recv_events):
@@ -202,6 +205,59 @@ def _elision_mode(ops, opts: SkOptions, two_stream: bool, warnings: list) -> boo
                         "its barriers follow the stream and event graph")
         return False
     return True
+
+
+def _check_event_order(ops, senders: dict, two_stream: bool) -> None:
+    """Events must not wait in a cycle: an op that waits for an event only a later op can send hangs.
+
+    Ops run in op_list order, per stream when two streams are fused (then a
+    receiver may precede its sender on the other stream, as upstream's goldens do).
+    """
+    succ: dict = {op.index: [] for op in ops}
+    indeg = dict.fromkeys(succ, 0)
+    last: dict = {}
+    for op in ops:
+        queue = op.stream_id if two_stream else 0
+        if queue in last:
+            succ[last[queue]].append(op.index)
+            indeg[op.index] += 1
+        last[queue] = op.index
+        for e in op.recv_events:
+            if e in senders:
+                succ[senders[e]].append(op.index)
+                indeg[op.index] += 1
+    ready = [i for i, d in indeg.items() if d == 0]
+    while ready:
+        for j in succ[ready.pop()]:
+            indeg[j] -= 1
+            if indeg[j] == 0:
+                ready.append(j)
+    stuck = [op for op in ops if indeg[op.index]]
+    for op in stuck:
+        for e in op.recv_events:
+            if e in senders and indeg[senders[e]]:
+                order = "on its stream" if two_stream else "in op_list (launch order)"
+                raise SkError("event can never arrive: the op waits for an op that runs after it (deadlock)",
+                              where=f"at {op.label}.recv_event_list", value=e,
+                              allowed=f"{ops[senders[e]].label} sends it but can only run after this op "
+                                      f"{order}; list every sender before its receivers")
+
+
+def _check_entry_symbols(ops) -> None:
+    """The fused entry calls sub-kernels by name, so one name must mean one object."""
+    owners: dict = {}
+    for op in ops:
+        for f in op.funcs:
+            source = (op.bin_path, os.path.normpath(os.path.join(os.path.dirname(op.json_path), f._path)))
+            symbols = [f.func_name] + [s for k in op.dynamic_keys for a, s in k.funcs if a == f.arch]
+            for sym in dict.fromkeys(symbols):
+                first_source, first_op = owners.setdefault(sym, (source, op))
+                if first_source != source:
+                    raise SkError("two different objects define the same sub-kernel entry symbol",
+                                  where=f"at {op.label}: {sym}", value=f"{source[0]}:{source[1]}",
+                                  allowed=f"{first_op.label} takes it from {first_source[0]}:{first_source[1]}; "
+                                          "localisation cannot separate two globals the SuperKernel calls by "
+                                          "name: give each kernel its own entry name")
 
 
 # --------------------------------------------------------------------------- shape

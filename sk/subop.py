@@ -35,7 +35,7 @@ import json
 import os
 import re
 
-from sk import elf
+from sk import elf, jsonload
 from sk.errors import SkError
 
 KERNEL_TYPES = (
@@ -230,7 +230,7 @@ def load_kernel_infos(path: str) -> KernelInfos:
     where = os.path.basename(path)
     try:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+            doc = jsonload.load(f)
     except FileNotFoundError:
         raise SkError("kernel_infos file not found", where="--kernel-infos", value=where) from None
     except json.JSONDecodeError as err:
@@ -288,9 +288,10 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
         if key not in _OP_KEYS:
             raise _unknown_field(key, _OP_KEYS, f"{where}.{key}")
     for field in ("bin_path", "json_path"):
-        if not isinstance(entry.get(field), str) or not entry[field]:
-            raise SkError("required path is missing or not a string", where=f"{where}.{field}",
-                          value=entry.get(field), allowed="a file path, relative to the kernel_infos file")
+        if not isinstance(entry.get(field), str) or not entry[field] or "\0" in entry[field]:
+            raise SkError("required path is missing, not a string or contains a NUL character",
+                          where=f"{where}.{field}", value=entry.get(field),
+                          allowed="a file path, relative to the kernel_infos file")
     stream_id = entry.get("stream_id")
     if isinstance(stream_id, bool) or not isinstance(stream_id, int) or stream_id < 0:
         raise SkError("stream_id must be a non-negative integer", where=f"{where}.stream_id", value=stream_id)
@@ -305,7 +306,7 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
     jwhere = f"{where}.json_path ({_shown(entry['json_path'])})"
     try:
         with open(json_file, encoding="utf-8") as f:
-            meta = json.load(f)
+            meta = jsonload.load(f)
     except FileNotFoundError:
         raise SkError("sub-op JSON not found", where=f"{where}.json_path", value=_shown(entry["json_path"]),
                       allowed="a path relative to the kernel_infos file") from None
@@ -375,13 +376,20 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
         obj = block.get("obj_files")
         if not isinstance(func_name, str) or not _IDENT.fullmatch(func_name):
             raise SkError("func_name is missing or not a C identifier", where=f"{kwhere}.func_name", value=func_name)
-        if not isinstance(obj, str) or not obj:
-            raise SkError("obj_files is missing or not a string", where=f"{kwhere}.obj_files", value=obj)
+        if not isinstance(obj, str) or not obj or "\0" in obj:
+            raise SkError("obj_files is missing, not a string or contains a NUL character",
+                          where=f"{kwhere}.obj_files", value=obj)
         info = objects.get(obj, f"{kwhere}.obj_files")
         if not info.defines(func_name):
             raise SkError("object does not define the sub-kernel entry symbol", where=f"{kwhere}.obj_files ("
                           f"{_shown(obj)})", value=func_name,
                           allowed="defined symbols: " + (", ".join(info.defined_symbols) or "none"))
+        if func_name not in info.defined_functions:
+            # A data symbol of that name would link, and the SuperKernel would jump into data.
+            raise SkError("the sub-kernel entry symbol is not a function (an object or untyped symbol)",
+                          where=f"{kwhere}.obj_files ({_shown(obj)})", value=func_name,
+                          allowed="the entry must be a function symbol (STT_FUNC); functions defined there: "
+                                  + (", ".join(info.defined_functions) or "none"))
         funcs.append(ArchFunc(arch=arch, key=key, func_name=func_name, object=_shown(obj),
                               text_size=info.text_size, _path=obj))
 

@@ -5,6 +5,7 @@ stays clean, and a barrier removed where a hazard needs it is caught.
 Random graphs (hypothesis) compile code, so the normal run is small:
   SK_ELISION_EXAMPLES  examples of the random-graph test (default 3; e.g. 50 for a long run)
   SK_ELISION_SEED      its seed (default 20261125); change it to explore other graphs
+`pytest --hypothesis-show-statistics` shows how many barriers each example elided.
 """
 
 import dataclasses
@@ -15,7 +16,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, assume, given, seed, settings, strategies as st
+from hypothesis import HealthCheck, assume, event, given, seed, settings, strategies as st
 
 from sk import elision, run
 from sk import model as model_mod
@@ -115,18 +116,24 @@ def test_chain_with_independent_branches(root):
     assert "outputs identical: 60 output tensors" in out
 
 
-def test_mixed_types_chain_narrows_and_stays_exact(root):
-    # cube writes t, vector ops in between are independent, a vector op reads t: the barrier
-    # before it is AIC->AIV although its neighbour is a vector op.
+def _mixed_chain(name):
+    # c0 (cube) writes t; v1 is independent; v2 (vector) reads t and u: the barrier before it
+    # is AIC->AIV although its neighbour is a vector op. m3 (MIX 1:2) reads v2's w: AIV->MIX.
+    # v4 is independent of m3.
     k = {"cmul4": modelgen.kernel("cmul", 4, add=2), "vadd8": modelgen.kernel("vadd", 8),
          "mixk4": modelgen.kernel("mixk", 4, add=3)}
     ops = [("c0", "cmul4", "x", "y", "t"), ("v1", "vadd8", "x", "y", "u"), ("v2", "vadd8", "t", "u", "w"),
            ("m3", "mixk4", "w", "x", "z"), ("v4", "vadd8", "y", "x", "q")]
-    doc = modelgen.model("mixed_chain", ["x", "y", "t", "u", "w", "z", "q"], k, ops)
+    return modelgen.model(name, ["x", "y", "t", "u", "w", "z", "q"], k, ops)
+
+
+def test_mixed_types_chain_narrows_and_stays_exact(root):
+    doc = _mixed_chain("mixed_chain")
     m, built = build(modelgen.write_model(doc, root / "mixed_chain"), root / "mixed_chain" / "build", root)
     barriers = built.scopes["mixed_chain_sk"].plan["barriers"]
     assert [b["kind"] for b in barriers] == ["elided", "early_start", "early_start", "elided"]
     assert "config 1;" in barriers[1]["reason"]         # AIC->AIV for c0's write of t
+    assert "config 6;" in barriers[2]["reason"]         # AIV->MIX: vec->vec and vec->cube
     code, out = execute(m, built)
     assert code == 0, out
 
@@ -171,6 +178,8 @@ def test_random_graphs_fused_with_elision_match_separate_launches(root, ops):
     d = root / f"graph{len(_BUILDS)}"
     _BUILDS.append(d)
     m, built = build(modelgen.write_model(doc, d), d / "build", root)
+    c = counts(built)["graph_sk"]
+    event(f"elided {c['elided']} of {c['naive']} barriers")   # --hypothesis-show-statistics
     code, out = execute(m, built)
     assert code == 0, f"{ops}\n{built.scopes['graph_sk'].plan['barriers']}\n{out}"
     shutil.rmtree(d / "build", ignore_errors=True)
@@ -238,15 +247,37 @@ def test_race_check_reports_a_force_elided_barrier(root, tsan_ok, monkeypatch):
     assert "slow_start" in proc.stderr and "fast_end" in proc.stderr
 
 
-def test_race_check_is_clean_with_elided_barriers(root, tsan_ok):
-    # A chain with independent branches (2 of 11 barriers elided) and a cube op in it.
-    doc = modelgen.chain_model(12, independent_every=4, variants=2, block_dim=4, name="tsan_chain")
-    doc["kernels"]["cm"] = modelgen.kernel("cmul", 4, add=9)
-    doc["ops"][5]["kernel"] = "cm"
-    m, built = build(modelgen.write_model(doc, root / "tsan_chain"), root / "tsan_chain" / "build", root, tsan=True)
-    c = counts(built)["tsan_chain_sk"]
-    assert (c["naive"], c["elided"]) == (11, 2)
-    proc = _run_under_tsan(m, built, root / "tsan_chain")
+@pytest.mark.parametrize("name", ["tsan_chain", "tsan_mixed"])
+def test_race_check_is_clean_with_elided_barriers(root, tsan_ok, name):
+    if name == "tsan_chain":
+        # A chain with independent branches (2 of 11 barriers elided) and a cube op in it.
+        doc = modelgen.chain_model(12, independent_every=4, variants=2, block_dim=4, name=name)
+        doc["kernels"]["cm"] = modelgen.kernel("cmul", 4, add=9)
+        doc["ops"][5]["kernel"] = "cm"
+        expect = (11, 2)
+    else:
+        doc, expect = _mixed_chain(name), (4, 2)
+    m, built = build(modelgen.write_model(doc, root / name), root / name / "build", root, tsan=True)
+    c = counts(built)[f"{name}_sk"]
+    assert (c["naive"], c["elided"]) == expect
+    proc = _run_under_tsan(m, built, root / name)
     assert proc.returncode == 0, proc.stdout + proc.stderr[-4000:]
     assert "bit-exact" in proc.stdout
     assert "ThreadSanitizer" not in proc.stderr, proc.stderr[-4000:]
+
+
+def test_race_check_reports_a_barrier_of_too_narrow_a_kind(root, tsan_ok, monkeypatch):
+    # Only vec->vec instead of the cube->vec that c0's write of t needs before v2 reads it.
+    real = elision.cheapest_es_config
+
+    def too_narrow(need, sk_arches, must_from=(), preferred=None):
+        return 0b0101 if (("cube", "vec") in need and preferred == 0b0101) else real(need, sk_arches, must_from,
+                                                                                     preferred)
+
+    monkeypatch.setattr(elision, "cheapest_es_config", too_narrow)
+    m, built = build(modelgen.write_model(_mixed_chain("tsan_narrow"), root / "tsan_narrow"),
+                     root / "tsan_narrow" / "build", root, tsan=True)
+    assert "config 5;" in built.scopes["tsan_narrow_sk"].plan["barriers"][1]["reason"]
+    proc = _run_under_tsan(m, built, root / "tsan_narrow")
+    assert "outputs" in proc.stdout, proc.stdout + proc.stderr[-4000:]
+    assert "WARNING: ThreadSanitizer: data race" in proc.stderr, proc.stdout + proc.stderr[-4000:]
