@@ -93,6 +93,7 @@ def _sk_sub_kernel_impl(ctx):
             label = ctx.label,
             kernel = info,
             bindings = {p: p for p in params},
+            tensors = None,
             stream = 0,
             send_events = [],
             recv_events = [],
@@ -137,10 +138,21 @@ def _sk_op_impl(ctx):
     if unknown:
         fail("%s: bind names %s, which %s does not have; its parameters are %s" % (ctx.label, unknown, kernel.label, params))
     bindings = {p: ctx.attr.bind.get(p, p) for p in params}
+    tensors = None
+    if all([p in ctx.attr.bind for p in kernel.inputs + kernel.outputs]):
+        # The workspace is the op's own scratch buffer unless bound to a shared tensor.
+        writes = [bindings[p] for p in kernel.outputs]
+        if kernel.workspace:
+            writes.append(ctx.attr.bind.get("workspace", "%s.workspace" % ctx.label.name))
+        tensors = struct(
+            reads = {bindings[p]: None for p in kernel.inputs}.keys(),
+            writes = {w: None for w in writes}.keys(),
+        )
     return [SkOpInfo(
         label = ctx.label,
         kernel = kernel,
         bindings = bindings,
+        tensors = tensors,
         stream = ctx.attr.stream,
         send_events = ctx.attr.send_events,
         recv_events = ctx.attr.recv_events,
@@ -152,7 +164,7 @@ sk_op = rule(
 can serve several instances with different tensors, streams and events.""",
     attrs = {
         "kernel": attr.label(mandatory = True, providers = [SkSubKernelInfo], doc = "The sk_sub_kernel"),
-        "bind": attr.string_dict(doc = "Parameter name -> tensor name (unbound parameters use their own name)"),
+        "bind": attr.string_dict(doc = "Parameter name -> tensor name (unbound parameters use their own name). Bind every input and output to declare the op's tensors, which sync-elision=1 needs"),
         "stream": attr.int(default = 0, doc = "Stream id"),
         "send_events": attr.int_list(doc = "Event ids sent after this op"),
         "recv_events": attr.int_list(doc = "Event ids waited for before this op"),

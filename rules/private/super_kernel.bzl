@@ -30,14 +30,17 @@ def _fuse(ctx, tc, name, out_prefix, ops):
     for i, op in enumerate(ops):
         sub = op.kernel.sk_objects[scope_location(i, len(ops))]
         objects.append(sub.object)
-        op_list.append({
+        entry = {
             "bin_path": _relative_to(sub.object.path, base),
             "json_path": _relative_to(sub.json.path, base),
             "recv_event_list": op.recv_events,
             "send_event_list": op.send_events,
             "stream_id": op.stream,
             "task_type": "normal",
-        })
+        }
+        if op.tensors:
+            entry["tensors"] = {"reads": list(op.tensors.reads), "writes": list(op.tensors.writes)}
+        op_list.append(entry)
         sub_files += [sub.object, sub.json]
     ctx.actions.write(kernel_infos, json.encode_indent({
         "kernel_name": name,

@@ -146,6 +146,18 @@ def _prebuilt_impl(ctx):
 
 prebuilt_test = analysistest.make(_prebuilt_impl, config_settings = FAKE_CANN)
 
+def _tensors_impl(ctx):
+    env = analysistest.begin(ctx)
+    writes = [a for a in analysistest.target_actions(env) if a.mnemonic == "FileWrite" and a.outputs.to_list()[0].basename == "kernel_infos.json"]
+    asserts.equals(env, 1, len(writes))
+    doc = json.decode(writes[0].content)
+    asserts.equals(env, {"reads": ["t0", "t1"], "writes": ["t2", "add_bound.workspace"]}, doc["op_list"][0]["tensors"])
+    asserts.false(env, "tensors" in doc["op_list"][1], "an unbound op must not declare guessed tensors")
+    asserts.equals(env, "sync-elision=1", doc["super_kernel_options"])
+    return analysistest.end(env)
+
+tensors_test = analysistest.make(_tensors_impl, config_settings = FAKE_CANN)
+
 def _failure_test(ctx):
     env = analysistest.begin(ctx)
     asserts.expect_failure(env, ctx.attr.expected)
