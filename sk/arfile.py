@@ -62,16 +62,28 @@ def members(path: str) -> list[tuple[str, bytes]]:
         if header[58:60] != b"`\n":
             raise SkError("corrupt ar archive member header", where=f"{path} at byte {pos}")
         name = header[:16].decode("utf-8", "replace").rstrip()
-        size = int(header[48:58].decode("ascii").strip() or 0)
+        size_field = header[48:58].decode("ascii", "replace").strip() or "0"
+        # Decimal digits only: int() would also take "-60", a header that never advances.
+        if not (size_field.isascii() and size_field.isdigit()):
+            raise SkError("corrupt ar archive member size", where=f"{path} at byte {pos}", value=size_field,
+                          allowed="a decimal byte count; rebuild the archive")
+        size = int(size_field)
         body = data[pos + 60:pos + 60 + size]
+        if len(body) < size:
+            raise SkError("truncated ar archive (member data cut short)", where=f"{path} at byte {pos}",
+                          value=size, allowed=f"{len(body)} bytes remain; rebuild the archive")
         if name == "//":
             longnames = body
         elif name in ("/", "/SYM64/"):
             pass
         else:
-            if name.startswith("/") and name[1:].isdigit():
+            if name.startswith("/") and name[1:].isascii() and name[1:].isdigit():
                 start = int(name[1:])
-                name = longnames[start:longnames.index(b"/\n", start)].decode("utf-8", "replace")
+                end = longnames.find(b"/\n", start)
+                if start >= len(longnames) or end < 0:
+                    raise SkError("corrupt ar archive long name", where=f"{path} at byte {pos}", value=name,
+                                  allowed=f"an offset into the {len(longnames)}-byte long-name table")
+                name = longnames[start:end].decode("utf-8", "replace")
             out.append((name[:-1] if name.endswith("/") else name, body))
         pos += 60 + size + (size & 1)
     return out

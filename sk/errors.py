@@ -10,6 +10,9 @@ from __future__ import annotations
 
 EXIT_USER_ERROR = 2
 EXIT_INTERNAL_ERROR = 1
+# A bad value longer than this is shown cut short: a pasted megabyte must not
+# become a megabyte-long error paragraph.
+MAX_VALUE_CHARS = 200
 
 
 class SkError(Exception):
@@ -30,11 +33,22 @@ class SkError(Exception):
         super().__init__(self.paragraph())
 
     def paragraph(self) -> str:
-        head = f"{self.where}: {self.what}" if self.where else self.what
+        where = _clip(self.where, MAX_VALUE_CHARS + 100)
+        head = f"{where}: {self.what}" if where else self.what
         if self.value is not None:
-            head += f" (got {self.value!r})"
+            head += f" (got {_shown_value(self.value)})"
         sentences = [_sentence(part) for part in (head, self.allowed) if part]
         return " ".join(" ".join(sentences).split())
+
+
+def _shown_value(value) -> str:
+    return _clip(repr(value), MAX_VALUE_CHARS)
+
+
+def _clip(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters in all)"
 
 
 def _sentence(text: str) -> str:

@@ -37,6 +37,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 
+from sk import jsonload
 from sk.errors import SkError
 
 # dtype -> (struct code, bytes)
@@ -46,6 +47,9 @@ DTYPES = {
 }
 INITS = ("random", "zeros", "ones")
 DEFAULT_WORKSPACE_BYTES = 1024
+# The twin holds every buffer in host memory (and `sk run` snapshots tensors for the
+# comparison): a larger one is a typo in a shape, not a model to run.
+MAX_BUFFER_BYTES = 1 << 30
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -172,6 +176,19 @@ def _str_list(value, where):
     return tuple(value)
 
 
+def _one_of(value, choices, what, where):
+    if not isinstance(value, str) or value not in choices:
+        raise _err(f"unsupported {what}", where, value, "one of " + ", ".join(choices))
+    return value
+
+
+def _path(value, where):
+    if not isinstance(value, str) or not value or "\0" in value:
+        raise _err("must be a non-empty path without NUL characters", where, value,
+                   "a path relative to the model file")
+    return value
+
+
 def _pos_int(value, where, minimum=1):
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise _err(f"must be an integer >= {minimum}", where, value)
@@ -183,11 +200,13 @@ def load(path: str, need_sources: bool = True) -> Model:
     `src` files need not exist here."""
     try:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+            doc = jsonload.load(f)
     except FileNotFoundError:
         raise _err("model file not found", path, allowed="pass --model PATH to a model JSON") from None
     except json.JSONDecodeError as err:
         raise _err(f"not valid JSON ({err.msg} at line {err.lineno} column {err.colno})", path) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise _err(f"model file cannot be read ({err})", path) from None
     return from_dict(doc, path, need_sources)
 
 
@@ -203,8 +222,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         where = f"{w}: tensors.{tname}"
         _name(tname, where)
         _obj(t, where, ("dtype", "shape"), ("init",))
-        if t["dtype"] not in DTYPES:
-            raise _err("unsupported dtype", f"{where}.dtype", t["dtype"], "one of " + ", ".join(DTYPES))
+        _one_of(t["dtype"], DTYPES, "dtype", f"{where}.dtype")
         if not isinstance(t["shape"], list) or not t["shape"]:
             raise _err("shape must be a non-empty list of sizes", f"{where}.shape", t["shape"])
         shape = tuple(_pos_int(d, f"{where}.shape") for d in t["shape"])
@@ -212,6 +230,9 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         if init is not None and init not in INITS:
             raise _err("unknown init", f"{where}.init", init, "one of " + ", ".join(INITS))
         tensors[tname] = Tensor(tname, t["dtype"], shape, init)
+        if tensors[tname].nbytes > MAX_BUFFER_BYTES:
+            raise _err("tensor is too large for the CPU twin", where, f"{tensors[tname].nbytes} bytes",
+                       f"at most {MAX_BUFFER_BYTES} bytes per tensor; check the shape")
 
     from sk.subkernel import kernel_type as parse_kernel_type
 
@@ -221,15 +242,20 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         _name(key, where)
         _obj(k, where, ("src", "kernel_type", "block_dim", "inputs", "outputs"),
              ("entry", "workspace", "tiling", "op_type", "copts", "include_dirs"))
-        src = os.path.normpath(os.path.join(base, k["src"]))
+        src = os.path.normpath(os.path.join(base, _path(k["src"], f"{where}.src")))
         if need_sources and not os.path.isfile(src):
             raise _err("kernel source not found", f"{where}.src", k["src"], "a path relative to the model file")
+        if not isinstance(k["kernel_type"], str):
+            raise _err("unsupported kernel type", f"{where}.kernel_type", k["kernel_type"],
+                       "a name such as AIV_ONLY or KERNEL_TYPE_MIX_AIC_1_2")
         kt = parse_kernel_type(k["kernel_type"], where=f"{where}.kernel_type").name
         inputs, outputs = _str_list(k["inputs"], f"{where}.inputs"), _str_list(k["outputs"], f"{where}.outputs")
         for p in inputs + outputs:
             _name(p, f"{where}.inputs/outputs")
         if len(set(inputs + outputs)) != len(inputs + outputs):
             raise _err("parameter names must be unique", f"{where}.inputs/outputs", list(inputs + outputs))
+        if not isinstance(k.get("op_type", ""), str):
+            raise _err("must be a string", f"{where}.op_type", k["op_type"], "an operator type such as Add")
         for flag in ("workspace", "tiling"):
             if not isinstance(k.get(flag, False), bool):
                 raise _err("must be true or false", f"{where}.{flag}", k[flag])
@@ -237,9 +263,9 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
             key=key, src=src, entry=_name(k.get("entry", key), f"{where}.entry"), kernel_type=kt,
             block_dim=_pos_int(k["block_dim"], f"{where}.block_dim"), inputs=inputs, outputs=outputs,
             workspace=k.get("workspace", False), tiling=k.get("tiling", False),
-            op_type=k.get("op_type", "") if isinstance(k.get("op_type", ""), str) else "",
+            op_type=k.get("op_type", ""),
             copts=_str_list(k.get("copts", []), f"{where}.copts"),
-            include_dirs=tuple(os.path.normpath(os.path.join(base, d))
+            include_dirs=tuple(os.path.normpath(os.path.join(base, _path(d, f"{where}.include_dirs")))
                                for d in _str_list(k.get("include_dirs", []), f"{where}.include_dirs")))
 
     if not isinstance(doc["ops"], list) or not doc["ops"]:
@@ -248,7 +274,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
     for i, o in enumerate(doc["ops"]):
         where = f"{w}: ops[{i}]"
         _obj(o, where, ("kernel", "bind"), ("name", "workspace_bytes", "tiling"))
-        if o["kernel"] not in kernels:
+        if not isinstance(o["kernel"], str) or o["kernel"] not in kernels:
             raise _err("unknown kernel", f"{where}.kernel", o["kernel"],
                        "one of the model's kernels: " + ", ".join(kernels))
         kernel = kernels[o["kernel"]]
@@ -264,7 +290,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
             if p not in want:
                 raise _err("kernel has no such parameter", f"{where}.bind.{p}",
                            allowed=f"{kernel.key} parameters: " + ", ".join(kernel.inputs + kernel.outputs))
-            if t not in tensors:
+            if not isinstance(t, str) or t not in tensors:
                 raise _err("unknown tensor", f"{where}.bind.{p}", t, "one of: " + ", ".join(tensors))
         missing = sorted(want - set(bind))
         if missing:
@@ -272,6 +298,9 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
                        allowed="bind every input and output")
         ws = o.get("workspace_bytes", DEFAULT_WORKSPACE_BYTES if kernel.workspace else 0)
         ws = _pos_int(ws, f"{where}.workspace_bytes", minimum=0)
+        if ws > MAX_BUFFER_BYTES:
+            raise _err("workspace is too large for the CPU twin", f"{where}.workspace_bytes", ws,
+                       f"at most {MAX_BUFFER_BYTES} bytes")
         tiling = _tiling(o.get("tiling"), f"{where}.tiling", kernel)
         ops.append(Op(i, oname, kernel, dict(bind), ws, tiling))
 
@@ -281,6 +310,9 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
             tensors[tname] = Tensor(tname, t.dtype, t.shape, "zeros" if tname in written else "random")
 
     scopes, taken = [], {}
+    if not isinstance(doc.get("super_kernels", []), list):
+        raise _err("super_kernels must be a list of scopes", f"{w}: super_kernels", type(doc["super_kernels"]).__name__,
+                   '[{"name": ..., "ops": [...], "options": "..."}]')
     for s_i, s in enumerate(doc.get("super_kernels", [])):
         where = f"{w}: super_kernels[{s_i}]"
         _obj(s, where, ("name", "ops"), ("options",))
@@ -316,8 +348,7 @@ def _tiling(value, where, kernel) -> bytes:
     if not kernel.tiling:
         raise _err("the kernel takes no tiling parameter", where, allowed=f'set "tiling": true on {kernel.key}')
     _obj(value, where, ("dtype", "values"), ())
-    if value["dtype"] not in DTYPES:
-        raise _err("unsupported dtype", f"{where}.dtype", value["dtype"], "one of " + ", ".join(DTYPES))
+    _one_of(value["dtype"], DTYPES, "dtype", f"{where}.dtype")
     values = value["values"]
     if not isinstance(values, list) or not values:
         raise _err("values must be a non-empty list", f"{where}.values", values)

@@ -31,6 +31,8 @@ from typing import Callable
 from sk.errors import SkError
 
 _DIGITS = re.compile(r"[0-9]+")
+# Longer digit strings are not numbers anyone means (and int() refuses > 4300 digits).
+_MAX_DIGITS = 18
 
 
 def _enum(*allowed: str) -> Callable[[str, str], object]:
@@ -44,9 +46,13 @@ def _enum(*allowed: str) -> Callable[[str, str], object]:
     return parse
 
 
+def _is_whole(value: str) -> bool:
+    return len(value) <= _MAX_DIGITS and _DIGITS.fullmatch(value) is not None
+
+
 def _func_align(name: str, value: str) -> int:
     allowed = "allowed values: 0 (no alignment attribute) or a power of two >= 2, in decimal digits"
-    if not _DIGITS.fullmatch(value):
+    if not _is_whole(value):
         raise SkError("invalid value for option", where=f"option '{name}'", value=value, allowed=allowed)
     n = int(value)
     if n != 0 and (n < 2 or n & (n - 1)):
@@ -56,15 +62,16 @@ def _func_align(name: str, value: str) -> int:
 
 def _split_mode(name: str, value: str) -> int:
     allowed = "allowed values: a whole number from 1 to 64"
-    if not _DIGITS.fullmatch(value) or not 0 < int(value) <= 64:
+    if not _is_whole(value) or not 0 < int(value) <= 64:
         raise SkError("invalid value for option", where=f"option '{name}'", value=value, allowed=allowed)
     return int(value)
 
 
 def _block_num(name: str, value: str) -> int:
-    if not _DIGITS.fullmatch(value):
+    if not _is_whole(value):
         raise SkError("invalid value for option", where=f"option '{name}'", value=value,
-                      allowed="allowed values: a whole number >= 0 (0 = no override)")
+                      allowed=f"allowed values: a whole number >= 0 of at most {_MAX_DIGITS} digits "
+                              "(0 = no override; the SoC's core count bounds it)")
     return int(value)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import shutil
 import subprocess
 import tempfile
 
@@ -74,3 +75,57 @@ def scratch_dir(near: str):
     os.makedirs(directory, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".sk-work-", dir=directory) as tmp:
         yield tmp
+
+
+def write_files_atomic(files: dict[str, str | bytes]) -> None:
+    """Writes several outputs all or nothing: {path: text or bytes}.
+
+    Every file is first written to a temp file beside its destination; only
+    when all are complete are they renamed into place. Should a rename fail
+    midway, the ones already replaced get their previous version back, so a
+    failure leaves neither a new file nor a mix of old and new ones.
+    """
+    temps: dict[str, str] = {}
+    try:
+        for path, content in files.items():
+            directory = os.path.dirname(os.path.abspath(path))
+            os.makedirs(directory, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".sk-", suffix=os.path.splitext(path)[1], dir=directory)
+            temps[path] = tmp
+            mode = "wb" if isinstance(content, bytes) else "w"
+            with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": "\n"})) as f:
+                f.write(content)
+            os.chmod(tmp, 0o644)
+        _replace_all(temps)
+    finally:
+        for tmp in temps.values():
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+
+
+def _replace_all(temps: dict[str, str]) -> None:
+    backups: dict[str, str | None] = {}
+    try:
+        for path, tmp in temps.items():
+            backup = None
+            if os.path.lexists(path):
+                backup = tmp + ".old"
+                try:
+                    os.link(path, backup)
+                except OSError:  # no hard links here: a copy keeps the previous version as well
+                    shutil.copyfile(path, backup)
+            backups[path] = backup
+            os.replace(tmp, path)
+    except BaseException:
+        for path, backup in backups.items():
+            with contextlib.suppress(OSError):
+                if backup is None:
+                    os.unlink(path)
+                else:
+                    os.replace(backup, path)
+        raise
+    finally:
+        for backup in backups.values():
+            if backup:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(backup)

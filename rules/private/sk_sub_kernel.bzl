@@ -33,6 +33,8 @@ def _check(ctx):
         seen[n] = True
     if ctx.attr.block_dim < 1:
         fail("%s: block_dim = %d; it must be at least 1" % (ctx.label, ctx.attr.block_dim))
+    if ctx.attr.workspace < 0:
+        fail("%s: workspace = %d; it must be 0 (no workspace) or a positive byte count" % (ctx.label, ctx.attr.workspace))
     if ctx.attr.srcs and (ctx.file.object or ctx.file.subop_json):
         fail("%s: give either srcs (compiled here) or object + subop_json (prebuilt), not both" % ctx.label)
     if not ctx.attr.srcs and not (ctx.file.object and ctx.file.subop_json):
@@ -131,7 +133,23 @@ the same inherited options are compiled once.""",
     provides = [SkSubKernelInfo, SkOpInfo],
 )
 
+def _check_op(ctx):
+    if ctx.attr.stream < 0:
+        fail("%s: stream = %d; stream ids are non-negative integers" % (ctx.label, ctx.attr.stream))
+    for attr_name, events in [("send_events", ctx.attr.send_events), ("recv_events", ctx.attr.recv_events)]:
+        seen = {}
+        for e in events:
+            if e < 0:
+                fail("%s: %s has %d; event ids are non-negative integers" % (ctx.label, attr_name, e))
+            if e in seen:
+                fail("%s: %s lists event %d twice; list each event once" % (ctx.label, attr_name, e))
+            seen[e] = True
+    both = sorted([e for e in ctx.attr.send_events if e in ctx.attr.recv_events])
+    if both:
+        fail("%s: event %d is in both send_events and recv_events; an event connects two different ops" % (ctx.label, both[0]))
+
 def _sk_op_impl(ctx):
+    _check_op(ctx)
     kernel = ctx.attr.kernel[SkSubKernelInfo]
     params = params_of(kernel.inputs, kernel.outputs, kernel.workspace)
     unknown = sorted([p for p in ctx.attr.bind if p not in params])

@@ -39,6 +39,7 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None) -> dict:
     from sk.codegen import render_source
     from sk.errors import SkError
     from sk.meta import kernel_json
+    from sk.toolrun import write_files_atomic
 
     name = plan.kernel_name
     files = {
@@ -55,10 +56,8 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None) -> dict:
         files["plan"] = plan_out
         contents["plan"] = dump_plan_json(plan.to_json())
     try:
-        os.makedirs(out_dir, exist_ok=True)
-        for kind, path in files.items():
-            with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.write(contents[kind])
+        # All or nothing: a failure leaves no new file and keeps the previous good set.
+        write_files_atomic({path: contents[kind] for kind, path in files.items()})
     except OSError as err:
         raise SkError(f"cannot write output ({err.strerror})", where="--out-dir",
                       value=os.path.basename(err.filename or out_dir)) from None

@@ -1,0 +1,1 @@
+// Second source of the two-srcs failure test; only analysed, never compiled.

@@ -1,0 +1,282 @@
+"""Fuzzing the three readers of user input: every generated input is accepted or rejected with SkError.
+
+  * the option-string parser (sk.options.parse_options), on free text and on
+    key=value strings built from the real option names;
+  * the kernel_infos / sub-op JSON loader plus the planner (sk.subop, sk.plan),
+    on mutations of a valid fusion input (fields dropped, retyped, replaced,
+    added; JSON text cut or spliced);
+  * the ELF and ar reader (sk.elf, sk.arfile, sk.objsyms), on mutated bytes of
+    real objects and archives built here with gcc/as/ar.
+
+Any other exception is a bug (sk would print "internal error" and exit 1).
+The normal run is bounded (FUZZ_EXAMPLES per test, derandomised so a run
+is repeatable); the long run is
+
+    SK_FUZZ_EXAMPLES=10000 SK_FUZZ_SEED=<n> python -m pytest tests/bad_inputs/test_fuzz.py -q
+
+(SK_FUZZ_SEED unset in a long run: a fresh random seed, printed by hypothesis on failure).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+from hypothesis import HealthCheck, event, given, seed, settings
+from hypothesis.control import currently_in_test_context
+from hypothesis import strategies as st
+
+from badinputs import fusion, make_object
+from sk import arfile, elf, objsyms
+from sk.errors import SkError
+from sk.options import KNOWN_OPTIONS, parse_options
+
+FUZZ_EXAMPLES = int(os.environ.get("SK_FUZZ_EXAMPLES", "150"))
+_LONG = "SK_FUZZ_EXAMPLES" in os.environ
+FUZZ = settings(max_examples=FUZZ_EXAMPLES, deadline=None, database=None, derandomize=not _LONG,
+                suppress_health_check=list(HealthCheck))
+
+
+def _seeded(fn):
+    if os.environ.get("SK_FUZZ_SEED"):
+        return seed(int(os.environ["SK_FUZZ_SEED"]))(fn)
+    return fn
+
+
+def accepts_or_sk_error(call, *args):
+    """The contract: a result or SkError (whose paragraph must render); anything else fails the test."""
+    try:
+        result = call(*args)
+    except SkError as err:
+        assert err.paragraph()
+        _event(f"rejected: {err.what[:40]}")
+        return None
+    _event("accepted")
+    return result
+
+
+def _event(text):
+    """Outcome statistics (pytest --hypothesis-show-statistics), to see how deep the inputs get."""
+    if currently_in_test_context():
+        event(text)
+
+
+# ---------------------------------------------------------------- options
+
+_VALUES = st.one_of(
+    st.sampled_from(["0", "1", "2", "4", "64", "65", "512", "3", "-1", "max", "none", "per-func", "bypass", "abort",
+                     "", " ", "1,2", ",", "-g,-O2", "9" * 30, "0x10", "1e3", "\u0663", "\u00b2"]),
+    st.text(max_size=12),
+)
+_PAIR = st.tuples(st.one_of(st.sampled_from(KNOWN_OPTIONS), st.text(max_size=8)), st.sampled_from(["=", "", "=="]),
+                  _VALUES).map(lambda t: "".join(t))
+
+
+@_seeded
+@FUZZ
+@given(st.one_of(st.text(max_size=80), st.lists(_PAIR, max_size=6).map(":".join),
+                 st.lists(_PAIR, max_size=4).map(lambda parts: '"' + ":".join(parts) + '"')))
+def test_fuzz_option_strings(text):
+    opts = accepts_or_sk_error(parse_options, text)
+    if opts is not None:
+        json.dumps(opts.to_json())  # an accepted string must normalise
+
+
+# ---------------------------------------------------------------- kernel_infos and sub-op JSON
+
+@pytest.fixture(scope="module")
+def valid_fusion(tmp_path_factory):
+    root = tmp_path_factory.mktemp("fuzz-fusion")
+    ki = fusion(root, ops=[
+        ("a", {}, {"send_event_list": [100]}),
+        ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2", "block_dim": 4}, {"stream_id": 1, "recv_event_list": [100]}),
+        ("c", {"kernel_type": "KERNEL_TYPE_AIV_ONLY", "sub_op_with_sync_all": True}, {}),
+    ], options="stream-fusion=1:feed-sync-all=1")
+    docs = {}
+    for name in ("kernel_infos", "a", "b", "c"):
+        with open(os.path.join(root, f"{name}.json")) as f:
+            docs[name] = json.load(f)
+    return str(root), docs
+
+
+_JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-2 ** 70, 2 ** 70),
+                       st.floats(allow_nan=False), st.text(max_size=10),
+                       st.sampled_from(["KERNEL_TYPE_AIV_ONLY", "KERNEL_TYPE_MIX_AIC_1_2", "dynamic", "normal",
+                                        "a.o", "a.json", "a__kernel0_middle", "x\u0000y", "../a.o", "/"]))
+_JSON = st.recursive(_JSON_LEAF, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                         st.dictionaries(st.text(max_size=6), inner, max_size=4)),
+                     max_leaves=8)
+
+
+def _paths(node, prefix=()):
+    """Every (path, value) in a JSON document, the root included."""
+    yield prefix, node
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, prefix + (i,))
+
+
+@st.composite
+def _mutated(draw, doc):
+    doc = json.loads(json.dumps(doc))
+    for _ in range(draw(st.integers(1, 3))):
+        paths = list(_paths(doc))
+        path, node = paths[draw(st.integers(0, len(paths) - 1))]
+        action = draw(st.sampled_from(["replace", "drop", "add", "dup_list_item", "swap_type"]))
+        parent = doc
+        for key in path[:-1]:
+            parent = parent[key]
+        if action == "replace" and path:
+            parent[path[-1]] = draw(_JSON)
+        elif action == "drop" and path:
+            del parent[path[-1]]
+        elif action == "add" and isinstance(node, dict):
+            node[draw(st.sampled_from(["kernelName", "blockDim", "split_mode", "tensors", "task_type", "x",
+                                       "dynamic_func_names", "stream_id", "recv_event_list"]))] = draw(_JSON)
+        elif action == "dup_list_item" and isinstance(node, list) and node:
+            node.append(json.loads(json.dumps(node[draw(st.integers(0, len(node) - 1))])))
+        elif action == "swap_type" and path:
+            value = parent[path[-1]]
+            parent[path[-1]] = ([value] if not isinstance(value, list) else (str(value) if value else {}))
+        elif not path:
+            doc = draw(_JSON)
+    return doc
+
+
+def _plan(root, ki_path):
+    from sk.plan import build_plan
+    from sk.platforms import get_platform
+    from sk.subop import load_kernel_infos
+
+    build_plan(load_kernel_infos(ki_path), get_platform())
+
+
+@_seeded
+@FUZZ
+@given(data=st.data())
+def test_fuzz_kernel_infos_and_sub_op_json(valid_fusion, data):
+    root, docs = valid_fusion
+    which = data.draw(st.sampled_from(sorted(docs)))
+    mutated = data.draw(_mutated(docs[which]))
+    text = json.dumps(mutated)
+    if data.draw(st.integers(0, 3)) == 0:  # sometimes damage the text too: cut it, or splice in a duplicate key
+        cut = data.draw(st.integers(0, len(text)))
+        text = data.draw(st.sampled_from([text[:cut], text[:cut] + text, text.replace("{", '{"k": 1, "k": 2, ', 1)]))
+    with tempfile.TemporaryDirectory(dir=root) as work:
+        for name, doc in docs.items():
+            with open(os.path.join(work, f"{name}.json"), "w") as f:
+                f.write(text if name == which else json.dumps(doc))
+        for obj in os.listdir(root):
+            if obj.endswith(".o"):
+                os.symlink(os.path.join(root, obj), os.path.join(work, obj))
+        accepts_or_sk_error(_plan, work, os.path.join(work, "kernel_infos.json"))
+
+
+# ---------------------------------------------------------------- ELF objects and archives
+
+@pytest.fixture(scope="module")
+def real_objects(tmp_path_factory):
+    """Real relocatables (gcc and as), 32- and 64-bit, and GNU archives with long member names."""
+    root = tmp_path_factory.mktemp("fuzz-elf")
+    blobs = []
+    src = root / "k.c"
+    src.write_text("static int helper(int x) { return x * 3; }\n"
+                   "int table[4] = {1, 2, 3, 4};\n"
+                   "int k_entry_middle(int x) { return helper(x) + table[x & 3]; }\n"
+                   "extern int missing(int);\n"
+                   "int k_entry_middle_split1(int x) { return missing(x); }\n")
+    gcc = shutil.which("gcc")
+    if gcc:
+        subprocess.run([gcc, "-c", "-O1", "-ffunction-sections", "-g", "-o", str(root / "gcc.o"), str(src)],
+                       check=True)
+        blobs.append(("gcc.o", (root / "gcc.o").read_bytes()))
+    make_object(root / "as.o", ["a__kernel0_middle", "other"], 64)
+    blobs.append(("as.o", (root / "as.o").read_bytes()))
+    (root / "s32.s").write_text(".text\n.globl f\n.type f, @function\nf: ret\n")
+    subprocess.run(["as", "--32", "-o", str(root / "s32.o"), str(root / "s32.s")], check=True)
+    blobs.append(("s32.o", (root / "s32.o").read_bytes()))
+    members = [str(root / "as.o")] + ([str(root / "gcc.o")] if gcc else [])
+    long_name = root / "a_member_with_a_long_name_split1.o"
+    shutil.copy(root / "as.o", long_name)
+    subprocess.run(["ar", "rcs", str(root / "lib.a"), *members, str(long_name)], check=True)
+    blobs.append(("lib.a", (root / "lib.a").read_bytes()))
+    blobs.append(("ours.a", arfile.pack([("a_member_with_a_long_name.o", blobs[0][1]), ("b.o", blobs[-2][1])])))
+    return str(root), blobs
+
+
+@st.composite
+def _mutated_bytes(draw, blobs):
+    name, data = blobs[draw(st.integers(0, len(blobs) - 1))]
+    data = bytearray(data)
+    for _ in range(draw(st.sampled_from([1, 1, 1, 2, 2, 3, 8]))):
+        kind = draw(st.sampled_from(["flip", "byte", "word", "cut", "insert", "header"]))
+        if not data:
+            break
+        pos = draw(st.integers(0, len(data) - 1))
+        if kind == "flip":
+            data[pos] ^= 1 << draw(st.integers(0, 7))
+        elif kind == "byte":
+            data[pos] = draw(st.integers(0, 255))
+        elif kind == "word":  # a field of a header: offsets, sizes, counts, indices
+            value = draw(st.sampled_from([0, 1, 0xFFFF, 0xFFFFFFFF, 2 ** 63, 2 ** 64 - 1, len(data), len(data) + 1]))
+            width = draw(st.sampled_from([2, 4, 8]))
+            data[pos:pos + width] = (value % (1 << (8 * width))).to_bytes(width, "little")
+        elif kind == "cut":
+            del data[pos:]
+        elif kind == "insert":
+            data[pos:pos] = draw(st.binary(min_size=1, max_size=16))
+        elif kind == "header":  # the ELF header and ar member headers are where the structure lives
+            pos = draw(st.integers(0, min(len(data) - 1, 130)))
+            data[pos] = draw(st.integers(0, 255))
+    return name, bytes(data)
+
+
+def _read_all(path, name, data):
+    if elf.is_archive(data):
+        for member, body in elf.parse_archive(data, name).items():
+            accepts_or_sk_error(elf.parse_object, body, member)
+        for obj in objsyms.read_archive(path):
+            obj.defined_globals(), obj.undefined()
+        arfile.members(path)
+    else:
+        elf.parse_object(data, name)
+        info = objsyms.read_object(path)
+        info.defined_globals(), info.undefined(), info.symbols
+
+
+@_seeded
+@FUZZ
+@given(data=st.data())
+def test_fuzz_elf_and_archive_bytes(real_objects, data):
+    root, blobs = real_objects
+    name, blob = data.draw(_mutated_bytes(blobs))
+    fd, path = tempfile.mkstemp(dir=root, suffix="-" + name)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        accepts_or_sk_error(_read_all, path, name, blob)
+    finally:
+        os.unlink(path)
+
+
+def test_fuzz_fixtures_are_valid(real_objects, valid_fusion):
+    """The seeds themselves parse: the fuzzers mutate real inputs, not garbage."""
+    root, blobs = real_objects
+    for name, data in blobs:
+        if name == "s32.o":  # the ELF32 seed is rejected by design
+            with pytest.raises(SkError, match="wrong ELF class"):
+                elf.parse_object(data, name)
+            continue
+        path = os.path.join(root, "seed-" + name)
+        with open(path, "wb") as f:
+            f.write(data)
+        _read_all(path, name, data)
+    froot, _ = valid_fusion
+    _plan(froot, os.path.join(froot, "kernel_infos.json"))
