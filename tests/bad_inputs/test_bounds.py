@@ -13,11 +13,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import time
 
 import pytest
 
-from badinputs import ROOT, make_object, sk
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # badinputs.py, beside this file
+
+from badinputs import ROOT, make_object, sk  # noqa: E402
 
 N_OPS = 1200
 

@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 import pytest
@@ -30,7 +31,9 @@ from hypothesis import HealthCheck, event, given, seed, settings
 from hypothesis.control import currently_in_test_context
 from hypothesis import strategies as st
 
-from badinputs import fusion, make_object
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # badinputs.py, beside this file
+
+from badinputs import fusion, make_object  # noqa: E402
 from sk import arfile, elf, objsyms
 from sk.errors import SkError
 from sk.options import KNOWN_OPTIONS, parse_options

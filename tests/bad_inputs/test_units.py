@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import pytest
 
-from badinputs import fusion
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # badinputs.py, beside this file
+
+from badinputs import fusion  # noqa: E402
 from sk import arfile, elf, jsonload
 from sk.errors import MAX_VALUE_CHARS, SkError
 
