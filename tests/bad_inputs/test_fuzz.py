@@ -72,7 +72,7 @@ def _event(text):
 
 _VALUES = st.one_of(
     st.sampled_from(["0", "1", "2", "4", "64", "65", "512", "3", "-1", "max", "none", "per-func", "bypass", "abort",
-                     "", " ", "1,2", ",", "-g,-O2", "9" * 30, "0x10", "1e3", "\u0663", "\u00b2"]),
+                     "", " ", "1,2", ",", "-g,-O2", "9" * 30, "9" * 5000, "0x10", "1e3", "\u0663", "\u00b2"]),
     st.text(max_size=12),
 )
 _PAIR = st.tuples(st.one_of(st.sampled_from(KNOWN_OPTIONS), st.text(max_size=8)), st.sampled_from(["=", "", "=="]),
@@ -219,7 +219,7 @@ def _mutated_bytes(draw, blobs):
     name, data = blobs[draw(st.integers(0, len(blobs) - 1))]
     data = bytearray(data)
     for _ in range(draw(st.sampled_from([1, 1, 1, 2, 2, 3, 8]))):
-        kind = draw(st.sampled_from(["flip", "byte", "word", "cut", "insert", "header"]))
+        kind = draw(st.sampled_from(["flip", "byte", "word", "cut", "insert", "header", "ar_field"]))
         if not data:
             break
         pos = draw(st.integers(0, len(data) - 1))
@@ -235,6 +235,15 @@ def _mutated_bytes(draw, blobs):
             del data[pos:]
         elif kind == "insert":
             data[pos:pos] = draw(st.binary(min_size=1, max_size=16))
+        elif kind == "ar_field" and data.startswith(b"!<arch>\n"):
+            # ar member headers are text: a size or a name field gets another decimal-looking text
+            starts = [m for m in range(8, len(data) - 60) if data[m + 58:m + 60] == b"`\n"][:8]
+            if starts:
+                at = draw(st.sampled_from(starts))
+                field, width = draw(st.sampled_from([(48, 10), (0, 16)]))
+                text = draw(st.sampled_from([b"-60", b"+4", b"1_0", b"", b"99999999999", b"#1/zz", b"#1/999",
+                                             b"/99999", b"/", b"//", b"0"]))
+                data[at + field:at + field + width] = text.ljust(width)[:width]
         elif kind == "header":  # the ELF header and ar member headers are where the structure lives
             pos = draw(st.integers(0, min(len(data) - 1, 130)))
             data[pos] = draw(st.integers(0, 255))
