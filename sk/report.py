@@ -80,6 +80,24 @@ def render(plan: dict, meta: dict) -> str:
     return "\n".join(out)
 
 
+# Top-level plan fields render() reads without a default.
+_PLAN_FIELDS = ("kernel_name", "kernel_type", "task_ration", "block_dim", "mode", "early_start", "split_mode")
+
+
 def write_report(plan_path: str, meta_path: str, out_path: str) -> None:
-    text = render(_load(plan_path, "plan"), _load(meta_path, "kernel JSON"))
+    plan, meta = _load(plan_path, "plan"), _load(meta_path, "kernel JSON")
+    for doc, path, what in ((plan, plan_path, "plan"), (meta, meta_path, "kernel JSON")):
+        if not isinstance(doc, dict):
+            raise SkError(f"the {what} must be a JSON object", where=path, value=type(doc).__name__,
+                          allowed=f"pass the {what} written by `sk gen`" + (" --plan-out" if what == "plan" else ""))
+    missing = [f for f in _PLAN_FIELDS if f not in plan]
+    if missing or not isinstance(plan.get("ops", []), list):
+        raise SkError("this is not a plan written by `sk gen --plan-out`", where=f"{plan_path}",
+                      value=missing or "ops", allowed="regenerate it with `sk gen --plan-out` of this sk version")
+    try:
+        text = render(plan, meta)
+    except (KeyError, TypeError, AttributeError, IndexError) as err:
+        # A hand-edited or foreign plan; one from `sk gen` always renders.
+        raise SkError(f"the plan has a field of an unexpected shape ({type(err).__name__}: {err})",
+                      where=plan_path, allowed="regenerate it with `sk gen --plan-out` of this sk version") from None
     write_text_atomic(out_path, text)

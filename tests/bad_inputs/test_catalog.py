@@ -390,6 +390,34 @@ def _(tmp):
     return _pack_argv(tmp, kernel, wrapper)
 
 
+# ---------------------------------------------------------------- tool outputs fed back by hand (sk report, link)
+
+def _json_file(tmp, name, text):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+@case("plan", "report_plan_is_a_list", "plan.json", "must be a json object", "'list'", "--plan-out")
+def _(tmp):
+    plan = _json_file(tmp, "plan.json", "[]")
+    return ["report", "--plan", plan, "--meta", plan, "-o", os.path.join(tmp, "out", "r.md")]
+
+
+@case("plan", "report_plan_lacks_fields", "plan.json", "not a plan written by", "kernel_type")
+def _(tmp):
+    plan = _json_file(tmp, "plan.json", '{"kernel_name": "x"}')
+    return ["report", "--plan", plan, "--meta", plan, "-o", os.path.join(tmp, "out", "r.md")]
+
+
+@case("plan", "link_plan_not_json", "plan.json", "plan is not valid json", "line 1")
+def _(tmp):
+    plan = _json_file(tmp, "plan.json", "{")
+    return ["link", "--toolchain", "host", "--ld", "ld", "--objcopy", "objcopy", "--plan", plan, "--meta-in", plan,
+            "--out-obj", os.path.join(tmp, "out", "x.o"), "--out-json", os.path.join(tmp, "out", "x.json")]
+
+
 # ---------------------------------------------------------------- model descriptions (sk run)
 
 KERNEL_SRC = '#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z) {}\n'
