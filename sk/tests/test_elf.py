@@ -162,3 +162,53 @@ def test_section_data_past_the_end(tmp_path):
             struct.pack_into("<Q", data, shoff + k * shentsize + 24, len(data) + 4096)
     with pytest.raises(SkError, match="truncated or corrupt"):
         elf.parse_object(bytes(data), "k.o")
+
+
+def _symtab_header(data):
+    """Offset of the SHT_SYMTAB section header and the symbol table's (offset, entry count)."""
+    import struct
+
+    shoff = struct.unpack_from("<Q", data, 0x28)[0]
+    shentsize, shnum, _ = struct.unpack_from("<HHH", data, 0x3A)
+    for k in range(shnum):
+        at = shoff + k * shentsize
+        if struct.unpack_from("<I", data, at + 4)[0] == 2:
+            offset, size = struct.unpack_from("<QQ", data, at + 24)
+            return at, offset, size // 24
+    raise AssertionError("no symbol table")
+
+
+def _assembled_with_locals(tmp_path):
+    src = tmp_path / "l.s"
+    src.write_text(".text\nloc1:\nret\nloc2:\nret\n.globl f\n.type f, @function\nf:\ncall g\nret\n"
+                   ".weak w\nw:\nret\n.data\n.globl d\nd: .long 1\n")
+    import subprocess
+
+    subprocess.run(["as", "--64", "-o", str(tmp_path / "l.o"), str(src)], check=True)
+    return bytearray((tmp_path / "l.o").read_bytes())
+
+
+def test_symbol_table_that_breaks_locals_first_is_read_whole(tmp_path):
+    import struct
+
+    data = _assembled_with_locals(tmp_path)
+    header, _, count = _symtab_header(data)
+    struct.pack_into("<I", data, header + 44, count)  # sh_info claims every entry is local
+    info = elf.parse_object(bytes(data), "l.o")
+    assert info.defined_symbols == ("d", "f", "w") and info.undefined == ("g",)
+    assert (info.defined_functions, info.defined_symbols, info.undefined, info.text_size) == \
+        _pyelftools_reference(bytes(data))
+
+
+def test_undefined_local_below_sh_info_is_still_reported(tmp_path):
+    import struct
+
+    data = _assembled_with_locals(tmp_path)
+    header, offset, count = _symtab_header(data)
+    first_global = struct.unpack_from("<I", data, header + 44)[0]
+    named_locals = [k for k in range(1, first_global) if struct.unpack_from("<I", data, offset + 24 * k)[0]]
+    struct.pack_into("<H", data, offset + 24 * named_locals[0] + 6, 0)  # a named local becomes undefined
+    info = elf.parse_object(bytes(data), "l.o")
+    assert (info.defined_functions, info.defined_symbols, info.undefined, info.text_size) == \
+        _pyelftools_reference(bytes(data))
+    assert len(info.undefined) == 2
