@@ -87,3 +87,21 @@ def test_render_is_deterministic(tmp_path):
     _, two = source(tmp_path / "2", ops, "stream-fusion=1")
     assert one == two
     assert not re.search(r"/tmp|/home|/work", one)
+
+
+def test_dict_lookups_resolve_as_in_plain_jinja2():
+    template = ("{{ d.kind }}|{{ d['kind'] }}|{{ d.items()|list|length }}|{{ d.missing is defined }}|"
+                "{{ d.get('kind') }}|{{ o.real }}|{{ d.keys is defined }}")
+    d = {"kind": "call", "keys": "shadowed by the method"}
+    ours = codegen.environment().from_string(template).render(d=d, o=3)
+    plain = jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(template).render(d=d, o=3)
+    assert ours == plain == "call|call|2|False|call|3|True"
+    with pytest.raises(jinja2.UndefinedError):
+        codegen.environment().from_string("{{ d.missing }}").render(d=d)
+
+
+def test_spellings_match_the_former_macros():
+    assert codegen.is_arch("cube") == "ASCEND_IS_AIC" and codegen.is_arch("vec") == "ASCEND_IS_AIV"
+    assert codegen.idx("raw") == "get_block_idx()" and codegen.idx("ascendc") == "AscendC::GetBlockIdx()"
+    assert codegen.es_cond(None) == "true"
+    assert codegen.es_cond([">=", "raw", 8]) == "get_block_idx() >= 8"
