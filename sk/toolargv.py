@@ -142,17 +142,20 @@ def translate_flags(flavor: str, flags) -> list[str]:
     return out
 
 
-def relocatable_link_argv(tools: Tools, inputs, out: str, *, discard_locals: bool = False) -> list[str]:
+def relocatable_link_argv(tools: Tools, inputs, out: str, *, discard_locals: bool = False,
+                          hash_size: int | None = None) -> list[str]:
     """`ld -r`: merge objects into one relocatable object, in the given order.
 
     CANN: upstream's fatbin step `ld.lld -m aicorelinux -r -Ttext=0 -q [-x]
     <objs> -static -o out` (facts §6.7).
+    hash_size: GNU ld's `--hash-size` (host only; only GNU ld's BFD linker has it).
     """
     linker = tools.need("linker")
     if tools.flavor == CANN:
         return [linker, "-m", "aicorelinux", "-r", "-Ttext=0", "-q", *(["-x"] if discard_locals else []),
                 *inputs, "-static", "-o", out]
-    return [linker, "-r", *(["-x"] if discard_locals else []), *inputs, "-o", out]
+    return [linker, "-r", *([f"--hash-size={hash_size}"] if hash_size else []), *(["-x"] if discard_locals else []),
+            *inputs, "-o", out]
 
 
 def whole_archive(path: str) -> list[str]:

@@ -28,21 +28,68 @@ def run_tool(argv: list[str], *, step: str, where: str, stdin: str | None = None
         proc = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               timeout=TOOL_TIMEOUT_S, check=False)
     except FileNotFoundError:
-        raise SkError(f"{step}: tool not found", where=where, value=argv[0],
-                      allowed="pass the tool's path (--compiler, --ld, --objcopy)") from None
+        raise _not_found(argv, step, where) from None
     except PermissionError:
         raise SkError(f"{step}: tool is not executable", where=where, value=argv[0]) from None
     except subprocess.TimeoutExpired:
-        raise SkError(f"{step}: tool did not finish within {TOOL_TIMEOUT_S} s", where=where,
-                      value=shlex.join(argv)) from None
-    if proc.returncode != 0:
-        message = (proc.stderr or proc.stdout).strip()
+        raise _timed_out(argv, step, where) from None
+    _check(proc.returncode, proc.stdout, proc.stderr, argv, step, where)
+    return proc.stdout
+
+
+def run_tools(jobs: list[tuple[list[str], str, str]]) -> None:
+    """Runs independent commands [(argv, step, where)] at the same time; SkError as run_tool.
+
+    Several small objcopy runs of one step overlap instead of queueing. Every
+    command is waited for; a failure is reported for the first failing job
+    in list order, so the error does not depend on which finished first.
+    """
+    if len(jobs) < 2:
+        for argv, step, where in jobs:
+            run_tool(argv, step=step, where=where)
+        return
+    procs = []
+    try:
+        for argv, step, where in jobs:
+            try:
+                procs.append(subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+            except FileNotFoundError:
+                raise _not_found(argv, step, where) from None
+            except PermissionError:
+                raise SkError(f"{step}: tool is not executable", where=where, value=argv[0]) from None
+        results = []
+        for proc, (argv, step, where) in zip(procs, jobs):
+            try:
+                out, err = proc.communicate(timeout=TOOL_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                raise _timed_out(argv, step, where) from None
+            results.append((proc.returncode, out, err))
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    for (code, out, err), (argv, step, where) in zip(results, jobs):
+        _check(code, out, err, argv, step, where)
+
+
+def _not_found(argv, step, where) -> SkError:
+    return SkError(f"{step}: tool not found", where=where, value=argv[0],
+                   allowed="pass the tool's path (--compiler, --ld, --objcopy)")
+
+
+def _timed_out(argv, step, where) -> SkError:
+    return SkError(f"{step}: tool did not finish within {TOOL_TIMEOUT_S} s", where=where, value=shlex.join(argv))
+
+
+def _check(returncode: int, stdout: str, stderr: str, argv, step: str, where: str) -> None:
+    if returncode != 0:
+        message = (stderr or stdout).strip()
         lines = message.splitlines()
         if len(lines) > 40:  # the first errors are the useful ones
             message = "\n".join(lines[:40] + [f"... ({len(lines) - 40} more lines)"])
-        raise SkError(f"{step} failed with exit status {proc.returncode}: {message}", where=where,
+        raise SkError(f"{step} failed with exit status {returncode}: {message}", where=where,
                       allowed=f"command: {shlex.join(argv)}")
-    return proc.stdout
 
 
 @contextlib.contextmanager

@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from sk import toolargv
 
+# Options given once per op, taken out of argv by sk.cli before argparse sees it (argparse is
+# quadratic in the number of option strings): option -> argparse dest.
+REPEATED_OPTIONS = {"--sub-obj": "sub_obj"}
+
 
 def configure(parser):
     parser.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS)
@@ -35,7 +39,7 @@ def run(args) -> int:
     from sk import link
     from sk import planfacts
 
-    plan = planfacts.facts(planfacts.load(args.plan), where=args.plan)
+    plan = planfacts.facts(planfacts.load(args.plan, planfacts.FIELDS), where=args.plan)
     link.link_plan(toolargv.Tools(args.toolchain, linker=args.ld, objcopy=args.objcopy), plan,
                    entry_dir=args.entry_dir, entry_objs=args.entry_obj, sub_objs=args.sub_obj,
                    meta_in=args.meta_in, out_obj=args.out_obj, out_json=args.out_json,

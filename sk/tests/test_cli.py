@@ -60,3 +60,53 @@ def test_python_dash_m_sk_help_runs():
     res = subprocess.run([sys.executable, "-m", "sk", "--help"], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert "SuperKernel" in res.stdout
+
+
+def _parse_both(argv):
+    """(cli._parse, plain argparse over every command) results: the namespace, or the exit and stderr."""
+    import contextlib
+    import io
+
+    def attempt(parse):
+        err = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(err):
+                return vars(parse(argv))
+        except SystemExit as exit_:
+            return ("exit", exit_.code, err.getvalue())
+
+    return attempt(cli._parse), attempt(lambda a: cli._parser().parse_args(a))
+
+
+LINK = ["link", "--toolchain", "host", "--ld", "ld", "--objcopy", "objcopy", "--plan", "p.json", "--entry-dir", "e"]
+TAIL = ["--meta-in", "m.json", "--out-obj", "o.o", "--out-json", "o.json"]
+
+
+@pytest.mark.parametrize("argv", [
+    LINK + [a for i in range(50) for a in ("--sub-obj", f"s{i}.o")] + TAIL,
+    LINK + ["--sub-obj=a.o", "--sub-obj", "b.o", "--sub-obj=-c.o"] + TAIL,
+    LINK + ["--sub-obj", "a.o", "--sub", "b.o", "--sub-obj", "c.o"] + TAIL,  # abbreviation: argparse decides
+    LINK + ["--sub-obj", "-x"] + TAIL,  # a value like an option
+    LINK + ["--plan", "--sub-obj", "a.o", "stray"] + TAIL,  # an option without its value
+    LINK + ["--sub-obj", "a.o", "--", "b.o"] + TAIL,
+    LINK + TAIL,
+    ["gen", "--kernel-infos", "k.json", "--out-dir", "o"],
+    ["link", "--help"],
+])
+def test_parse_is_argparse_with_repeated_options_taken_out(argv):
+    folded, plain = _parse_both(argv)
+    assert folded == plain
+
+
+def test_param_file_with_the_command_inside(tmp_path):
+    params = tmp_path / "link.params"
+    params.write_text("\n".join(LINK + ["--sub-obj", "x.o", "--sub-obj", "y.o"] + TAIL) + "\n")
+    folded, plain = _parse_both([f"@{params}"])
+    assert folded == plain and folded["sub_obj"] == ["x.o", "y.o"]
+
+
+def test_only_the_invoked_command_is_configured():
+    parser = cli._parser("gen")
+    sub = next(a for a in parser._actions if a.dest == "command")
+    assert "--kernel-infos" in sub.choices["gen"].format_usage()
+    assert "--sub-obj" not in sub.choices["link"].format_usage()

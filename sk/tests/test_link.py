@@ -165,3 +165,14 @@ def test_objects_with_more_globals_than_the_plan_names_are_still_localised(tmp_p
     result = link.link(tools(), inputs, entry_symbols=["fused_mix_aiv"], out_obj=str(tmp_path / "o.o"),
                        allowed_undefined={"get_para_base"}, allow_prefixes=("sk_twin_",))
     assert result.defined_globals == ("fused_mix_aiv",)
+
+
+def test_hash_size_only_for_gnu_ld(tmp_path):
+    fake = tmp_path / "ld.lld"
+    fake.write_text("#!/bin/sh\necho 'LLD 16.0.6 (compatible with GNU linkers)'\n")
+    fake.chmod(0o755)
+    version = subprocess.run([LD, "--version"], capture_output=True, text=True).stdout
+    assert link._is_gnu_ld(tools()) == version.startswith("GNU ld ")
+    assert not link._is_gnu_ld(toolargv.Tools("host", linker=str(fake)))
+    assert not link._is_gnu_ld(toolargv.Tools("host", linker=str(tmp_path / "missing")))
+    assert not link._is_gnu_ld(toolargv.Tools("cann", linker=LD))

@@ -86,6 +86,12 @@ def test_host_link_and_objcopy():
         "/usr/bin/objcopy", "--remove-section=.group", "i.o", "o.o"]
 
 
+def test_gnu_ld_hash_size_on_host_only():
+    assert toolargv.relocatable_link_argv(HOST, ["a.o"], "o.o", hash_size=31) == [
+        "/usr/bin/ld", "-r", "--hash-size=31", "a.o", "-o", "o.o"]
+    assert "--hash-size=31" not in toolargv.relocatable_link_argv(CANN, ["a.o"], "o.o", hash_size=31)
+
+
 def test_missing_tool_and_unknown_flavour_are_user_errors():
     with pytest.raises(SkError, match="--ld"):
         toolargv.relocatable_link_argv(toolargv.Tools("host"), ["a.o"], "o.o")
