@@ -1,6 +1,7 @@
 """@sk_cann: the detected CANN toolkit, or a stand-in that explains its absence."""
 
 load(":cann_detect.bzl", "detect_cann", "unavailable_message")
+load(":unavailable.bzl", "unavailable_toolchain_build")
 
 # Include directories of an Ascend C compile, relative to the toolkit root
 # (superkernel-facts.md §6.2).
@@ -94,17 +95,7 @@ def _cann_repo_impl(rctx):
         status = "CANN found at %s (%s)" % (root, how)
         build += _status_build(True)
     else:
-        build = """\
-load("@rules_superkernel//toolchain:defs.bzl", "sk_toolchain")
-
-sk_toolchain(
-    name = "sk_toolchain",
-    flavor = "cann",
-    available = False,
-    unavailable_reason = {msg},
-    visibility = ["//visibility:public"],
-)
-""".format(msg = repr(message))
+        build = unavailable_toolchain_build("cann", message)
         status = message
         build += _status_build(False)
     rctx.file("BUILD.bazel", build)

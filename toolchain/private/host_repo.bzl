@@ -5,6 +5,8 @@ their bytes key the cache, and an upgraded compiler is a cache miss rather
 than a stale hit.
 """
 
+load(":unavailable.bzl", "unavailable_toolchain_build")
+
 def _find(rctx, env_var, names):
     wanted = rctx.os.environ.get(env_var, "")
     if wanted:
@@ -27,17 +29,7 @@ def _host_repo_impl(rctx):
     missing = [k for k, v in tools.items() if not v]
     if missing:
         reason = "host tools not found on PATH: %s (install g++ and binutils, or set SK_HOST_CXX / SK_HOST_LD / SK_HOST_OBJCOPY)" % ", ".join(missing)
-        rctx.file("BUILD.bazel", """\
-load("@rules_superkernel//toolchain:defs.bzl", "sk_toolchain")
-
-sk_toolchain(
-    name = "sk_toolchain",
-    flavor = "host",
-    available = False,
-    unavailable_reason = {reason},
-    visibility = ["//visibility:public"],
-)
-""".format(reason = repr(reason)))
+        rctx.file("BUILD.bazel", unavailable_toolchain_build("host", reason))
         return
     for name, path in tools.items():
         if name == "c++":
