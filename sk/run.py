@@ -100,8 +100,10 @@ def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy
     log(f"built {len(standalone)} standalone kernel(s)")
     scopes = {}
     for scope in m.scopes:
+        # Under ThreadSanitizer the kernels also call into libtsan: its symbols may stay undefined too.
+        runtimes = [runtime] + ([twin.tsan_runtime_library()] if tsan else [])
         scopes[scope.name] = _build_scope(m, scope, build_dir, compiler=compiler, ld=ld, objcopy=objcopy,
-                                          include=include, extra_flags=extra_flags, runtime=runtime)
+                                          include=include, extra_flags=extra_flags, runtime=runtimes)
         log(f"built SuperKernel {scope.name} ({len(scope.ops)} ops, {scopes[scope.name].meta.get('taskRation')})")
     return Built(runtime=runtime, standalone=standalone, scopes=scopes)
 
@@ -123,7 +125,7 @@ def _op_tensors(op) -> dict:
     return {"reads": list(dict.fromkeys(op.bind[p] for p in op.kernel.inputs)), "writes": list(dict.fromkeys(writes))}
 
 
-def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_flags, runtime) -> BuiltScope:
+def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_flags, runtime: list) -> BuiltScope:
     root = os.path.join(build_dir, "sk", scope.name)
     subs = os.path.join(root, "subs")
     op_list, sub_objs, made = [], [], {}
@@ -170,7 +172,7 @@ def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_f
     _sk(["link", "--toolchain", "host", "--ld", ld, "--objcopy", objcopy, "--plan", plan_path,
          "--entry-dir", entry_dir, *[a for s in sub_objs for a in ("--sub-obj", s)],
          "--meta-in", os.path.join(gen, f"{scope.name}.json"), "--out-obj", out_obj, "--out-json", out_json,
-         "--runtime-lib", runtime])
+         *[a for lib in runtime for a in ("--runtime-lib", lib)]])
     lib = _shared(compiler, [out_obj], os.path.join(root, f"{scope.name}.so"), extra_flags)
     with open(plan_path, encoding="utf-8") as f:
         plan = json.load(f)

@@ -24,13 +24,31 @@ def configure(parser):
     parser.add_argument("--compiler", help="host C++ compiler (default: g++ on PATH)")
     parser.add_argument("--ld", help="linker (default: ld on PATH)")
     parser.add_argument("--objcopy", help="objcopy (default: objcopy on PATH)")
+    parser.add_argument("--tsan", action="store_true",
+                        help="race check: build the twin and the kernels with ThreadSanitizer and run under it; "
+                             "a data race (a missing barrier) makes the run exit 66")
     parser.add_argument("--built", metavar="MANIFEST",
                         help="run prebuilt libraries listed in this JSON manifest instead of building (Bazel's sk_model)")
 
 
 def run(args) -> int:
+    import sys
+
     from sk import run as run_mod
+    from sk import twin
+
+    if args.tsan and os.environ.get("SK_RUN_UNDER_TSAN") != "1":
+        if args.built:
+            from sk.errors import SkError
+            raise SkError("--tsan builds its own ThreadSanitizer objects and cannot run prebuilt ones",
+                          where="--built", allowed="drop --built (or --tsan)")
+        # libtsan must be loaded before anything else: re-run this command under it.
+        env = twin.tsan_env()
+        env["SK_RUN_UNDER_TSAN"] = "1"
+        sys.stdout.flush()
+        os.execve(sys.executable, [sys.executable, "-m", "sk", *sys.argv[1:]], env)
 
     return run_mod.run_model(args.model, build_dir=args.build_dir, seed=args.seed, repeat=args.repeat,
                              prof_dir=args.prof_dir, trace=args.trace or os.path.join(args.prof_dir, "trace.json"),
-                             compiler=args.compiler, ld=args.ld, objcopy=args.objcopy, built_manifest=args.built)
+                             compiler=args.compiler, ld=args.ld, objcopy=args.objcopy, built_manifest=args.built,
+                             tsan=args.tsan)
