@@ -14,7 +14,11 @@ import struct
 import pytest
 
 from sk import model as model_mod
-from sk import objsyms, run
+from sk import objsyms, run, twin as _twin
+
+# One twin runtime per process: share the build every other test uses, so the
+# whole suite can run in one pytest process.
+RUNTIME_DIR = str(_twin.default_build_dir())
 from sk.errors import SkError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -48,7 +52,7 @@ def run_model(path, build_root, capsys, **kw):
     prof = build_root / f"prof-{name}"
     code = run.run_model(path, build_dir=str(build_root / name), seed=kw.pop("seed", 1), repeat=kw.pop("repeat", 1),
                          prof_dir=str(prof), trace=str(prof / "trace.json"), compiler=TOOLS["g++"], ld=TOOLS["ld"],
-                         objcopy=TOOLS["objcopy"], runtime_dir=str(build_root / "runtime"))
+                         objcopy=TOOLS["objcopy"], runtime_dir=RUNTIME_DIR)
     return code, capsys.readouterr().out, prof
 
 
@@ -115,7 +119,7 @@ def test_split_mode_4_dispatches_copies_by_core_id(build_root, capsys):
     path = os.path.join(MODELS, "split", "model.json")
     m = model_mod.load(path)
     built = run.build(m, str(build_root / "split"), compiler=TOOLS["g++"], ld=TOOLS["ld"],
-                      objcopy=TOOLS["objcopy"], runtime_dir=str(build_root / "runtime"), log=lambda *_: None)
+                      objcopy=TOOLS["objcopy"], runtime_dir=RUNTIME_DIR, log=lambda *_: None)
     twin = twin_mod.Twin(built.runtime)
     mem = run._Memory(twin, m, 0)
     mem.reset()
