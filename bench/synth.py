@@ -32,7 +32,7 @@ PARAMS = ("x", "y")
 SPLIT_MODE = 4
 OPTIONS = f"split-mode={SPLIT_MODE}"
 # What an SK-mode sub-kernel archive depends on besides its own argv.
-SK_MODULES = ("subkernel.py", "toolargv.py", "toolrun.py", "arfile.py", "objsyms.py", "options.py",
+SK_MODULES = ("subkernel.py", "toolargv.py", "toolrun.py", "arfile.py", "objsyms.py", "options.py", "elf.py",
               "commands/subkernel.py")
 
 

@@ -15,6 +15,7 @@ accepted, as every Ascend AI-core object is ELF64.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import struct
 
@@ -29,11 +30,16 @@ class ObjectInfo:
     name: str                     # file name or archive member name (never a directory)
     defined_functions: tuple      # sorted global/weak STT_FUNC symbols with a section
     defined_symbols: tuple        # sorted global/weak symbols with a section (any type)
-    undefined: tuple              # sorted undefined symbols
+    undefined: tuple | None       # sorted undefined symbols (None when built from facts, which omit them)
     text_size: int                # bytes of .text and .text.* sections
 
     def defines(self, symbol: str) -> bool:
         return symbol in self.defined_symbols
+
+    def facts(self) -> dict:
+        """What `sk gen` needs of parse_object's findings, as JSON (see archive_facts)."""
+        return {"functions": list(self.defined_functions), "symbols": list(self.defined_symbols),
+                "text_size": self.text_size}
 
 
 def _read(path: str, where: str) -> bytes:
@@ -263,3 +269,48 @@ def read_object(path: str, where: str = "") -> ObjectInfo:
         raise SkError("expected an ELF object but found an ar archive", where=where or base, value=base,
                       allowed="name the object, or pass the archive as the op's bin_path")
     return parse_object(data, base, where or base)
+
+
+# Bumped whenever parse_object's findings change meaning, so that facts written
+# by another version of this reader are never taken for its own.
+FACTS_FORMAT = 1
+FACTS_KEY = "sk_archive"
+
+
+def archive_facts(data: bytes, name: str) -> dict:
+    """parse_object's findings for every member of an archive, keyed to the archive's bytes.
+
+    `sk subkernel pack` stores this in the sub-op JSON it writes beside the
+    archive. `sk gen` reads a SuperKernel's sub-kernels ~5,000 objects at a
+    time; with these facts it hashes each archive (C speed) instead of parsing
+    it again in Python, and gets the same ObjectInfo values.
+    """
+    return {"format": FACTS_FORMAT, "sha256": hashlib.sha256(data).hexdigest(),
+            "members": {member: parse_object(body, member).facts()
+                        for member, body in parse_archive(data, name).items()}}
+
+
+def objects_from_facts(facts, data: bytes) -> dict[str, ObjectInfo] | None:
+    """The archive's objects as archive_facts recorded them, or None when they do not describe `data`.
+
+    None (the caller parses the archive itself) for facts of another format,
+    another archive (sha256), or any shape archive_facts never writes: they
+    are a cache of a pure function of the bytes, so ignoring them changes
+    nothing but the time taken.
+    """
+    if not isinstance(facts, dict) or facts.get("format") != FACTS_FORMAT:
+        return None
+    members = facts.get("members")
+    if not isinstance(members, dict) or facts.get("sha256") != hashlib.sha256(data).hexdigest():
+        return None
+    out = {}
+    for member, doc in members.items():
+        if type(doc) is not dict:
+            return None
+        funcs, syms, size = doc.get("functions"), doc.get("symbols"), doc.get("text_size")
+        if (type(funcs) is not list or type(syms) is not list or type(size) is not int
+                or not {str}.issuperset(map(type, funcs)) or not {str}.issuperset(map(type, syms))):
+            return None
+        out[member] = ObjectInfo(name=member, defined_functions=tuple(funcs), defined_symbols=tuple(syms),
+                                 undefined=None, text_size=size)
+    return out

@@ -15,7 +15,9 @@ cacheable action:
    function (two sub-kernels may then define the same helper), make the
    split copies (`objcopy --redefine-sym f=f_split{i}`, one objcopy per copy),
    bundle them into one archive (the sub-op "bin", as upstream) and write the
-   sub-op JSON the fusion engine reads.
+   sub-op JSON the fusion engine reads, with what its objects define and
+   use keyed to the archive's sha256 (`sk_archive`, elf.archive_facts), so
+   that `sk gen` does not parse thousands of objects again.
 
 Naming (deterministic, upstream-style `<kernel>_<loc>`): the SK-mode function
 of kernel `name` at scope location `loc` (start|middle|end, default middle) is
@@ -33,7 +35,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from sk import arfile, objsyms, toolargv
+from sk import arfile, elf, objsyms, toolargv
 from sk.errors import SkError
 from sk.toolrun import atomic_output, run_tool, scratch_dir, write_text_atomic
 
@@ -375,9 +377,11 @@ def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str
                     archive_members.append((member, f.read()))
         doc = sub_op_json(stem=stem, name=name, kt=kt, block_dim=block_dim, params=params, opts=opts,
                           op_type=op_type, loc=loc, units=packed)
+        archive = arfile.pack(archive_members)
+        doc[elf.FACTS_KEY] = elf.archive_facts(archive, os.path.basename(out_obj))
         with atomic_output(out_obj) as tmp:
             with open(tmp, "wb") as f:
-                f.write(arfile.pack(archive_members))
+                f.write(archive)
             write_text_atomic(out_json, json.dumps(doc, indent=2, sort_keys=True) + "\n")
     return doc
 

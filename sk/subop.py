@@ -25,6 +25,9 @@ private one may be left out or named uniquely.
 A sub-op JSON is a standard Ascend kernel meta plus the SK fields of facts §2.3.
 Only the fields upstream reads are validated and kept; every failure is an
 SkError naming the op (index and kernelName), the file and the JSON field.
+Our `sk_archive` field (written by `sk subkernel pack`) holds the facts of
+the archive's objects keyed to its sha256; when it matches the bin, the
+objects are not parsed again (elf.objects_from_facts).
 """
 
 from __future__ import annotations
@@ -169,8 +172,10 @@ class KernelInfos:
 class _ObjectSource:
     """Finds objects by name: inside the op's archive, or as files beside the JSON."""
 
-    def __init__(self, archive: dict | None, archive_name: str, search_dir: str):
-        self.archive = archive
+    def __init__(self, archive: dict | None, archive_name: str, search_dir: str, known: dict | None = None):
+        # member name -> bytes; with `known` (facts of a packed archive), member name -> ObjectInfo
+        self.archive = known if known is not None else archive
+        self._parsed = known is not None
         self.archive_name = archive_name
         self.search_dir = search_dir
         self._cache: dict = {}
@@ -183,6 +188,8 @@ class _ObjectSource:
             if member not in self.archive:
                 raise SkError("object is not a member of the op's archive", where=where, value=member,
                               allowed=f"members of {self.archive_name}: " + ", ".join(sorted(self.archive)))
+            if self._parsed:
+                return self.archive[member]
             info = elf.parse_object(self.archive[member], member, f"{where}: {self.archive_name}({member})")
         else:
             path = name if os.path.isabs(name) else os.path.join(self.search_dir, name)
@@ -358,10 +365,13 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
                      "an object keyed by core type (AiCore, dav-c220-cube, dav-c220-vec)")
     bin_file = os.path.join(base_dir, entry["bin_path"])
     bin_data = elf._read(bin_file, f"at op_list[{i}] ({kname}).bin_path")
+    is_archive = elf.is_archive(bin_data)
+    # An archive packed by `sk subkernel pack` comes with its objects' facts (elf.archive_facts).
+    known = elf.objects_from_facts(meta.get(elf.FACTS_KEY), bin_data) if is_archive else None
     archive = (elf.parse_archive(bin_data, os.path.basename(bin_file), f"at op_list[{i}] ({kname}).bin_path")
-               if elf.is_archive(bin_data) else None)
-    objects = _ObjectSource(archive, os.path.basename(bin_file), os.path.dirname(json_file))
-    if archive is None:
+               if is_archive and known is None else None)
+    objects = _ObjectSource(archive, os.path.basename(bin_file), os.path.dirname(json_file), known)
+    if not is_archive:
         # bin_path is a plain object: it must at least parse.
         elf.parse_object(bin_data, os.path.basename(bin_file), f"at op_list[{i}] ({kname}).bin_path")
 

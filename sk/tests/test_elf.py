@@ -1,5 +1,7 @@
 """Object reading: symbols, .text size, archives, and the error paths."""
 
+import dataclasses
+
 import pytest
 
 from sk import elf
@@ -212,3 +214,56 @@ def test_undefined_local_below_sh_info_is_still_reported(tmp_path):
     assert (info.defined_functions, info.defined_symbols, info.undefined, info.text_size) == \
         _pyelftools_reference(bytes(data))
     assert len(info.undefined) == 2
+
+
+def _facts_archive(tmp_path):
+    a = make_object(tmp_path / "k.o", ["k_middle", "helper"], text_size=4096)
+    b = make_object(tmp_path / "k_split1.o", ["k_middle_split1"], text_size=4096)
+    path = make_archive(tmp_path / "k.a", [a, b])
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def test_archive_facts_give_what_parsing_gives(tmp_path):
+    data = _facts_archive(tmp_path)
+    facts = elf.archive_facts(data, "k.a")
+    assert list(facts["members"]) == ["k.o", "k_split1.o"]
+    known = elf.objects_from_facts(facts, data)
+    parsed = {m: elf.parse_object(body, m) for m, body in elf.parse_archive(data, "k.a").items()}
+    # Everything but the undefined symbols, which gen does not use and the facts leave out.
+    assert known == {m: dataclasses.replace(info, undefined=None) for m, info in parsed.items()}
+    assert known["k.o"].defined_functions == ("helper", "k_middle") and known["k.o"].text_size == 4096
+
+
+def test_archive_facts_are_json_round_trip_safe(tmp_path):
+    import json
+
+    data = _facts_archive(tmp_path)
+    facts = json.loads(json.dumps(elf.archive_facts(data, "k.a")))
+    assert elf.objects_from_facts(facts, data) == elf.objects_from_facts(elf.archive_facts(data, "k.a"), data)
+
+
+@pytest.mark.parametrize("spoil", ["bytes", "format", "sha", "members", "member", "list", "size", "bool_size",
+                                   "not_dict"])
+def test_facts_that_do_not_describe_the_bytes_are_ignored(tmp_path, spoil):
+    data = _facts_archive(tmp_path)
+    facts = elf.archive_facts(data, "k.a")
+    if spoil == "bytes":
+        data = data[:-1] + bytes([data[-1] ^ 1])
+    elif spoil == "format":
+        facts["format"] = elf.FACTS_FORMAT + 1
+    elif spoil == "sha":
+        facts["sha256"] = "0" * 64
+    elif spoil == "members":
+        facts["members"] = ["k.o"]
+    elif spoil == "member":
+        facts["members"]["k.o"] = "k_middle"
+    elif spoil == "list":
+        facts["members"]["k.o"]["symbols"] = "k_middle"
+    elif spoil == "size":
+        facts["members"]["k.o"]["text_size"] = "4096"
+    elif spoil == "bool_size":
+        facts["members"]["k.o"]["text_size"] = True
+    else:
+        facts = "facts"
+    assert elf.objects_from_facts(facts, data) is None

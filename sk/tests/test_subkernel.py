@@ -101,3 +101,48 @@ def test_cli_errors_are_one_paragraph_with_exit_2(tmp_path, capsys):
     code = cli.main(["subkernel", "compile", "--toolchain", "host", "--compiler", GXX, "--kernel-type", "AIV_ONLY",
                      "--block-dim", "1", "--options", "split-mode=99", "-o", str(tmp_path / "k.o"), "x.cpp"])
     assert code == 2 and "split-mode" in capsys.readouterr().err
+
+
+@needs_tools
+def test_packed_facts_spare_gen_the_parse_and_change_nothing(tmp_path):
+    from sk import elf, plan, platforms, subop
+
+    common = ["--toolchain", "host", "--kernel-type", "KERNEL_TYPE_AIV_ONLY", "--block-dim", "2",
+              "--options", "split-mode=2"]
+    src = os.path.join(FIX, "helper_a.cpp")
+    assert cli.main(["subkernel", "compile", *common, "--compiler", GXX, "--include", MINI,
+                     "-o", str(tmp_path / "k.o"), src]) == 0
+    assert cli.main(["subkernel", "wrap", *common, "--compiler", GXX, "--include", MINI, "--entry", "kern_a",
+                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
+                     "-o", str(tmp_path / "w.o")]) == 0
+    assert cli.main(["subkernel", "pack", *common, "--ld", LD, "--objcopy", OBJCOPY, "--entry", "kern_a",
+                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
+                     "--wrapper-obj", str(tmp_path / "w.o"), "--out-obj", str(tmp_path / "out" / "kern_a.o"),
+                     "--out-json", str(tmp_path / "out" / "kern_a.json")]) == 0
+    doc = json.loads((tmp_path / "out" / "kern_a.json").read_text())
+    facts = doc[elf.FACTS_KEY]
+    assert sorted(facts["members"]) == ["kern_a.o", "kern_a_split1.o"]
+    assert facts["members"]["kern_a_split1.o"]["functions"] == ["kern_a_middle_split1"]
+
+    def load(meta):
+        (tmp_path / "out" / "op.json").write_text(json.dumps(meta))
+        infos = {"kernel_name": "sk", "super_kernel_options": "split-mode=2",
+                 "op_list": [{"bin_path": "out/kern_a.o", "json_path": "out/op.json", "stream_id": 0}]}
+        (tmp_path / "ki.json").write_text(json.dumps(infos))
+        ki = subop.load_kernel_infos(str(tmp_path / "ki.json"))
+        return ki, plan.build_plan(ki, platforms.get_platform(None))
+
+    with_facts, plan_facts = load(doc)
+    assert with_facts.ops[0]._objects._parsed
+    without = {k: v for k, v in doc.items() if k != elf.FACTS_KEY}
+    parsed, plan_parsed = load(without)
+    assert not parsed.ops[0]._objects._parsed
+    assert with_facts == parsed and plan_facts.to_json() == plan_parsed.to_json()
+    # Facts of other bytes are not believed: the archive is parsed and its truth reported.
+    stale = json.loads(json.dumps(doc))
+    stale[elf.FACTS_KEY]["sha256"] = "0" * 64
+    stale["sub_operator_kernel_name"]["AiCore"]["func_name"] = "not_there"
+    stale[elf.FACTS_KEY]["members"]["kern_a.o"]["symbols"].append("not_there")
+    stale[elf.FACTS_KEY]["members"]["kern_a.o"]["functions"].append("not_there")
+    with pytest.raises(SkError, match="does not define the sub-kernel entry symbol"):
+        load(stale)
