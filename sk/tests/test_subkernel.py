@@ -69,19 +69,7 @@ def test_unknown_kernel_type_and_bad_location_are_user_errors():
 
 @needs_tools
 def test_cli_mix_kernel_on_host_names_both_sides_and_one_object(tmp_path, capsys):
-    common = ["--toolchain", "host", "--kernel-type", "KERNEL_TYPE_MIX_AIC_1_2", "--block-dim", "2",
-              "--options", "split-mode=1"]
-    src = os.path.join(FIX, "helper_a.cpp")
-    assert cli.main(["subkernel", "compile", *common, "--compiler", GXX, "--include", MINI,
-                     "-o", str(tmp_path / "k.o"), src]) == 0
-    assert cli.main(["subkernel", "wrap", *common, "--compiler", GXX, "--include", MINI, "--entry", "kern_a",
-                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
-                     "-o", str(tmp_path / "w.o")]) == 0
-    assert cli.main(["subkernel", "pack", *common, "--ld", LD, "--objcopy", OBJCOPY, "--entry", "kern_a",
-                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
-                     "--wrapper-obj", str(tmp_path / "w.o"), "--out-obj", str(tmp_path / "out" / "kern_a.o"),
-                     "--out-json", str(tmp_path / "out" / "kern_a.json")]) == 0
-    doc = json.loads((tmp_path / "out" / "kern_a.json").read_text())
+    doc = _build_kern_a(tmp_path, "KERNEL_TYPE_MIX_AIC_1_2", "split-mode=1")
     assert doc["sub_operator_kernel_name"] == {
         "dav-c220-cube": {"func_name": "kern_a_middle", "obj_files": "kern_a.o"},
         "dav-c220-vec": {"func_name": "kern_a_middle", "obj_files": "kern_a.o"}}
@@ -107,19 +95,7 @@ def test_cli_errors_are_one_paragraph_with_exit_2(tmp_path, capsys):
 def test_packed_facts_spare_gen_the_parse_and_change_nothing(tmp_path):
     from sk import elf, plan, platforms, subop
 
-    common = ["--toolchain", "host", "--kernel-type", "KERNEL_TYPE_AIV_ONLY", "--block-dim", "2",
-              "--options", "split-mode=2"]
-    src = os.path.join(FIX, "helper_a.cpp")
-    assert cli.main(["subkernel", "compile", *common, "--compiler", GXX, "--include", MINI,
-                     "-o", str(tmp_path / "k.o"), src]) == 0
-    assert cli.main(["subkernel", "wrap", *common, "--compiler", GXX, "--include", MINI, "--entry", "kern_a",
-                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
-                     "-o", str(tmp_path / "w.o")]) == 0
-    assert cli.main(["subkernel", "pack", *common, "--ld", LD, "--objcopy", OBJCOPY, "--entry", "kern_a",
-                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
-                     "--wrapper-obj", str(tmp_path / "w.o"), "--out-obj", str(tmp_path / "out" / "kern_a.o"),
-                     "--out-json", str(tmp_path / "out" / "kern_a.json")]) == 0
-    doc = json.loads((tmp_path / "out" / "kern_a.json").read_text())
+    doc = _build_kern_a(tmp_path, "KERNEL_TYPE_AIV_ONLY", "split-mode=2")
     facts = doc[elf.FACTS_KEY]
     assert sorted(facts["members"]) == ["kern_a.o", "kern_a_split1.o"]
     assert facts["members"]["kern_a_split1.o"]["functions"] == ["kern_a_middle_split1"]
@@ -146,3 +122,19 @@ def test_packed_facts_spare_gen_the_parse_and_change_nothing(tmp_path):
     stale[elf.FACTS_KEY]["members"]["kern_a.o"]["functions"].append("not_there")
     with pytest.raises(SkError, match="does not define the sub-kernel entry symbol"):
         load(stale)
+
+
+def _build_kern_a(tmp_path, kernel_type: str, options: str) -> dict:
+    """compile + wrap + pack of fixtures/helper_a.cpp into out/kern_a.o; returns the sub-op JSON."""
+    common = ["--toolchain", "host", "--kernel-type", kernel_type, "--block-dim", "2", "--options", options]
+    src = os.path.join(FIX, "helper_a.cpp")
+    assert cli.main(["subkernel", "compile", *common, "--compiler", GXX, "--include", MINI,
+                     "-o", str(tmp_path / "k.o"), src]) == 0
+    assert cli.main(["subkernel", "wrap", *common, "--compiler", GXX, "--include", MINI, "--entry", "kern_a",
+                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
+                     "-o", str(tmp_path / "w.o")]) == 0
+    assert cli.main(["subkernel", "pack", *common, "--ld", LD, "--objcopy", OBJCOPY, "--entry", "kern_a",
+                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
+                     "--wrapper-obj", str(tmp_path / "w.o"), "--out-obj", str(tmp_path / "out" / "kern_a.o"),
+                     "--out-json", str(tmp_path / "out" / "kern_a.json")]) == 0
+    return json.loads((tmp_path / "out" / "kern_a.json").read_text())
