@@ -63,7 +63,7 @@ from sk import subop as subop_mod
 from sk.errors import SkError
 from sk.options import SkOptions, parse_options
 from sk.platforms import Platform, get_platform
-from sk.subop import CUBE, VEC, KERNEL_TYPE_VALUE, KernelInfos, SubOp
+from sk.subop import CUBE, VEC, KERNEL_TYPE_VALUE, KernelInfos, SubOp, split_objects
 
 SCHEMA_VERSION = 1
 ICACHE_LINE = 2048
@@ -452,10 +452,10 @@ def _op_plan(op: SubOp, cores, offset, params, dyn, notify, wait, feed, split, o
     for f in op.funcs:
         splits = []
         if split > 1:
-            for i in range(1, split):
-                obj = op.split_object(f.arch, i)
+            derived_from = f.object if op.split_mode is None else None
+            for i, obj in enumerate(split_objects(f, split), start=1):
                 splits.append({"index": i, "symbol": f"{f.func_name}_split{i}", "object": obj,
-                               "derived_from": f.object if op.split_mode is None else None})
+                               "derived_from": derived_from})
         funcs.append({"arch": f.arch, "key": f.key, "func_name": f.func_name, "object": f.object,
                       "text_size": f.text_size,
                       "preload_count": DYNAMIC_PRELOAD[f.arch] if op.dynamic else preload_count(f.text_size),

@@ -139,20 +139,13 @@ class SubOp:
                 return f
         raise KeyError(arch)
 
-    def split_object(self, arch: str, i: int, raw: bool = False) -> str:
-        """Upstream's name for split copy i of the arch object: `<stem>_split<i>.o`."""
-        f = self.func(arch)
-        stem, ext = os.path.splitext(f._path if raw else f.object)
-        return f"{stem}_split{i}{ext or '.o'}"
-
     def check_split_copies(self, split_mode: int) -> None:
         """Split copies must exist and define `<symbol>_split<i>` unless upstream would derive them."""
         if self.split_mode is None or split_mode <= 1:
             return
         for f in self.funcs:
             symbols = [f.func_name] + [s for k in self.dynamic_keys for a, s in k.funcs if a == f.arch]
-            for i in range(1, split_mode):
-                name = self.split_object(f.arch, i, raw=True)
+            for i, name in enumerate(split_objects(f, split_mode, raw=True), start=1):
                 info = self._objects.get(name, f"at {self.label}: split copy {i} of {f.key}")
                 for sym in dict.fromkeys(symbols):
                     if not info.defines(f"{sym}_split{i}"):
@@ -160,6 +153,13 @@ class SubOp:
                                       where=f"at {self.label}: {os.path.basename(name)}",
                                       value=f"{sym}_split{i}",
                                       allowed="each <stem>_splitN.o must define <func>_splitN")
+
+
+def split_objects(f: ArchFunc, split_mode: int, raw: bool = False) -> list:
+    """Upstream's names of the split copies 1..split_mode-1 of f's object: `<stem>_split<i>.o`."""
+    stem, ext = os.path.splitext(f._path if raw else f.object)
+    ext = ext or ".o"
+    return [f"{stem}_split{i}{ext}" for i in range(1, split_mode)]
 
 
 @dataclasses.dataclass(frozen=True)
