@@ -32,6 +32,11 @@ class SkError(Exception):
         self.allowed = allowed
         super().__init__(self.paragraph())
 
+    def __reduce__(self):
+        # Pickled as its fields (Exception's default would rebuild it from the paragraph):
+        # `sk gen`'s helper process reports errors found in its share of the sub-ops this way.
+        return _rebuild, (self.what, self.where, self.value, self.allowed)
+
     def paragraph(self) -> str:
         where = _clip(self.where, MAX_VALUE_CHARS + 100)
         head = f"{where}: {self.what}" if where else self.what
@@ -39,6 +44,10 @@ class SkError(Exception):
             head += f" (got {_shown_value(self.value)})"
         sentences = [_sentence(part) for part in (head, self.allowed) if part]
         return " ".join(" ".join(sentences).split())
+
+
+def _rebuild(what, where, value, allowed) -> SkError:
+    return SkError(what, where=where, value=value, allowed=allowed)
 
 
 def _shown_value(value) -> str:

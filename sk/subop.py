@@ -234,6 +234,11 @@ def _shown(path: str) -> str:
 
 def load_kernel_infos(path: str) -> KernelInfos:
     """Read and validate a kernel_infos JSON file (relative paths resolve against its directory)."""
+    return kernel_infos_from_dict(*read_kernel_infos(path))
+
+
+def read_kernel_infos(path: str) -> tuple:
+    """(the kernel_infos document, the directory its relative paths resolve against); nothing validated."""
     where = os.path.basename(path)
     try:
         with open(path, encoding="utf-8") as f:
@@ -245,11 +250,22 @@ def load_kernel_infos(path: str) -> KernelInfos:
                       where=where) from None
     except (OSError, UnicodeDecodeError) as err:
         raise SkError(f"kernel_infos cannot be read ({err})", where=where) from None
-    return kernel_infos_from_dict(doc, os.path.dirname(os.path.abspath(path)))
+    return doc, os.path.dirname(os.path.abspath(path))
 
 
 def kernel_infos_from_dict(doc, base_dir: str, kernel_name: str | None = None) -> KernelInfos:
     """Validate a kernel_infos mapping; `kernel_name` overrides doc["kernel_name"] (upstream's call shape)."""
+    name, options_text, op_list = kernel_infos_header(doc, kernel_name)
+    return KernelInfos(kernel_name=name, options_text=options_text, ops=load_ops(op_list, base_dir))
+
+
+def load_ops(entries: list, base_dir: str, start: int = 0) -> tuple:
+    """The SubOp of each op_list entry; `entries` begins at op_list[start] (a part may load elsewhere)."""
+    return tuple(_load_op(start + i, entry, base_dir) for i, entry in enumerate(entries))
+
+
+def kernel_infos_header(doc, kernel_name: str | None = None) -> tuple:
+    """(SK name, option string, op_list) of a kernel_infos mapping, validated except the ops themselves."""
     if not isinstance(doc, dict):
         raise SkError("kernel_infos must be a JSON object", where="at kernel_infos", value=type(doc).__name__,
                       allowed='{"kernel_name": ..., "super_kernel_options": ..., "op_list": [...]}')
@@ -270,8 +286,7 @@ def kernel_infos_from_dict(doc, base_dir: str, kernel_name: str | None = None) -
     if not isinstance(op_list, list) or not op_list:
         raise SkError("op_list must be a non-empty list", where="at kernel_infos.op_list", value=op_list,
                       allowed="one entry per sub-operator, in fusion order")
-    ops = tuple(_load_op(i, entry, base_dir) for i, entry in enumerate(op_list))
-    return KernelInfos(kernel_name=name, options_text=options_text, ops=ops)
+    return name, options_text, op_list
 
 
 def _event_list(entry: dict, field: str, where: str) -> tuple:

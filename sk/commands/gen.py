@@ -55,7 +55,7 @@ def _line_encoder():
 def write_outputs(plan, out_dir: str, plan_out: str | None = None, renderer=None) -> dict:
     """Writes the generated files; returns {kind: path}.
 
-    renderer: a started sk.renderproc.Renderer, which renders the source while
+    renderer: a started sk.genhelper.GenHelper, which renders the source while
     the JSON files are encoded here; without one the source is rendered first.
     """
     from sk.errors import SkError
@@ -69,9 +69,9 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None, renderer=None
         "compile_options": os.path.join(out_dir, f"{name}.compile_options.json"),
     }
     if renderer is None:
-        from sk.renderproc import Renderer
+        from sk.genhelper import GenHelper
 
-        renderer = Renderer()  # renders in this process
+        renderer = GenHelper()  # renders in this process
     renderer.submit(plan)
     contents = {
         "kernel_json": dump_json(kernel_json(plan)),
@@ -91,21 +91,25 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None, renderer=None
 
 
 def run(args) -> int:
-    from sk.renderproc import Renderer
+    from sk import subop
+    from sk.genhelper import GenHelper, helper_share
+    from sk.platforms import get_platform
 
-    # First, so that jinja2's import and the template compile overlap the planning below.
-    renderer = Renderer.start()
+    platform = get_platform(args.soc)
+    doc, base_dir = subop.read_kernel_infos(args.kernel_infos)
+    name, options_text, op_list = subop.kernel_infos_header(doc)
+    cut = helper_share(len(op_list))
+    # Started before the planner is imported: the helper loads op_list[cut:] meanwhile,
+    # then imports jinja2 and compiles the templates while this process plans.
+    helper = GenHelper.start(op_list[cut:], base_dir, cut)
     try:
-        from sk.platforms import get_platform
         from sk.plan import build_plan
-        from sk.subop import load_kernel_infos
 
-        platform = get_platform(args.soc)
-        ki = load_kernel_infos(args.kernel_infos)
-        plan = build_plan(ki, platform)
+        ops = subop.load_ops(op_list[:cut], base_dir) + helper.loaded()
+        plan = build_plan(subop.KernelInfos(kernel_name=name, options_text=options_text, ops=ops), platform)
         for warning in plan.warnings:
             print(f"sk gen: warning: {warning}", file=sys.stderr)
-        write_outputs(plan, args.out_dir, args.plan_out, renderer)
+        write_outputs(plan, args.out_dir, args.plan_out, helper)
     finally:
-        renderer.close()
+        helper.close()
     return 0

@@ -1,0 +1,150 @@
+"""sk gen's forked helper: the SubOps load_ops gives (errors included) and render_source's text (and error)."""
+
+import copy
+import json
+import os
+import types
+
+import jinja2
+import pytest
+
+from sk import cli, codegen, subop
+from sk.plan import build_plan
+from sk.platforms import get_platform
+from sk.errors import SkError
+from sk.genhelper import GenHelper, helper_share
+from sk.subop import load_kernel_infos
+from sk.tests.scenario import write_scenario
+
+OPS = [("a", {"kernel_type": "KERNEL_TYPE_AIC_ONLY"}, {}), ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {})]
+
+
+def _plan(tmp_path):
+    return build_plan(load_kernel_infos(write_scenario(tmp_path, OPS, options="split-mode=4")), get_platform())
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this OS: the helper works in-process")
+def test_forked_helper_renders_the_same_text(tmp_path):
+    plan = _plan(tmp_path)
+    helper = GenHelper.start()
+    try:
+        assert helper._pid is not None  # really a helper process
+        helper.submit(plan)
+        text = helper.result()
+    finally:
+        helper.close()
+    assert text == codegen.render_source(plan)
+
+
+def test_in_process_helper_renders_the_same_text(tmp_path):
+    plan = _plan(tmp_path)
+    helper = GenHelper()
+    helper.submit(plan)
+    assert helper.result() == codegen.render_source(plan)
+
+
+def test_a_failing_render_raises_here_as_render_source_does(tmp_path):
+    code = copy.deepcopy(_plan(tmp_path).code)
+    code["entry"]["body"].append({"kind": "no_such_step"})
+    broken = types.SimpleNamespace(code=code)
+    with pytest.raises(jinja2.UndefinedError) as direct:
+        codegen.render_source(broken)
+    helper = GenHelper.start()
+    try:
+        helper.submit(broken)
+        with pytest.raises(jinja2.UndefinedError) as via_helper:
+            helper.result()
+    finally:
+        helper.close()
+    assert str(via_helper.value) == str(direct.value)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this OS")
+def test_close_before_submit_ends_and_reaps_the_helper():
+    helper = GenHelper.start()
+    pid = helper._pid
+    helper.close()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # already reaped: no zombie left behind
+
+
+def _many_ops(tmp_path, n=70, bad=()):
+    """kernel_infos of n ops over three kernels; op_list[i] for i in `bad` gets a negative stream_id."""
+    path = write_scenario(tmp_path, [(f"k{i % 3}", {}, {}) for i in range(n)], options="split-mode=4")
+    doc, base_dir = subop.read_kernel_infos(path)
+    for i in bad:
+        doc["op_list"][i]["stream_id"] = -1
+    return path, doc, base_dir
+
+
+def _helpers_share(tmp_path, bad=()):
+    """(the helper's entries, base_dir, cut, what load_ops makes of them here or the SkError it raises)."""
+    _, doc, base_dir = _many_ops(tmp_path, bad=bad)
+    cut = helper_share(len(doc["op_list"]))
+    entries = doc["op_list"][cut:]
+    try:
+        expected = subop.load_ops(entries, base_dir, cut)
+    except SkError as err:
+        expected = err
+    return entries, base_dir, cut, expected
+
+
+def test_the_helper_takes_a_share_of_large_sks_only():
+    assert helper_share(10) == 10 and helper_share(63) == 63
+    assert helper_share(70) == 53 and helper_share(1200) == 900
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this OS: the ops load in-process")
+def test_the_helper_loads_its_share_as_load_ops_does(tmp_path):
+    entries, base_dir, cut, expected = _helpers_share(tmp_path)
+    helper = GenHelper.start(entries, base_dir, cut)
+    try:
+        assert helper._pid is not None
+        ops = helper.loaded()
+    finally:
+        helper.close()
+    assert ops == expected and [op.index for op in ops] == list(range(cut, 70))
+    # The objects behind them came along too (the split-copy check reads them).
+    assert all(op._objects.get(op.funcs[0]._path, "x").defines(op.funcs[0].func_name) for op in ops)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this OS")
+def test_a_user_error_in_the_helpers_share_is_raised_as_if_loaded_here(tmp_path):
+    entries, base_dir, cut, here = _helpers_share(tmp_path, bad=(66,))
+    helper = GenHelper.start(entries, base_dir, cut)
+    try:
+        with pytest.raises(SkError) as there:
+            helper.loaded()
+    finally:
+        helper.close()
+    assert isinstance(here, SkError) and there.value.paragraph() == here.paragraph() and "op_list[66]" in str(there.value)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this OS")
+def test_a_dead_helper_leaves_the_work_to_sk_gen(tmp_path):
+    entries, base_dir, cut, expected = _helpers_share(tmp_path)
+    helper = GenHelper.start(entries, base_dir, cut)
+    try:
+        os.kill(helper._pid, 9)
+        ops = helper.loaded()
+        helper.submit(_plan(tmp_path / "small"))
+        text = helper.result()
+    finally:
+        helper.close()
+    assert ops == expected
+    assert text == codegen.render_source(_plan(tmp_path / "small"))
+
+
+@pytest.mark.parametrize("bad, named", [((3, 66), "op_list[3]"), ((66,), "op_list[66]"), ((), None)])
+def test_sk_gen_reports_the_first_bad_op_whichever_process_read_it(tmp_path, capsys, bad, named):
+    path, doc, _ = _many_ops(tmp_path, bad=bad)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    code = cli.main(["gen", "--kernel-infos", path, "--out-dir", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    if named is None:
+        assert code == 0 and err == ""
+        with open(tmp_path / "out" / "te_superkernel_t_kernel.cpp") as f:
+            assert f.read() == codegen.render_source(build_plan(load_kernel_infos(path), get_platform()))
+    else:
+        assert code == 2 and named in err and "stream_id" in err and err.count("error") == 1
