@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-import traceback
 
 from sk import __version__
 from sk.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, SkError
@@ -126,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as err:  # noqa: BLE001 - last line of defence, reported as a bug
+        import traceback  # only here: importing it costs every command 4 ms
+
         frame = traceback.extract_tb(err.__traceback__)[-1]
         print(
             f"sk {args.command}: internal error: {type(err).__name__}: {err} "

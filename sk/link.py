@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import os
 import re
 import subprocess
-from dataclasses import dataclass
+import threading
+from collections import namedtuple
 
 from sk import arfile, jsontext, objsyms, toolargv
 from sk.errors import SkError
@@ -52,30 +54,32 @@ HOST_ALWAYS_ALLOWED = frozenset({
 LD_HASH_SIZE = 31
 
 
-@dataclass(frozen=True)
-class LinkInput:
-    """One object in link order: where its bytes come from and how to name it."""
+# Tuples, not dataclasses: a link builds 4,800 inputs at 1,200 sub-kernels, and importing
+# dataclasses alone took 10 ms of `sk link`.
+class LinkInput(namedtuple("LinkInput", "label path member entry_symbol rename symbol",
+                           defaults=(None, None, None, None))):
+    """One object in link order: where its bytes come from and how to name it.
 
-    label: str  # for messages: "entry <file>" or "<archive>(<member>)"
-    path: str  # a file, or an archive holding `member`
-    member: str | None = None
-    entry_symbol: str | None = None  # set for entry objects: keep only this global
-    rename: tuple[str, str] | None = None  # make a split copy: (func, func_split{i}) applied to the bytes
-    symbol: str | None = None  # the one global function a sub object defines (from the plan), if known
+    label: for messages: "entry <file>" or "<archive>(<member>)"; path: a file,
+    or an archive holding `member`; entry_symbol: set for entry objects: keep
+    only this global; rename: make a split copy: (func, func_split{i}) applied
+    to the bytes; symbol: the one global function a sub object defines (from
+    the plan), if known.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class LinkResult:
-    sha256: str
-    defined_globals: tuple[str, ...]
-    undefined: tuple[str, ...]
-    input_count: int
+LinkResult = namedtuple("LinkResult", "sha256 defined_globals undefined input_count")
 
 
 def _dedupe(inputs: list[LinkInput]) -> list[LinkInput]:
-    seen, out = set(), []
+    seen, out, normal = set(), [], {}
     for item in inputs:
-        key = (os.path.normpath(item.path), item.member, item.rename)
+        path = normal.get(item.path)
+        if path is None:  # one normpath per file, not one per member
+            path = normal[item.path] = os.path.normpath(item.path)
+        key = (path, item.member, item.rename)
         if key not in seen:
             seen.add(key)
             out.append(item)
@@ -103,14 +107,31 @@ def _whole_archive_runs(inputs: list[LinkInput], cache) -> dict[int, int]:
 
 
 class _ArchiveCache:
-    """Reads each sub-kernel archive once, however many members are used."""
+    """Each sub-kernel archive's member names (read from the headers, once), and members when extracted."""
 
     def __init__(self):
+        self._names: dict[str, list[str] | SkError | None] = {}
         self._members: dict[str, dict[str, bytes]] = {}
 
+    def is_archive(self, path: str) -> bool:
+        """Whether `path` is an ar archive. Its member names are read now; an error reading them is
+        raised by names(), where the link meets the archive, and counts as an archive here."""
+        names = self._names.get(path, False)
+        if names is False:
+            try:
+                names = arfile.member_names(path, strict=False)
+            except SkError as err:
+                names = err
+            self._names[path] = names
+        return names is not None
+
     def names(self, path: str) -> list[str]:
-        self._load(path)
-        return list(self._members[path])
+        if not self.is_archive(path):
+            return arfile.member_names(path)  # raises "not an ar archive"
+        names = self._names[path]
+        if isinstance(names, SkError):
+            raise names
+        return names
 
     def _load(self, path: str) -> dict[str, bytes]:
         members = self._members.get(path)
@@ -137,11 +158,17 @@ def link(tools: toolargv.Tools, inputs: list[LinkInput], *, entry_symbols: list[
          out_json: str | None = None, meta: dict | None = None, allowed_undefined=frozenset(),
          allow_prefixes: tuple[str, ...] = ()) -> LinkResult:
     """Links `inputs` in order into out_obj; writes out_json = meta + sha256."""
+    return _link(tools, inputs, _ArchiveCache(), entry_symbols=entry_symbols, out_obj=out_obj, out_json=out_json,
+                 meta=meta, allowed_undefined=allowed_undefined, allow_prefixes=allow_prefixes)
+
+
+def _link(tools, inputs, cache, *, entry_symbols, out_obj, out_json, meta, allowed_undefined,
+          allow_prefixes) -> LinkResult:
+    gnu_ld = _gnu_ld_probe(tools)  # `ld --version` runs while the inputs are prepared
     inputs = _dedupe(inputs)
     if not inputs:
         raise SkError("nothing to link", where="--plan", allowed="the plan's link order lists no objects")
     expected = sorted(set(entry_symbols))
-    cache = _ArchiveCache()
     whole = _whole_archive_runs(inputs, cache)
     covered = {start + k for start, n in whole.items() for k in range(n)}
     with scratch_dir(out_obj) as work:
@@ -169,48 +196,125 @@ def link(tools: toolargv.Tools, inputs: list[LinkInput], *, entry_symbols: list[
             link_args.append(raw)
         run_tools(jobs)  # independent objcopy runs (entry halves, split copies) overlap
         merged = os.path.join(work, "merged.o")
-        run_tool(toolargv.relocatable_link_argv(tools, link_args, merged,
-                                                discard_locals=tools.flavor == toolargv.CANN,
-                                                hash_size=LD_HASH_SIZE if _is_gnu_ld(tools) else None),
-                 step="linking the SuperKernel (ld -r)", where=out_obj)
+        ld_argv = toolargv.relocatable_link_argv(tools, link_args, merged,
+                                                 discard_locals=tools.flavor == toolargv.CANN,
+                                                 hash_size=LD_HASH_SIZE if gnu_ld() else None)
+        # ld -r takes most of the time on one core: what does not depend on its output (the
+        # localise list, the JSON text around the digest) is made meanwhile on the other.
+        ld = _Background(run_tool, ld_argv, step="linking the SuperKernel (ld -r)", where=out_obj)
+        try:
+            # Fast path: every sub object names the one function it exports (the
+            # plan's link order), so the list to localise is known without reading
+            # the merged object. Objects with other globals (prebuilt) make the
+            # check below fail; then the merged symbol table decides.
+            known = [item.symbol for item in inputs if not item.entry_symbol]
+            if all(known):
+                names = set(known) - set(expected)
+                localize = write_symbol_list(os.path.join(work, "localize.txt"), names)
+            json_head, json_tail = _meta_text_around_sha256(meta) if out_json else ("", "")
+        finally:
+            ld.join()
+        ld.result()
         final_argv = toolargv.final_link_argv(tools, merged, os.path.join(work, "placed.o"))
         if final_argv:
             run_tool(final_argv, step="placing the SuperKernel (final link)", where=out_obj)
             merged = final_argv[-2]
-        # Fast path: every sub object names the one function it exports (the
-        # plan's link order), so the list to localise is known without reading
-        # the merged object. Objects with other globals (prebuilt) make the
-        # check below fail; then the merged symbol table decides.
-        known = [item.symbol for item in inputs if not item.entry_symbol]
-        if all(known):
-            names = set(known) - set(expected)
-        else:
+        if not all(known):
             names = {s.name for s in objsyms.read_object(merged).defined_globals()} - set(expected)
-        with atomic_output(out_obj) as tmp:
             localize = write_symbol_list(os.path.join(work, "localize.txt"), names)
+        with atomic_output(out_obj) as tmp:
             run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize, strip_groups=False),
                      step="localising the SuperKernel's symbols", where=out_obj)
-            data = _read_bytes(tmp)
-            info = objsyms.read_object(tmp, data)
-            exported = {s.name for s in info.defined_globals()}
-            if exported - set(expected) and all(known):
-                localize = write_symbol_list(os.path.join(work, "localize-all.txt"), (names | exported) - set(expected))
-                run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize,
-                                                strip_groups=False),
-                         step="localising the SuperKernel's symbols", where=out_obj)
-                data = _read_bytes(tmp)
+            data = _read_mapped(tmp)
+            # The digest (OpenSSL, outside the interpreter lock) overlaps reading the symbols.
+            digest = _Background(_sha256_hex, data)
+            try:
                 info = objsyms.read_object(tmp, data)
-            result = _verify(info, out_obj, expected, inputs, paths, cache, allowed_undefined, allow_prefixes,
-                             tools.flavor)
-            digest = hashlib.sha256(data).hexdigest()
+                exported = {s.name for s in info.defined_globals()}
+                if exported - set(expected) and all(known):
+                    localize = write_symbol_list(os.path.join(work, "localize-all.txt"),
+                                                 (names | exported) - set(expected))
+                    digest.join()
+                    data.close()  # objcopy rewrites the file under the mapping
+                    run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize,
+                                                    strip_groups=False),
+                             step="localising the SuperKernel's symbols", where=out_obj)
+                    data = _read_mapped(tmp)
+                    digest = _Background(_sha256_hex, data)
+                    info = objsyms.read_object(tmp, data)
+                result = _verify(info, out_obj, expected, inputs, paths, cache, allowed_undefined, allow_prefixes,
+                                 tools.flavor)
+                digest = digest.result()
+            finally:
+                if isinstance(digest, _Background):
+                    digest.join()  # before the mapping it reads goes
+                data.close()
             if out_json:
-                doc = dict(meta or {})
-                doc["sha256"] = digest
                 with atomic_output(out_json) as jtmp:
                     with open(jtmp, "w", encoding="utf-8", newline="\n") as f:
-                        f.write(jsontext.dumps(doc, indent=2) + "\n")
+                        f.write(json_head + json.dumps(digest) + json_tail)
     return LinkResult(sha256=digest, defined_globals=tuple(result[0]), undefined=tuple(result[1]),
                       input_count=len(inputs))
+
+
+def _meta_text_around_sha256(meta: dict | None) -> tuple[str, str]:
+    """(head, tail): `jsontext.dumps(doc, indent=2) + "\n"` of meta with "sha256" set is head + the digest's
+    JSON string + tail.
+
+    The JSON of 1,200 sub-kernels takes 15 ms to write: made while ld runs,
+    before the digest is known. The entries before and after "sha256" (in
+    place if meta has it, else last) are written as dicts of their own; a
+    dict's text is its entries' texts joined, so the pieces are the whole's.
+    """
+    doc = dict(meta or {})
+    keys = list(doc)
+    at = keys.index("sha256") if "sha256" in doc else len(keys)
+    before, after = ({k: doc[k] for k in part} for part in (keys[:at], keys[at + 1:]))
+    head = "{\n" + (jsontext.dumps(before, indent=2)[2:-2] + ",\n" if before else "") + '  "sha256": '
+    tail = ((",\n" + jsontext.dumps(after, indent=2)[2:-2]) if after else "") + "\n}\n"
+    return head, tail
+
+
+class _Background:
+    """Calls fn(*args, **kwargs) on a thread (a tool run waits outside the interpreter lock)."""
+
+    def __init__(self, fn, *args, **kwargs):
+        self._value = self._error = None
+        self._thread = threading.Thread(target=self._run, args=(fn, args, kwargs), daemon=True)
+        self._thread.start()
+
+    def _run(self, fn, args, kwargs):
+        try:
+            self._value = fn(*args, **kwargs)
+        except BaseException as err:  # noqa: BLE001 - handed to the caller by result()
+            self._error = err
+
+    def join(self) -> None:
+        self._thread.join()
+
+    def result(self):
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+def _sha256_hex(data) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _read_mapped(path: str):
+    """The file's bytes, memory-mapped (close() when done): the 15 MB SuperKernel is read and hashed without
+    a copy."""
+    with open(path, "rb") as f:
+        if not os.fstat(f.fileno()).st_size:  # mmap cannot map an empty file
+            return _Closable()
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+class _Closable(bytes):
+    def close(self) -> None:
+        pass
 
 
 def write_symbol_list(path: str, names) -> str | None:
@@ -223,21 +327,31 @@ def write_symbol_list(path: str, names) -> str | None:
     return path
 
 
-def _read_bytes(path: str) -> bytes:
-    with open(path, "rb") as f:
-        return f.read()
-
-
 def _is_gnu_ld(tools) -> bool:
     """The host linker is GNU ld (BFD), which takes --hash-size (gold and lld do not)."""
-    if tools.flavor != toolargv.HOST:
-        return False
+    return _gnu_ld_probe(tools)()
+
+
+def _gnu_ld_probe(tools):
+    """Starts `ld --version`; returns a function that waits for it and answers _is_gnu_ld."""
+    if tools.flavor != toolargv.HOST or not tools.linker:
+        return lambda: False  # without a linker the link itself reports it
     try:
-        proc = subprocess.run([tools.need("linker"), "--version"], stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, text=True, timeout=60, check=False)
+        proc = subprocess.Popen([tools.linker, "--version"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                text=True)
     except (OSError, subprocess.SubprocessError):
-        return False  # the link itself reports a missing or broken linker
-    return proc.returncode == 0 and proc.stdout.startswith("GNU ld ")
+        return lambda: False  # the link itself reports a missing or broken linker
+
+    def answer() -> bool:
+        try:
+            out, _ = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            return False
+        return proc.returncode == 0 and out.startswith("GNU ld ")
+
+    return answer
 
 
 def _entry_job(tools, raw, item: LinkInput) -> tuple[str, tuple]:
@@ -296,38 +410,41 @@ def link_plan(tools: toolargv.Tools, plan, *, entry_dir: str | None, entry_objs,
     if entry_dir:
         for unit_name in sorted(os.listdir(entry_dir)):
             entries.setdefault(unit_name, os.path.join(entry_dir, unit_name))
-    inputs, is_archive = [], {}
+    inputs, cache, count = [], _ArchiveCache(), len(sub_objs)
+    new, is_archive, append = tuple.__new__, cache.is_archive, inputs.append  # 4,800 items: no lookups
     for item in plan.link_order:
         if item.kind == "sk_entry":
             if item.object_name not in entries:
                 raise SkError("entry object missing", where=f"--entry-dir/--entry-obj: {item.object_name}",
                               allowed="compile it with `sk entry compile` from the same plan; have: "
                                       + (", ".join(sorted(entries)) or "(none)"))
-            inputs.append(LinkInput(f"entry {item.object_name}", entries[item.object_name],
-                                    entry_symbol=item.symbol))
+            append(LinkInput(f"entry {item.object_name}", entries[item.object_name], entry_symbol=item.symbol))
             continue
-        if item.op_index is None or not 0 <= item.op_index < len(sub_objs):
-            raise SkError("link order names an op without a --sub-obj", where=f"plan: op {item.op_index}",
+        op = item.op_index
+        if op is None or not 0 <= op < count:
+            raise SkError("link order names an op without a --sub-obj", where=f"plan: op {op}",
                           allowed=f"pass {plan.op_count} --sub-obj, one per op in order")
-        archive = sub_objs[item.op_index]
-        source = item.derived_from or item.object_name
-        rename = None
-        if item.derived_from:
-            rename = (re.sub(r"_split[0-9]+$", "", item.symbol), item.symbol)
-        if archive not in is_archive:  # one look per file, not one per member
-            is_archive[archive] = arfile.is_archive(archive)
-        member = source if is_archive[archive] else None
+        archive = sub_objs[op]
+        derived = item.derived_from
+        source = derived or item.object_name
+        member = source if is_archive(archive) else None  # one look per file, not one per member
         label = f"{archive}({source})" if member else archive
-        inputs.append(LinkInput(label + (f" as {item.object_name}" if rename else ""), archive, member,
-                                rename=rename, symbol=item.symbol))
+        if derived:
+            rename = (re.sub(r"_split[0-9]+$", "", item.symbol), item.symbol)
+            append(new(LinkInput, (f"{label} as {item.object_name}", archive, member, None, rename, item.symbol)))
+        else:
+            append(new(LinkInput, (label, archive, member, None, None, item.symbol)))
     try:
         with open(meta_in, encoding="utf-8") as f:
             meta = json.load(f)
     except (OSError, json.JSONDecodeError) as err:
         raise SkError(f"cannot read the SuperKernel JSON ({err})", where="--meta-in", value=meta_in) from None
+    if not isinstance(meta, dict):
+        raise SkError("the SuperKernel JSON is not a JSON object", where="--meta-in", value=meta_in,
+                      allowed="pass the <name>.json written by `sk gen`")
     allowed = set(allow_undefined)
     for lib in runtime_libs:
         allowed |= objsyms.provided_symbols(lib)
     prefixes = HOST_RUNTIME_PREFIXES if tools.flavor == toolargv.HOST else ()
-    return link(tools, inputs, entry_symbols=list(plan.entry_symbols), out_obj=out_obj, out_json=out_json,
-                meta=meta, allowed_undefined=frozenset(allowed), allow_prefixes=prefixes)
+    return _link(tools, inputs, cache, entry_symbols=list(plan.entry_symbols), out_obj=out_obj, out_json=out_json,
+                 meta=meta, allowed_undefined=frozenset(allowed), allow_prefixes=prefixes)

@@ -39,7 +39,7 @@ def run(args) -> int:
     from sk import link
     from sk import planfacts
 
-    plan = planfacts.facts(planfacts.load(args.plan, planfacts.FIELDS), where=args.plan)
+    plan = planfacts.load_link_facts(args.plan)
     link.link_plan(toolargv.Tools(args.toolchain, linker=args.ld, objcopy=args.objcopy), plan,
                    entry_dir=args.entry_dir, entry_objs=args.entry_obj, sub_objs=args.sub_obj,
                    meta_in=args.meta_in, out_obj=args.out_obj, out_json=args.out_json,

@@ -176,3 +176,62 @@ def test_hash_size_only_for_gnu_ld(tmp_path):
     assert not link._is_gnu_ld(toolargv.Tools("host", linker=str(fake)))
     assert not link._is_gnu_ld(toolargv.Tools("host", linker=str(tmp_path / "missing")))
     assert not link._is_gnu_ld(toolargv.Tools("cann", linker=LD))
+
+
+# ---------------------------------------------------------------- the JSON text around the digest
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from sk import jsontext  # noqa: E402
+
+DIGEST = "0123456789abcdef" * 4
+SCALARS = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True, allow_infinity=True) | st.text())
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+                      max_leaves=20)
+
+
+def _spliced(meta):
+    head, tail = link._meta_text_around_sha256(meta)
+    return head + json.dumps(DIGEST) + tail
+
+
+def _written_before(meta):
+    """What `sk link` wrote before the text was split around the digest."""
+    doc = dict(meta or {})
+    doc["sha256"] = DIGEST
+    return jsontext.dumps(doc, indent=2) + "\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(), VALUES, max_size=6), st.integers(0, 6), st.booleans())
+def test_json_text_around_the_digest_is_the_whole_documents(meta, at, has_sha):
+    if has_sha:  # "sha256" already there, at any place, with any value
+        items = list(meta.items())
+        items.insert(min(at, len(items)), ("sha256", meta.get("x", "")))
+        meta = dict(items)
+    assert _spliced(meta) == _written_before(meta)
+
+
+@pytest.mark.parametrize("meta", [None, {}, {"sha256": ""}, {"sha256": None, "a": 1}, {"a": {"sha256": 1}},
+                                  {"a": float("nan"), "b": [float("inf")]}, {"é": "\u2603", "sha256": "x", "z": []}])
+def test_json_text_around_the_digest_odd_documents(meta):
+    assert _spliced(meta) == _written_before(meta)
+
+
+def test_json_text_around_the_digest_of_a_kernel_json():
+    # The shape sk gen writes for a SuperKernel (sk.meta.kernel_json), sub-op lists included.
+    from sk.meta import kernel_json
+    from sk.plan import build_plan
+    from sk.platforms import get_platform
+    from sk.subop import load_kernel_infos
+    from sk.tests.scenario import write_scenario
+    import tempfile
+
+    ops = [("a", {"kernel_type": "KERNEL_TYPE_AIC_ONLY"}, {}), ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {})]
+    with tempfile.TemporaryDirectory() as tmp:
+        plan = build_plan(load_kernel_infos(write_scenario(os.path.join(tmp, "in"), ops, options="split-mode=4")),
+                          get_platform())
+        meta = json.loads(jsontext.dumps(kernel_json(plan), indent=2))
+    assert "SuperkernelInfo" in meta and "sha256" not in meta
+    assert _spliced(meta) == _written_before(meta)
