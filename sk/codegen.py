@@ -7,11 +7,12 @@ strict (an undefined name is a bug) and byte-for-byte deterministic.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import sys
 
 import jinja2
 
-from sk.plan import Plan
 
 
 # Beside this module in the source tree, the wheel and Bazel's runfiles alike (a plain
@@ -71,22 +72,71 @@ class _Environment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
-def environment() -> jinja2.Environment:
-    env = _Environment(
-        loader=jinja2.FunctionLoader(_load),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=False,
-    )
+_OPTIONS = {"undefined": jinja2.StrictUndefined, "keep_trailing_newline": True, "trim_blocks": True,
+            "lstrip_blocks": True, "autoescape": False}
+
+
+class TemplateBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates cached under the rules Python applies to compiled modules.
+
+    Compiling steps.j2 and the rest is 0.1 s of every `sk gen`, for code that
+    only changes with the templates. Like a module's .pyc, the compiled code
+    goes to `__pycache__` beside the templates, or under PYTHONPYCACHEPREFIX,
+    and is not written under PYTHONDONTWRITEBYTECODE or where the directory is
+    read-only (a Bazel sandbox): then templates compile as before. An entry is
+    used only for the same source (jinja2 checks its checksum), jinja2 version
+    and environment options, so the rendered text never depends on the cache.
+    """
+
+    def __init__(self, directory: str | None = None):
+        if directory is None:
+            prefix = sys.pycache_prefix
+            directory = (os.path.join(prefix, TEMPLATE_DIR.lstrip(os.sep)) if prefix
+                         else os.path.join(TEMPLATE_DIR, "__pycache__"))
+        self.directory = directory
+        self._salt = f"{jinja2.__version__}|{sorted((k, repr(v)) for k, v in _OPTIONS.items())}|"
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        return hashlib.sha256((self._salt + name).encode()).hexdigest()[:32]
+
+    def _path(self, bucket) -> str:
+        return os.path.join(self.directory, f"{bucket.key}.jinja2.cache")
+
+    def load_bytecode(self, bucket) -> None:
+        try:
+            with open(self._path(bucket), "rb") as f:
+                bucket.load_bytecode(f)  # resets the bucket on a stale or foreign entry
+        except OSError:
+            pass
+
+    def dump_bytecode(self, bucket) -> None:
+        if sys.dont_write_bytecode:
+            return
+        path = self._path(bucket)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            with open(tmp, "wb") as f:
+                bucket.write_bytecode(f)
+            os.replace(tmp, path)
+        except OSError:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def environment(bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
+    """The templates' environment; bytecode_cache None: a TemplateBytecodeCache."""
+    env = _Environment(loader=jinja2.FunctionLoader(_load), bytecode_cache=bytecode_cache or TemplateBytecodeCache(),
+                       **_OPTIONS)
     env.filters["chomp"] = _chomp
     env.globals.update(SPELLINGS)
     return env
 
 
-def render_source(plan: Plan) -> str:
-    """The SuperKernel .cpp text for `plan`."""
+def render_source(plan) -> str:
+    """The SuperKernel .cpp text for `plan` (an sk.plan.Plan)."""
     return render_code(plan.code)
 
 

@@ -105,3 +105,61 @@ def test_spellings_match_the_former_macros():
     assert codegen.idx("raw") == "get_block_idx()" and codegen.idx("ascendc") == "AscendC::GetBlockIdx()"
     assert codegen.es_cond(None) == "true"
     assert codegen.es_cond([">=", "raw", 8]) == "get_block_idx() >= 8"
+
+
+def _plan(root, ops):
+    return build_plan(load_kernel_infos(write_scenario(root, ops)), get_platform())
+
+
+def _cache_files(directory):
+    return sorted(p.name for p in directory.iterdir()) if directory.exists() else []
+
+
+def test_compiled_templates_are_cached_and_give_the_same_text(tmp_path, monkeypatch):
+    monkeypatch.setattr("sys.dont_write_bytecode", False)
+    plan = _plan(tmp_path / "in", [("a", {}, {}), ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {})])
+    cache = tmp_path / "cache"
+    compiled = codegen.render_code(plan.code, codegen.environment(codegen.TemplateBytecodeCache(str(cache))))
+    written = _cache_files(cache)
+    assert len(written) >= 3 and all(name.endswith(".jinja2.cache") for name in written)  # one per template
+
+    cached_env = codegen.environment(codegen.TemplateBytecodeCache(str(cache)))
+    compile_calls = []
+    real_compile = cached_env.compile
+    monkeypatch.setattr(cached_env, "compile", lambda *a, **k: compile_calls.append(a[1]) or real_compile(*a, **k))
+    assert codegen.render_code(plan.code, cached_env) == compiled
+    assert compile_calls == []  # every template came from the cache
+    assert compiled == codegen.render_code(plan.code, jinja2_without_cache())
+
+
+def jinja2_without_cache():
+    env = codegen.environment()
+    env.bytecode_cache = None
+    return env
+
+
+def test_a_spoilt_or_foreign_cache_entry_is_recompiled(tmp_path, monkeypatch):
+    monkeypatch.setattr("sys.dont_write_bytecode", False)
+    plan = _plan(tmp_path / "in", [("a", {}, {})])
+    cache = tmp_path / "cache"
+    expected = codegen.render_code(plan.code, codegen.environment(codegen.TemplateBytecodeCache(str(cache))))
+    for name in _cache_files(cache):
+        (cache / name).write_bytes(b"not a jinja2 bytecode cache entry")
+    assert codegen.render_code(plan.code, codegen.environment(codegen.TemplateBytecodeCache(str(cache)))) == expected
+
+
+def test_the_cache_follows_pythons_bytecode_rules(tmp_path, monkeypatch):
+    plan = _plan(tmp_path / "in", [("a", {}, {})])
+    monkeypatch.setattr("sys.dont_write_bytecode", True)
+    cache = tmp_path / "cache"
+    codegen.render_code(plan.code, codegen.environment(codegen.TemplateBytecodeCache(str(cache))))
+    assert _cache_files(cache) == []  # PYTHONDONTWRITEBYTECODE: nothing written
+    monkeypatch.setattr("sys.dont_write_bytecode", False)
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where the cache directory would go")
+    text = codegen.render_code(plan.code, codegen.environment(codegen.TemplateBytecodeCache(str(blocked / "c"))))
+    assert text == codegen.render_code(plan.code, jinja2_without_cache())  # unwritable: compiled, no error
+    monkeypatch.setattr("sys.pycache_prefix", str(tmp_path / "prefix"))
+    assert codegen.TemplateBytecodeCache().directory == str(tmp_path / "prefix") + codegen.TEMPLATE_DIR
+    monkeypatch.setattr("sys.pycache_prefix", None)
+    assert codegen.TemplateBytecodeCache().directory == codegen.TEMPLATE_DIR + "/__pycache__"

@@ -91,7 +91,7 @@ def _helpers_share(tmp_path, bad=()):
 
 def test_the_helper_takes_a_share_of_large_sks_only():
     assert helper_share(10) == 10 and helper_share(63) == 63
-    assert helper_share(70) == 53 and helper_share(1200) == 900
+    assert helper_share(70) == 35 and helper_share(1200) == 600
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this OS: the ops load in-process")
