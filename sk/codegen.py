@@ -135,6 +135,20 @@ def environment(bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.En
     return env
 
 
+_SHARED: list = []
+
+
+def shared_environment(precompile=()) -> jinja2.Environment:
+    """One environment per process, its templates compiled once (a persistent worker renders
+    many SuperKernels; sk gen's forked helper inherits the templates its parent compiled)."""
+    if not _SHARED:
+        _SHARED.append(environment())
+    env = _SHARED[0]
+    for name in precompile:
+        env.get_template(name)
+    return env
+
+
 def render_source(plan) -> str:
     """The SuperKernel .cpp text for `plan` (an sk.plan.Plan)."""
     return render_code(plan.code)

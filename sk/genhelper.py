@@ -23,6 +23,8 @@ in `sk gen`, as it always did.
 
 from __future__ import annotations
 
+import contextlib
+import marshal
 import os
 import pickle
 import struct
@@ -32,7 +34,7 @@ from sk.errors import SkError
 
 # The templates the helper compiles before plan.code arrives (the others are small and
 # compiled on first use).
-_PRECOMPILED = ("kernel.cpp.j2", "steps.j2", "dynamic.j2")
+PRECOMPILED = ("kernel.cpp.j2", "steps.j2", "dynamic.j2")
 # Below this many ops the helper's start costs more than loading its share saves.
 MIN_SHARED_OPS = 64
 _FRAME = struct.Struct("<Q")
@@ -53,6 +55,7 @@ class GenHelper:
         self._to_child = self._from_child = None
         self._writer = None
         self._plan = None
+        self._scratch = None
 
     @classmethod
     def start(cls, entries=(), base_dir: str = "", start: int = 0) -> "GenHelper":
@@ -93,12 +96,18 @@ class GenHelper:
 
         return load_ops(entries, base_dir, start)
 
-    def submit(self, plan) -> None:
-        """Hands the plan over; returns at once (a thread feeds the pipe while the helper compiles)."""
+    def submit(self, plan, scratch: str | None = None) -> None:
+        """Hands the plan over; returns at once (a thread feeds the pipe while the helper compiles).
+
+        scratch: a file the helper may write the source to (result() reads and removes it),
+        cheaper than sending megabytes back through the pipe."""
         self._plan = plan
+        self._scratch = scratch
         if self._pid is None:
             return
-        data = pickle.dumps(plan.code, protocol=pickle.HIGHEST_PROTOCOL)
+        # marshal: plan.code is plain data (dicts, lists, strings, numbers), and both ends are
+        # the same interpreter; it encodes and decodes 2-3x faster than pickle.
+        data = marshal.dumps((scratch, plan.code))
         fd, self._to_child = self._to_child, None
 
         def feed():
@@ -118,8 +127,18 @@ class GenHelper:
             with open(fd, "rb") as pipe:
                 data = pipe.read()
             self._writer.join()
-            if self._reap() == 0 and data:
-                return data.decode("utf-8")
+            if self._reap() == 0:
+                if data:
+                    return data.decode("utf-8")
+                try:
+                    with open(self._scratch, "rb") as f:
+                        return f.read().decode("utf-8")
+                except (OSError, TypeError):
+                    pass  # not written: render here
+                finally:
+                    if self._scratch:
+                        with contextlib.suppress(OSError):
+                            os.unlink(self._scratch)
         from sk.codegen import render_source
 
         return render_source(self._plan)
@@ -136,6 +155,9 @@ class GenHelper:
             except ProcessLookupError:
                 pass
             self._reap()
+        if self._scratch:
+            with contextlib.suppress(OSError):
+                os.unlink(self._scratch)
 
     def _reap(self) -> int:
         pid, self._pid = self._pid, None
@@ -192,16 +214,19 @@ def _serve(job, down: int, up: int) -> int:
         writer.start()
     from sk import codegen
 
-    env = codegen.environment()
-    for name in _PRECOMPILED:
-        env.get_template(name)
+    env = codegen.shared_environment(PRECOMPILED)
     with open(down, "rb") as pipe:
         data = pipe.read()
     if writer is not None:
         writer.join()
     if not data:
         return 0  # sk gen stopped before planning (an error it reports itself)
-    text = codegen.render_code(pickle.loads(data), env)
+    scratch, code = marshal.loads(data)
+    text = codegen.render_code(code, env).encode("utf-8")
+    if scratch:
+        with open(scratch, "wb") as f:
+            f.write(text)
+        return 0
     with open(up, "wb") as pipe:
-        pipe.write(text.encode("utf-8"))
+        pipe.write(text)
     return 0

@@ -19,12 +19,13 @@ def test_quick_fusion_writes_every_field(tmp_path, capsys):
     sizes = r["fusion"]["sizes"]
     assert [s["sub_kernels"] for s in sizes] == [10]
     s = sizes[0]
-    assert set(s["median_s"]) == {"gen", "entry", "link", "ld", "fuse"}
+    assert set(s["median_s"]) == {"gen", "entry", "link", "ld", "fuse", "gen_process", "link_process", "fuse_process"}
     assert s["split_mode"] == 4 and s["rounds"] == 3
     assert s["kernel_types"] == sorted(s["kernel_types"]) and len(s["kernel_types"]) == 6
     # Entry objects + 10 sub-kernels x 4 copies (split-mode 4), MIX ones counted once.
     assert s["link_inputs"] >= 40
     assert isinstance(s["fuse_over_ld"], float) and s["fuse_over_ld"] > 0
+    assert isinstance(s["fuse_over_ld_process"], float) and s["fuse_over_ld_process"] > 0
     assert plot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     printed = capsys.readouterr().out
     assert "| 10 |" in printed and "fuse_over_ld @1200" in printed

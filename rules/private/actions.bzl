@@ -16,11 +16,23 @@ SK_ENV = {
     "TZ": "UTC",
 }
 
+# sk is a persistent worker (sk/worker.py, JSON protocol): Bazel keeps one warm
+# process per action kind instead of starting Python, importing sk and
+# compiling its templates for each of a large SuperKernel's thousands of
+# actions. `--strategy=SkGen=sandboxed` (or any strategy list without
+# `worker`) runs an action kind as plain processes; the outputs are the same.
+SK_WORKER_REQUIREMENTS = {
+    "requires-worker-protocol": "json",
+    "supports-workers": "1",
+}
+
 def _run_sk(ctx, tc, mnemonic, progress, args, inputs, outputs, tools = []):
-    # Param file only when the command line is too long, so aquery and the
-    # analysis tests see the real argv.
-    args.use_param_file("@%s", use_always = False)
+    # A worker takes its arguments from a param file, so every sk action has one
+    # (aquery and the analysis tests still see the whole argv).
+    args.use_param_file("@%s", use_always = True)
     args.set_param_file_format("multiline")
+    requirements = dict(tc.execution_requirements)
+    requirements.update(SK_WORKER_REQUIREMENTS)
     ctx.actions.run(
         executable = ctx.executable._sk,
         arguments = [args],
@@ -30,7 +42,7 @@ def _run_sk(ctx, tc, mnemonic, progress, args, inputs, outputs, tools = []):
         mnemonic = mnemonic,
         progress_message = progress,
         env = SK_ENV,
-        execution_requirements = dict(tc.execution_requirements),
+        execution_requirements = requirements,
         toolchain = SK_TOOLCHAIN_TYPE,
     )
 

@@ -72,7 +72,9 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None, renderer=None
         from sk.genhelper import GenHelper
 
         renderer = GenHelper()  # renders in this process
-    renderer.submit(plan)
+    # Hidden, unique, and removed by the helper's owner whatever happens.
+    scratch = os.path.join(out_dir, f".sk-gen-source-{os.getpid()}.tmp") if os.path.isdir(out_dir) else None
+    renderer.submit(plan, scratch)
     contents = {
         "kernel_json": dump_json(kernel_json(plan)),
         "compile_options": dump_json(plan.compile_options),

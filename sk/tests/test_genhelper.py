@@ -148,3 +148,23 @@ def test_sk_gen_reports_the_first_bad_op_whichever_process_read_it(tmp_path, cap
             assert f.read() == codegen.render_source(build_plan(load_kernel_infos(path), get_platform()))
     else:
         assert code == 2 and named in err and "stream_id" in err and err.count("error") == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this OS")
+def test_the_source_comes_back_through_a_scratch_file_that_is_removed(tmp_path):
+    plan = _plan(tmp_path / "in")
+    scratch = tmp_path / ".sk-gen-source.tmp"
+    helper = GenHelper.start()
+    try:
+        helper.submit(plan, str(scratch))
+        text = helper.result()
+    finally:
+        helper.close()
+    assert text == codegen.render_source(plan) and not scratch.exists()
+    # Abandoned after submit (sk gen failed meanwhile): close() still removes what the helper wrote.
+    helper = GenHelper.start()
+    helper.submit(plan, str(scratch))
+    os.waitpid(helper._pid, 0)  # the helper has written the file and exited
+    helper._pid = None
+    helper.close()
+    assert not scratch.exists()

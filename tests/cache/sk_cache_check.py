@@ -348,9 +348,19 @@ def count_access(state_dir, method, prefix, status):
     return n
 
 
+# The sk actions of a default build run in sk's persistent workers (sk/worker.py).
+WORKER_RUNNER = "worker"
+
+
 def check_determinism(s):
     ref = s.reference() if "reference" not in s.builds else s.builds["reference"]
     ref_manifest = ref.manifest()
+    sk_runners = exec_log.runner_counts(ref.spawns, [m for m in s.mnemonics if m != "SkTwinLib"])
+    not_worker = {m: r for m, r in sk_runners.items() if set(r) - {WORKER_RUNNER}}
+    if not_worker or not sk_runners:
+        raise CheckFailed("the reference build did not run every sk action in a persistent worker: %s"
+                          % (not_worker or "no sk actions"))
+    workers = sum(sum(r.values()) for r in sk_runners.values())
     other = s.bazel("two", "determinism")
     build = s.build(other, "determinism", flags=seed_flags(12345) + ["--noremote_accept_cached", "--spawn_strategy=local"],
                     env=seed_env(12345, "Asia/Kolkata", "C"))
@@ -379,8 +389,8 @@ def check_determinism(s):
     if problems:
         raise CheckFailed("\n".join(problems))
     return ("%d SK artefacts byte-identical across 2 checkouts, output roots, PYTHONHASHSEED 11/12345, TZ, locale, "
-            "sandboxed/local spawns; %d files scanned, no path/user/host/pid/time strings"
-            % (n, 2 * n))
+            "persistent-worker (%d sk actions) / local spawns; %d files scanned, no path/user/host/pid/time strings"
+            % (n, workers, 2 * n))
 
 
 def check_resilience(s):

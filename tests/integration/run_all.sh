@@ -51,8 +51,16 @@ if not cann:
     sys.exit("no action uses the CANN tools: the CANN toolchain was not selected")
 if bad:
     sys.exit(f"absolute paths in argv: {bad[:5]}")
+# Every action of the sk tool may run in its persistent worker (JSON protocol, param file).
+sk_actions = [a for a in actions if a["mnemonic"] != "SkTwinLib"]
+required = {("supports-workers", "1"), ("requires-worker-protocol", "json")}
+no_worker = [a["mnemonic"] for a in sk_actions
+             if not required <= {(i["key"], i["value"]) for i in a.get("executionInfo", [])}]
+if no_worker or not sk_actions:
+    sys.exit(f"sk actions without the persistent-worker requirements: {sorted(set(no_worker))}")
+print(f"aquery: {len(sk_actions)} sk actions may run in sk's persistent worker")
 PY
-pass "aquery: CANN actions carry no absolute path"
+pass "aquery: CANN actions carry no absolute path; sk actions are worker-ready"
 
 # 4. a consumer workspace of its own
 c=$work/consumer

@@ -1,0 +1,62 @@
+"""sk as a Bazel persistent worker: the JSON protocol, and the same outputs as a fresh `python -m sk`."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+from sk import worker
+from sk.tests.scenario import write_scenario
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OPS = [("a", {"kernel_type": "KERNEL_TYPE_AIC_ONLY"}, {}), ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {})]
+
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([REPO] + [p for p in sys.path if p])
+    return env
+
+
+def test_requests_are_read_however_they_are_laid_out():
+    text = '{"arguments": ["version"], "requestId": 1}\n{\n  "arguments": [\n  "options"],\n "requestId": 2}\n\n'
+    assert [r["requestId"] for r in worker._requests(io.StringIO(text))] == [1, 2]
+
+
+def test_a_request_gets_the_commands_output_and_exit_status(tmp_path):
+    ok = worker.handle({"arguments": ["options", "split-mode=2"], "requestId": 7})
+    assert ok["exitCode"] == 0 and ok["requestId"] == 7 and '"split-mode": 2' in ok["output"]
+    bad = worker.handle({"arguments": ["options", "split-mode=99"]})
+    assert bad["exitCode"] == 2 and bad["requestId"] == 0 and "split-mode" in bad["output"]
+    usage = worker.handle({"arguments": ["no-such-command"]})
+    assert usage["exitCode"] == 2 and "invalid choice" in usage["output"]
+    cwd = os.getcwd()
+    assert worker.handle({"arguments": ["version"], "sandboxDir": str(tmp_path)})["exitCode"] == 0
+    assert os.getcwd() == cwd  # back where it was after a sandboxed request
+
+
+def test_the_worker_process_speaks_the_protocol_and_writes_what_sk_writes(tmp_path):
+    infos = write_scenario(tmp_path / "in", OPS, options="split-mode=4")
+    fresh = tmp_path / "fresh"
+    subprocess.run([sys.executable, "-m", "sk", "gen", "--kernel-infos", infos, "--out-dir", str(fresh),
+                    "--plan-out", str(fresh / "plan.json")], env=_env(), check=True)
+    sandbox = tmp_path / "sandbox"
+    sandbox.mkdir()
+    params = sandbox / "gen.params"  # Bazel hands a worker the param file's lines as its arguments
+    params.write_text("\n".join(["gen", "--kernel-infos", infos, "--out-dir", "out", "--plan-out", "out/plan.json"]))
+    requests = [
+        {"arguments": ["gen", "--kernel-infos", infos, "--out-dir", "out", "--plan-out", "out/plan.json"],
+         "requestId": 1, "sandboxDir": str(sandbox)},
+        {"arguments": ["options", "stream-funsion=1"], "requestId": 2},
+        {"arguments": ["@gen.params"], "requestId": 3, "sandboxDir": str(sandbox)},
+    ]
+    proc = subprocess.run([sys.executable, "-m", "sk", "--persistent_worker"], env=_env(), cwd=tmp_path,
+                          input="".join(json.dumps(r) + "\n" for r in requests), capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    responses = [json.loads(line) for line in proc.stdout.splitlines()]  # nothing else on the protocol stream
+    assert [(r["requestId"], r["exitCode"]) for r in responses] == [(1, 0), (2, 2), (3, 0)]
+    assert "did you mean 'stream-fusion'" in responses[1]["output"]
+    for name in sorted(os.listdir(fresh)):
+        assert (sandbox / "out" / name).read_bytes() == (fresh / name).read_bytes(), name
