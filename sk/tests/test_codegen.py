@@ -77,7 +77,7 @@ def test_every_step_kind_has_a_template(tmp_path):
     env = codegen.environment()
     macros = env.get_template("steps.j2").module
     with pytest.raises(jinja2.UndefinedError):
-        macros.step({"kind": "no_such_step"})
+        macros.steps([{"kind": "no_such_step"}])
 
 
 def test_render_is_deterministic(tmp_path):
