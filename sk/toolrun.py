@@ -10,11 +10,8 @@ file and never replaces a previous good one.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
-import shlex
-import shutil
-import subprocess
-import tempfile
 
 from sk.errors import SkError
 
@@ -22,19 +19,81 @@ from sk.errors import SkError
 TOOL_TIMEOUT_S = 900
 
 
-def run_tool(argv: list[str], *, step: str, where: str, stdin: str | None = None) -> str:
-    """Runs one command; returns its stdout. SkError with its stderr on failure."""
+def start_tool(argv: list[str], *, step: str, where: str, stdin: str | None = None) -> "Started":
+    """Starts one command and returns at once; wait() reports it as run_tool does. SkError if it cannot start."""
+    import subprocess  # here, not at the top: 5 ms that `sk link` need not wait for before its first tool
+
     try:
-        proc = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              timeout=TOOL_TIMEOUT_S, check=False)
+        proc = subprocess.Popen(argv, stdin=None if stdin is None else subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
     except FileNotFoundError:
         raise _not_found(argv, step, where) from None
     except PermissionError:
         raise SkError(f"{step}: tool is not executable", where=where, value=argv[0]) from None
-    except subprocess.TimeoutExpired:
-        raise _timed_out(argv, step, where) from None
-    _check(proc.returncode, proc.stdout, proc.stderr, argv, step, where)
-    return proc.stdout
+    return Started(proc, argv, step, where, stdin)
+
+
+class Started:
+    """A command start_tool started: wait() for its output, or kill() it (from any thread)."""
+
+    __slots__ = ("_proc", "argv", "step", "where", "_stdin")
+
+    def __init__(self, proc, argv, step, where, stdin):
+        self._proc, self.argv, self.step, self.where, self._stdin = proc, argv, step, where, stdin
+
+    def _finish(self) -> tuple[int, str, str]:
+        """(exit status, stdout, stderr) once it ended; SkError (and the process killed) after TOOL_TIMEOUT_S."""
+        import subprocess
+
+        try:
+            out, err = self._proc.communicate(input=self._stdin, timeout=TOOL_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.communicate()
+            raise _timed_out(self.argv, self.step, self.where) from None
+        return self._proc.returncode, out, err
+
+    def wait(self) -> str:
+        """Its stdout; SkError with its stderr if it failed."""
+        code, out, err = self._finish()
+        _check(code, out, err, self.argv, self.step, self.where)
+        return out
+
+    def kill(self) -> None:
+        """Ends it if it still runs; whoever waits for it sees it fail (safe while another thread waits)."""
+        if self._proc.returncode is None:
+            try:
+                self._proc.kill()
+            except OSError:  # already gone
+                pass
+
+    def stop(self) -> None:
+        """kill() and reap it, for a command nobody waits for."""
+        self.kill()
+        if self._proc.returncode is None:
+            self._proc.communicate()
+
+
+def run_tool(argv: list[str], *, step: str, where: str, stdin: str | None = None) -> str:
+    """Runs one command; returns its stdout. SkError with its stderr on failure."""
+    return start_tool(argv, step=step, where=where, stdin=stdin).wait()
+
+
+def wait_all(started: list[Started]) -> None:
+    """Waits for every command; SkError as run_tool for the first failing one in list order.
+
+    The error does not depend on which finished first. A command that runs
+    past TOOL_TIMEOUT_S is reported at once, and the others are killed.
+    """
+    results = []
+    try:
+        for tool in started:
+            results.append(tool._finish())
+    finally:
+        for tool in started[len(results):]:
+            tool.stop()
+    for (code, out, err), tool in zip(results, started):
+        _check(code, out, err, tool.argv, tool.step, tool.where)
 
 
 def run_tools(jobs: list[tuple[list[str], str, str]]) -> None:
@@ -44,33 +103,15 @@ def run_tools(jobs: list[tuple[list[str], str, str]]) -> None:
     command is waited for; a failure is reported for the first failing job
     in list order, so the error does not depend on which finished first.
     """
-    if len(jobs) < 2:
-        for argv, step, where in jobs:
-            run_tool(argv, step=step, where=where)
-        return
-    procs = []
+    started = []
     try:
         for argv, step, where in jobs:
-            try:
-                procs.append(subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-            except FileNotFoundError:
-                raise _not_found(argv, step, where) from None
-            except PermissionError:
-                raise SkError(f"{step}: tool is not executable", where=where, value=argv[0]) from None
-        results = []
-        for proc, (argv, step, where) in zip(procs, jobs):
-            try:
-                out, err = proc.communicate(timeout=TOOL_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                raise _timed_out(argv, step, where) from None
-            results.append((proc.returncode, out, err))
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
-    for (code, out, err), (argv, step, where) in zip(results, jobs):
-        _check(code, out, err, argv, step, where)
+            started.append(start_tool(argv, step=step, where=where))
+    except SkError:
+        for tool in started:  # a job that cannot start ends the step: the others are not left running
+            tool.stop()
+        raise
+    wait_all(started)
 
 
 def _not_found(argv, step, where) -> SkError:
@@ -79,11 +120,15 @@ def _not_found(argv, step, where) -> SkError:
 
 
 def _timed_out(argv, step, where) -> SkError:
+    import shlex
+
     return SkError(f"{step}: tool did not finish within {TOOL_TIMEOUT_S} s", where=where, value=shlex.join(argv))
 
 
 def _check(returncode: int, stdout: str, stderr: str, argv, step: str, where: str) -> None:
     if returncode != 0:
+        import shlex
+
         message = (stderr or stdout).strip()
         lines = message.splitlines()
         if len(lines) > 40:  # the first errors are the useful ones
@@ -97,7 +142,7 @@ def atomic_output(path: str, suffix: str = ""):
     """Yields a temp path beside `path`; renames it to `path` if the block succeeds."""
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".sk-", suffix=suffix or os.path.splitext(path)[1], dir=directory)
+    fd, tmp = _temp_file(directory, ".sk-", suffix or os.path.splitext(path)[1])
     os.close(fd)
     try:
         yield tmp
@@ -120,8 +165,42 @@ def scratch_dir(near: str):
     """A temporary directory beside an output (same filesystem, so renames work)."""
     directory = os.path.dirname(os.path.abspath(near))
     os.makedirs(directory, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".sk-work-", dir=directory) as tmp:
+    tmp = _fresh_name(directory, ".sk-work-", "", lambda p: os.mkdir(p, 0o700))
+    try:
         yield tmp
+    finally:
+        import shutil  # argparse has loaded it already in the sk tool
+
+        shutil.rmtree(tmp)
+
+
+# Characters and length of a temporary name, as tempfile's: 37^8 names, retried when taken.
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+
+def _fresh_name(directory: str, prefix: str, suffix: str, claim) -> str:
+    """A random name in `directory` that claim(path) created (FileExistsError where it was taken).
+
+    tempfile's own scheme, without importing tempfile and random (4 ms of
+    every `sk link` before its first tool could start).
+    """
+    for _ in range(10000):
+        name = "".join(_NAME_CHARS[b % len(_NAME_CHARS)] for b in os.urandom(8))
+        path = os.path.join(directory, prefix + name + suffix)
+        try:
+            claim(path)
+        except FileExistsError:
+            continue
+        return path
+    raise FileExistsError(errno.EEXIST, "no unused temporary name", directory)
+
+
+def _temp_file(directory: str, prefix: str, suffix: str) -> tuple[int, str]:
+    """(fd, path) of a new file only this process can read, as tempfile.mkstemp makes."""
+    fds = []
+    path = _fresh_name(directory, prefix, suffix,
+                       lambda p: fds.append(os.open(p, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)))
+    return fds[0], path
 
 
 def write_files_atomic(files: dict[str, str | bytes]) -> None:
@@ -137,7 +216,7 @@ def write_files_atomic(files: dict[str, str | bytes]) -> None:
         for path, content in files.items():
             directory = os.path.dirname(os.path.abspath(path))
             os.makedirs(directory, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".sk-", suffix=os.path.splitext(path)[1], dir=directory)
+            fd, tmp = _temp_file(directory, ".sk-", os.path.splitext(path)[1])
             temps[path] = tmp
             mode = "wb" if isinstance(content, bytes) else "w"
             with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": "\n"})) as f:
@@ -160,6 +239,8 @@ def _replace_all(temps: dict[str, str]) -> None:
                 try:
                     os.link(path, backup)
                 except OSError:  # no hard links here: a copy keeps the previous version as well
+                    import shutil
+
                     shutil.copyfile(path, backup)
             backups[path] = backup
             os.replace(tmp, path)

@@ -52,3 +52,52 @@ def test_missing_tool_is_a_user_error_and_started_jobs_are_stopped(tmp_path):
         run_tools([([sleeper], "sleeping", "one"), ([str(tmp_path / "no_such_tool")], "linking", "two")])
     time.sleep(1.3)
     assert not os.path.exists(marker)  # the first job was killed, not left running
+
+
+def test_a_started_tool_runs_while_the_caller_goes_on_and_reports_as_run_tool(tmp_path):
+    from sk.toolrun import start_tool
+
+    fail = _script(tmp_path, "fail", "sleep 0.2; echo nope >&2; exit 1\n")
+    started = start_tool([fail, "x"], step="objcopy", where="a.o")
+    with pytest.raises(SkError) as late:
+        started.wait()
+    with pytest.raises(SkError) as single:
+        run_tool([fail, "x"], step="objcopy", where="a.o")
+    assert str(late.value) == str(single.value)
+
+
+def test_a_killed_tool_fails_its_waiter_and_stop_reaps_it(tmp_path):
+    from sk.toolrun import start_tool
+
+    marker = tmp_path / "finished"
+    sleeper = _script(tmp_path, "sleeper", f'sleep 1; touch "{marker}"\n')
+    started = start_tool([sleeper], step="sleeping", where="one")
+    started.kill()
+    with pytest.raises(SkError, match="sleeping failed with exit status -9"):
+        started.wait()
+    started.stop()  # already reaped: nothing to do
+    other = start_tool([sleeper], step="sleeping", where="two")
+    other.stop()
+    time.sleep(1.3)
+    assert not marker.exists()
+
+
+def test_temporary_names_are_fresh_private_and_retried_when_taken(tmp_path):
+    from sk import toolrun
+
+    taken = []
+
+    def claim(path):
+        if not taken:  # the first name is someone else's
+            taken.append(path)
+            raise FileExistsError(path)
+        os.mkdir(path)
+
+    path = toolrun._fresh_name(str(tmp_path), ".sk-work-", "", claim)
+    assert os.path.isdir(path) and path != taken[0] and os.path.basename(path).startswith(".sk-work-")
+    fd, name = toolrun._temp_file(str(tmp_path), ".sk-", ".o")
+    os.close(fd)
+    assert name.endswith(".o") and stat.S_IMODE(os.stat(name).st_mode) == 0o600
+    with toolrun.scratch_dir(str(tmp_path / "out" / "x.o")) as work:
+        open(os.path.join(work, "f"), "w").close()
+    assert not os.path.exists(work)
