@@ -203,17 +203,29 @@ def _temp_file(directory: str, prefix: str, suffix: str) -> tuple[int, str]:
     return fds[0], path
 
 
-def write_files_atomic(files: dict[str, str | bytes]) -> None:
-    """Writes several outputs all or nothing: {path: text or bytes}.
+class WrittenFile:
+    """Content already written to `path`, a temp file in the destination's directory (moved, not copied)."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+
+def write_files_atomic(files: dict[str, "str | bytes | WrittenFile"]) -> None:
+    """Writes several outputs all or nothing: {path: text, bytes or a WrittenFile}.
 
     Every file is first written to a temp file beside its destination; only
     when all are complete are they renamed into place. Should a rename fail
     midway, the ones already replaced get their previous version back, so a
-    failure leaves neither a new file nor a mix of old and new ones.
+    failure leaves neither a new file nor a mix of old and new ones. A
+    WrittenFile is such a temp file already; it is gone afterwards either way.
     """
     temps: dict[str, str] = {}
     try:
         for path, content in files.items():
+            if isinstance(content, WrittenFile):
+                temps[path] = content.path
+                os.chmod(content.path, 0o644)
+                continue
             directory = os.path.dirname(os.path.abspath(path))
             os.makedirs(directory, exist_ok=True)
             fd, tmp = _temp_file(directory, ".sk-", os.path.splitext(path)[1])

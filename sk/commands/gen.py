@@ -82,7 +82,7 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None, renderer=None
     if plan_out:
         files["plan"] = plan_out
         contents["plan"] = dump_plan_json(plan.to_json())
-    contents["source"] = renderer.result()
+    contents["source"] = renderer.result(as_file=True)
     try:
         # All or nothing: a failure leaves no new file and keeps the previous good set.
         write_files_atomic({path: contents[kind] for kind, path in files.items()})

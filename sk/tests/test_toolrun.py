@@ -7,7 +7,7 @@ import time
 import pytest
 
 from sk.errors import SkError
-from sk.toolrun import run_tool, run_tools
+from sk.toolrun import run_tool, run_tools, write_files_atomic
 
 
 def _script(tmp_path, name, body):
@@ -101,3 +101,22 @@ def test_temporary_names_are_fresh_private_and_retried_when_taken(tmp_path):
     with toolrun.scratch_dir(str(tmp_path / "out" / "x.o")) as work:
         open(os.path.join(work, "f"), "w").close()
     assert not os.path.exists(work)
+
+
+def test_a_written_file_is_moved_into_place_with_the_others(tmp_path):
+    from sk.toolrun import WrittenFile
+
+    (tmp_path / "out").mkdir()
+    scratch = tmp_path / "out" / ".scratch"
+    scratch.write_bytes(b"rendered elsewhere\n")
+    os.chmod(scratch, 0o600)
+    write_files_atomic({str(tmp_path / "out" / "a.cpp"): WrittenFile(str(scratch)),
+                        str(tmp_path / "out" / "a.json"): "{}\n"})
+    assert (tmp_path / "out" / "a.cpp").read_bytes() == b"rendered elsewhere\n"
+    assert stat.S_IMODE(os.stat(tmp_path / "out" / "a.cpp").st_mode) == 0o644 and not scratch.exists()
+    # All or nothing: when another output cannot be written, the written file is gone too.
+    scratch.write_bytes(b"again\n")
+    with pytest.raises(OSError):
+        write_files_atomic({str(tmp_path / "out" / "b.cpp"): WrittenFile(str(scratch)),
+                            str(tmp_path / "out" / "a.json" / "x"): "{}"})
+    assert not (tmp_path / "out" / "b.cpp").exists() and not scratch.exists()
