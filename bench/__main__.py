@@ -67,6 +67,9 @@ def main(argv=None) -> int:
         sys.exit(f"bench: unknown part {unknown[0]!r}; use {', '.join(PARTS)}")
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([10] if args.quick else [10, 120, 1200])
     rounds = args.rounds or (3 if args.quick else 5)
+    # Fusion rounds are a few seconds each and single rounds on this shared machine swing by
+    # +-20 %: more of them steady the median.
+    fusion_rounds = args.rounds or (3 if args.quick else 9)
     chain_n = args.chain or (6 if args.quick else 60)
     work = Path(args.work) if args.work else repo / "bench" / "out"
     out_path = Path(args.out) if args.out else repo / "bench" / "results.json"
@@ -82,7 +85,7 @@ def main(argv=None) -> int:
     if "fusion" in parts:
         builder = synth.Builder(work / "cache", tools)
         results["fusion"] = fusion.measure(sizes, builder=builder, work=work / "work", repo=repo,
-                                           repeat=rounds, log=log)
+                                           repeat=fusion_rounds, log=log)
         if plot_path:
             write_plot(results["fusion"], plot_path)
             results["fusion"]["plot"] = os.path.relpath(plot_path, out_path.parent)
