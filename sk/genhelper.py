@@ -8,9 +8,9 @@ read kernel_infos:
 
   helper                                 sk gen
   loads op_list[cut:]                    imports the planner, loads op_list[:cut]
-  sends the SubOps back                  receives them, plans
-  imports jinja2, compiles templates     sends plan.code, encodes the JSON files
-  renders plan.code, sends the text      receives the text, writes all outputs
+  sends the SubOps back (pickle)         receives them, plans
+  imports jinja2, loads the templates    sends plan.code (marshal), encodes the JSON files
+  renders into a scratch file            moves that file into place with the other outputs
 
 Nothing changes but the time taken: the SubOps are the ones load_ops returns
 (errors included: a user error found by the helper is raised by `sk gen`
