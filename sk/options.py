@@ -24,9 +24,8 @@ option names as the user writes them (hyphens) and lists for list values.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from sk.errors import SkError
 
@@ -157,6 +156,8 @@ def _field(name: str) -> str:
 
 
 def _unknown(key: str) -> SkError:
+    import difflib  # only on this error path (2 ms to import)
+
     near = difflib.get_close_matches(key, KNOWN_OPTIONS, n=1, cutoff=0.6)
     what = "option is not supported" + (f", did you mean '{near[0]}'?" if near else "")
     return SkError(what, where=f"option '{key}'", allowed="known options: " + ", ".join(KNOWN_OPTIONS))

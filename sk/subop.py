@@ -33,7 +33,6 @@ objects are not parsed again (elf.objects_from_facts).
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 import os
 import re
@@ -199,6 +198,8 @@ class _ObjectSource:
 
 
 def _unknown_field(key: str, known, where: str) -> SkError:
+    import difflib  # only on this error path (2 ms to import)
+
     near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
     what = "unknown field" + (f", did you mean '{near[0]}'?" if near else "")
     return SkError(what, where=where, allowed="known fields: " + ", ".join(known))
