@@ -54,12 +54,21 @@ def _requests(stream):
                 break
             try:
                 obj, end = decoder.raw_decode(text)
-            except json.JSONDecodeError:
-                break  # incomplete: read on
+            except json.JSONDecodeError as err:
+                if err.pos >= len(text.rstrip()):
+                    break  # incomplete: read on
+                raise ProtocolError(f"a work request is not JSON ({err.msg} at character {err.pos}): "
+                                    f"{text[:200]!r}") from None
+            if not isinstance(obj, dict):
+                raise ProtocolError(f"a work request must be a JSON object, got {text[:end][:200]!r}")
             yield obj
             buffer = text[end:]
     if buffer.strip():
-        raise ValueError(f"incomplete work request at end of input: {buffer[:200]!r}")
+        raise ProtocolError(f"incomplete work request at end of input: {buffer[:200]!r}")
+
+
+class ProtocolError(Exception):
+    """What Bazel sent is not a WorkRequest stream (a bug on one side, not bad user input)."""
 
 
 def handle(request: dict) -> dict:
@@ -93,14 +102,19 @@ def serve(stdin=None, stdout_fd: int | None = None) -> int:
         sys.stdout = sys.stderr
     protocol = os.fdopen(stdout_fd, "w", encoding="utf-8", newline="\n")
     _preload()
-    for request in _requests(stdin if stdin is not None else sys.stdin):
-        if request.get("cancel"):
-            continue  # one request at a time: it has been answered already
-        response = handle(request)
-        protocol.write(json.dumps(response, sort_keys=True) + "\n")
-        protocol.flush()
-        # The request's objects are garbage now; collect them while Bazel is busy elsewhere
-        # (sk runs with the collector off, see __main__).
-        gc.collect()
+    try:
+        for request in _requests(stdin if stdin is not None else sys.stdin):
+            if request.get("cancel"):
+                continue  # one request at a time: it has been answered already
+            response = handle(request)
+            protocol.write(json.dumps(response, sort_keys=True) + "\n")
+            protocol.flush()
+            # The request's objects are garbage now; collect them while Bazel is busy elsewhere
+            # (sk runs with the collector off, see __main__).
+            gc.collect()
+    except ProtocolError as err:
+        # To the worker log; Bazel sees the worker end and reports the action failed.
+        print(f"sk --persistent_worker: {err}", file=sys.stderr)
+        return 1
     protocol.flush()
     return 0

@@ -107,17 +107,13 @@ def test_spellings_match_the_former_macros():
     assert codegen.es_cond([">=", "raw", 8]) == "get_block_idx() >= 8"
 
 
-def _plan(root, ops):
-    return build_plan(load_kernel_infos(write_scenario(root, ops)), get_platform())
-
-
 def _cache_files(directory):
     return sorted(p.name for p in directory.iterdir()) if directory.exists() else []
 
 
 def test_compiled_templates_are_cached_and_give_the_same_text(tmp_path, monkeypatch):
     monkeypatch.setattr("sys.dont_write_bytecode", False)
-    plan = _plan(tmp_path / "in", [("a", {}, {}), ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {})])
+    plan, _ = source(tmp_path / "in", [("a", {}, {}), ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {})])
     cache = tmp_path / "cache"
     compiled = codegen.render_code(plan.code, codegen.environment(codegen.TemplateBytecodeCache(str(cache))))
     written = _cache_files(cache)
@@ -140,7 +136,7 @@ def jinja2_without_cache():
 
 def test_a_spoilt_or_foreign_cache_entry_is_recompiled(tmp_path, monkeypatch):
     monkeypatch.setattr("sys.dont_write_bytecode", False)
-    plan = _plan(tmp_path / "in", [("a", {}, {})])
+    plan, _ = source(tmp_path / "in", [("a", {}, {})])
     cache = tmp_path / "cache"
     expected = codegen.render_code(plan.code, codegen.environment(codegen.TemplateBytecodeCache(str(cache))))
     for name in _cache_files(cache):
@@ -149,7 +145,7 @@ def test_a_spoilt_or_foreign_cache_entry_is_recompiled(tmp_path, monkeypatch):
 
 
 def test_the_cache_follows_pythons_bytecode_rules(tmp_path, monkeypatch):
-    plan = _plan(tmp_path / "in", [("a", {}, {})])
+    plan, _ = source(tmp_path / "in", [("a", {}, {})])
     monkeypatch.setattr("sys.dont_write_bytecode", True)
     cache = tmp_path / "cache"
     codegen.render_code(plan.code, codegen.environment(codegen.TemplateBytecodeCache(str(cache))))

@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from sk import worker
 from sk.tests.scenario import write_scenario
 
@@ -22,6 +24,17 @@ def _env():
 def test_requests_are_read_however_they_are_laid_out():
     text = '{"arguments": ["version"], "requestId": 1}\n{\n  "arguments": [\n  "options"],\n "requestId": 2}\n\n'
     assert [r["requestId"] for r in worker._requests(io.StringIO(text))] == [1, 2]
+
+
+def test_a_stream_that_is_not_work_requests_ends_the_worker_with_a_clear_line(capsys):
+    for bad, says in (('{"arguments": ["version"]}\n{"arguments": [nope]}\n', "is not JSON"),
+                      ('["version"]\n', "must be a JSON object"), ('{"arguments": [\n', "incomplete")):
+        with pytest.raises(worker.ProtocolError, match=says):
+            list(worker._requests(io.StringIO(bad)))
+    read, write = os.pipe()
+    assert worker.serve(io.StringIO('{"arguments": [nope]}\n'), stdout_fd=write) == 1
+    os.close(read)
+    assert "is not JSON" in capsys.readouterr().err
 
 
 def test_a_request_gets_the_commands_output_and_exit_status(tmp_path):
