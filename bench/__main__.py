@@ -114,7 +114,7 @@ def _shown(path: Path, repo: Path) -> str:
 def run_launch(launch, repo: Path, work: Path, tools, chain_n: int, *, rounds: int, quick: bool, log) -> dict:
     import importlib.util
 
-    elision = importlib.util.find_spec("sk.elision") is not None
+    elision = importlib.util.find_spec("sk.engine.elision") is not None
     runtime = work / "runtime"
     log(f"CPU twin launch benefit ({rounds} rounds each)")
     out = {"note": "CPU twin figures (thread launches on the host), not an NPU claim",

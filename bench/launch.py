@@ -2,11 +2,11 @@
 
 Models: a chain of N small vector kernels (sk/tests/modelgen.py `chain_model`)
 and the MoE example (examples/moe/model.json). Each is built once with the
-same steps as `sk run` (sk.run.build), checked bit for bit (separate vs fused),
+same steps as `sk run` (sk.twin.run.build), checked bit for bit (separate vs fused),
 then timed: every round runs the separate sequence and the fused sequence back
 to back in this process, and `sk_over_separate` is the median over rounds of
 fused / separate. A sequence's time is the twin's own clock from the start of
-its first launch to the end of its last (sk.twin LaunchResult start/wall), so
+its first launch to the end of its last (sk.twin.binding LaunchResult start/wall), so
 Python's bookkeeping between rounds is not in it.
 
 These are the CPU twin's figures: its launch cost is creating worker threads
@@ -20,8 +20,8 @@ import json
 import statistics
 from pathlib import Path
 
-from sk import model as model_mod
-from sk import run as run_mod
+from sk.twin import model as model_mod
+from sk.twin import run as run_mod
 
 
 def _quartiles(values) -> tuple:
@@ -40,7 +40,7 @@ class _Runner:
     """Holds one model's loaded libraries, memory and launch specs."""
 
     def __init__(self, m, built):
-        from sk import twin as twin_mod
+        from sk.twin import binding as twin_mod
 
         self.m = m
         self.twin = twin_mod.Twin(built.runtime)

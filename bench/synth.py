@@ -32,8 +32,7 @@ PARAMS = ("x", "y")
 SPLIT_MODE = 4
 OPTIONS = f"split-mode={SPLIT_MODE}"
 # What an SK-mode sub-kernel archive depends on besides its own argv.
-SK_MODULES = ("subkernel.py", "toolargv.py", "toolrun.py", "arfile.py", "objsyms.py", "options.py", "elf.py",
-              "commands/subkernel.py")
+SK_PACKAGES = ("base", "binfmt", "build", "engine/options.py", "cli/commands/subkernel.py")
 
 
 @dataclass(frozen=True)
@@ -93,16 +92,17 @@ def _digest(*parts) -> str:
 
 
 def _tree_digest(sk_dir: Path, include_dir: Path) -> str:
-    files = [sk_dir / m for m in SK_MODULES] + sorted(include_dir.glob("*.h"))
-    return _digest(*[f.name.encode() + b"\0" + f.read_bytes() for f in files])
+    files = [f for p in SK_PACKAGES for f in ([sk_dir / p] if p.endswith(".py") else sorted((sk_dir / p).glob("*.py")))]
+    files += sorted(include_dir.glob("*.h"))
+    return _digest(*[str(f.relative_to(sk_dir.parent)).encode() + b"\0" + f.read_bytes() for f in files])
 
 
 def _sk(argv: list[str]) -> None:
     """One sk command in this process (the same code path as `python -m sk`)."""
     import importlib
 
-    from sk import cli
-    from sk.errors import SkError
+    from sk.cli import main as cli
+    from sk.base.errors import SkError
 
     args = cli._parser().parse_args(argv)
     code = importlib.import_module(args._module).run(args)
@@ -121,13 +121,13 @@ class Builder:
     """Builds (or finds in the cache) the sub-op archive + JSON of each synthetic sub-kernel."""
 
     def __init__(self, cache_dir: Path, tools: Tools, jobs: int | None = None):
-        from sk import twin
+        from sk.twin import binding as twin
 
         self.cache = Path(cache_dir)
         self.tools = tools
         self.include = twin.INCLUDE_DIR
         self.jobs = jobs or os.cpu_count() or 1
-        sk_dir = Path(twin.__file__).resolve().parent
+        sk_dir = Path(twin.__file__).resolve().parent.parent
         self.salt = _tree_digest(sk_dir, self.include) + _digest(Path(tools.compiler).name, Path(tools.ld).name)
         self.built = 0  # archives built (not found in the cache) by the last build()
 

@@ -9,12 +9,12 @@ import sys
 # collector would only walk it again and again: 8 % of `sk gen` at 1,200 sub-kernels.
 gc.disable()
 
-if "--persistent_worker" in sys.argv[1:]:  # Bazel starts sk as a persistent worker (sk.worker)
-    from sk.worker import serve  # noqa: E402
+if "--persistent_worker" in sys.argv[1:]:  # Bazel starts sk as a persistent worker (sk.cli.worker)
+    from sk.cli.worker import serve  # noqa: E402
 
     code = serve()
 else:
-    from sk.cli import main  # noqa: E402 - after gc.disable(), which also speeds up the imports
+    from sk.cli.main import main  # noqa: E402 - after gc.disable(), which also speeds up the imports
 
     code = main()
 for stream in (sys.stdout, sys.stderr):

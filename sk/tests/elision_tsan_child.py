@@ -1,5 +1,5 @@
 """Child process of the sync-elision race check: runs a built model (separate and fused) on a
-ThreadSanitizer-built twin; it must start with sk.twin.tsan_env() (libtsan preloaded).
+ThreadSanitizer-built twin; it must start with sk.twin.binding.tsan_env() (libtsan preloaded).
 
     python elision_tsan_child.py MODEL.json BUILT.json    # BUILT.json: dataclasses.asdict(run.Built)
 """
@@ -7,8 +7,8 @@ ThreadSanitizer-built twin; it must start with sk.twin.tsan_env() (libtsan prelo
 import json
 import sys
 
-from sk import model as model_mod
-from sk import run
+from sk.twin import model as model_mod
+from sk.twin import run
 
 
 def main(model_path: str, built_path: str) -> int:

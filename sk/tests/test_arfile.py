@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sk import arfile
-from sk.errors import SkError
+from sk.binfmt import arfile
+from sk.base.errors import SkError
 
 
 def _outcome(read, path):

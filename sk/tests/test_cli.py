@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from sk import cli
-from sk.errors import SkError
+from sk.cli import main as cli
+from sk.base.errors import SkError
 
 
 def test_help_lists_commands(capsys):
@@ -37,7 +37,7 @@ def test_user_error_is_one_paragraph_with_exit_2(monkeypatch, capsys):
         raise SkError("unknown option", where="option 'stream-funsion'", value="1",
                       allowed="did you mean 'stream-fusion'?")
 
-    monkeypatch.setattr("sk.commands.version.run", boom)
+    monkeypatch.setattr("sk.cli.commands.version.run", boom)
     assert cli.main(["version"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
@@ -49,7 +49,7 @@ def test_internal_error_exit_1_asks_for_report(monkeypatch, capsys):
     def boom(args):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr("sk.commands.version.run", boom)
+    monkeypatch.setattr("sk.cli.commands.version.run", boom)
     assert cli.main(["version"]) == 1
     err = capsys.readouterr().err
     assert "internal error" in err and "bug" in err

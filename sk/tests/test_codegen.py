@@ -5,10 +5,10 @@ import re
 import jinja2
 import pytest
 
-from sk import codegen
-from sk.plan import build_plan
-from sk.platforms import get_platform
-from sk.subop import load_kernel_infos
+from sk.render import codegen
+from sk.engine.plan import build_plan
+from sk.engine.platforms import get_platform
+from sk.engine.subop import load_kernel_infos
 from sk.tests.scenario import write_scenario
 
 AIV = "KERNEL_TYPE_AIV_ONLY"

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from sk import compat
-from sk.errors import SkError
+from sk.cli import compat
+from sk.base.errors import SkError
 from sk.tests.scenario import write_scenario
 
 

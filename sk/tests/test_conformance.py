@@ -14,11 +14,11 @@ import sys
 
 import pytest
 
-from sk.commands.gen import write_outputs
-from sk.conformance_compare import json_without_sha, missing_options, normalise
-from sk.plan import build_plan
-from sk.platforms import get_platform
-from sk.subop import load_kernel_infos
+from sk.cli.commands.gen import write_outputs
+from sk.render.conformance_compare import json_without_sha, missing_options, normalise
+from sk.engine.plan import build_plan
+from sk.engine.platforms import get_platform
+from sk.engine.subop import load_kernel_infos
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 

@@ -4,8 +4,8 @@ import dataclasses
 
 import pytest
 
-from sk import elf
-from sk.errors import SkError
+from sk.binfmt import elf
+from sk.base.errors import SkError
 from sk.tests.objfactory import make_archive, make_object
 
 

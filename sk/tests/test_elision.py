@@ -6,12 +6,13 @@ import json
 
 import pytest
 
-from sk import codegen, elision
-from sk.elision import ALL_ORDERS, Tracker, cheapest_es_config, es_cost, es_orders
-from sk.errors import SkError
-from sk.plan import build_plan, dev_class
-from sk.platforms import get_platform
-from sk.subop import CUBE, VEC, load_kernel_infos
+from sk.render import codegen
+from sk.engine import elision
+from sk.engine.elision import ALL_ORDERS, Tracker, cheapest_es_config, es_cost, es_orders
+from sk.base.errors import SkError
+from sk.engine.plan import build_plan, dev_class
+from sk.engine.platforms import get_platform
+from sk.engine.subop import CUBE, VEC, load_kernel_infos
 from sk.tests.scenario import write_scenario
 
 AIC, AIV = "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_AIV_ONLY"

@@ -18,8 +18,9 @@ import sys
 import pytest
 from hypothesis import HealthCheck, assume, event, given, seed, settings, strategies as st
 
-from sk import elision, run
-from sk import model as model_mod
+from sk.engine import elision
+from sk.twin import run
+from sk.twin import model as model_mod
 from sk.tests import modelgen
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -30,7 +31,7 @@ SEED = int(os.environ.get("SK_ELISION_SEED", "20261125"))
 
 
 def _runtime_available():
-    from sk import twin
+    from sk.twin import binding as twin
 
     return twin.SOURCE_DIR.is_dir() and any(twin.SOURCE_DIR.glob("*.cc"))
 
@@ -47,7 +48,7 @@ def root(tmp_path_factory):
 
 
 def build(path, build_dir, root, tsan=False):
-    from sk import twin
+    from sk.twin import binding as twin
 
     m = model_mod.load(str(path))
     # The default runtime directory: a process loads one twin runtime, shared with the other twin tests.
@@ -211,7 +212,7 @@ def test_the_same_model_keeps_its_barrier_and_is_exact(root):
 
 
 def _run_under_tsan(m, built, tmp):
-    from sk import twin
+    from sk.twin import binding as twin
 
     manifest = tmp / "built.json"
     manifest.write_text(json.dumps(dataclasses.asdict(built)))
@@ -224,7 +225,8 @@ def _run_under_tsan(m, built, tmp):
 
 @pytest.fixture
 def tsan_ok(monkeypatch):
-    from sk import link, twin
+    from sk.build import link
+    from sk.twin import binding as twin
 
     try:
         twin.tsan_runtime_library()

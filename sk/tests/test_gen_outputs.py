@@ -3,10 +3,10 @@
 import dataclasses
 import json
 
-from sk.commands.gen import dump_plan_json, write_outputs
-from sk.plan import build_plan
-from sk.platforms import get_platform
-from sk.subop import load_kernel_infos
+from sk.cli.commands.gen import dump_plan_json, write_outputs
+from sk.engine.plan import build_plan
+from sk.engine.platforms import get_platform
+from sk.engine.subop import load_kernel_infos
 from sk.tests.scenario import write_scenario
 
 OPS = [("a", {"kernel_type": "KERNEL_TYPE_AIC_ONLY"}, {}),

@@ -8,12 +8,14 @@ import types
 import jinja2
 import pytest
 
-from sk import cli, codegen, subop
-from sk.plan import build_plan
-from sk.platforms import get_platform
-from sk.errors import SkError
-from sk.genhelper import GenHelper, helper_share
-from sk.subop import load_kernel_infos
+from sk.cli import main as cli
+from sk.render import codegen
+from sk.engine import subop
+from sk.engine.plan import build_plan
+from sk.engine.platforms import get_platform
+from sk.base.errors import SkError
+from sk.render.genhelper import GenHelper, helper_share
+from sk.engine.subop import load_kernel_infos
 from sk.tests.scenario import write_scenario
 
 OPS = [("a", {"kernel_type": "KERNEL_TYPE_AIC_ONLY"}, {}), ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {})]

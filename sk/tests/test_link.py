@@ -13,8 +13,12 @@ import subprocess
 
 import pytest
 
-from sk import arfile, link, objsyms, subkernel, toolargv
-from sk.errors import SkError
+from sk.binfmt import arfile
+from sk.build import link
+from sk.binfmt import objsyms
+from sk.build import subkernel
+from sk.build import toolargv
+from sk.base.errors import SkError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures")
@@ -183,7 +187,7 @@ def test_hash_size_only_for_gnu_ld(tmp_path):
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from sk import jsontext  # noqa: E402
+from sk.base import jsontext  # noqa: E402
 
 DIGEST = "0123456789abcdef" * 4
 SCALARS = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True, allow_infinity=True) | st.text())
@@ -220,11 +224,11 @@ def test_json_text_around_the_digest_odd_documents(meta):
 
 
 def test_json_text_around_the_digest_of_a_kernel_json():
-    # The shape sk gen writes for a SuperKernel (sk.meta.kernel_json), sub-op lists included.
-    from sk.meta import kernel_json
-    from sk.plan import build_plan
-    from sk.platforms import get_platform
-    from sk.subop import load_kernel_infos
+    # The shape sk gen writes for a SuperKernel (sk.render.meta.kernel_json), sub-op lists included.
+    from sk.render.meta import kernel_json
+    from sk.engine.plan import build_plan
+    from sk.engine.platforms import get_platform
+    from sk.engine.subop import load_kernel_infos
     from sk.tests.scenario import write_scenario
     import tempfile
 

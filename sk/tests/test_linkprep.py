@@ -13,8 +13,12 @@ import time
 
 import pytest
 
-from sk import arfile, link, linkprep, planfacts, toolargv
-from sk.errors import SkError
+from sk.binfmt import arfile
+from sk.build import link
+from sk.build import linkprep
+from sk.engine import planfacts
+from sk.build import toolargv
+from sk.base.errors import SkError
 
 AS, LD, OBJCOPY = shutil.which("as"), shutil.which("ld"), shutil.which("objcopy")
 pytestmark = pytest.mark.skipif(not (AS and LD and OBJCOPY), reason="needs GNU as, ld and objcopy on PATH")

@@ -2,10 +2,10 @@
 
 import json
 
-from sk.meta import kernel_json, with_sha256
-from sk.plan import build_plan
-from sk.platforms import get_platform
-from sk.subop import load_kernel_infos
+from sk.render.meta import kernel_json, with_sha256
+from sk.engine.plan import build_plan
+from sk.engine.platforms import get_platform
+from sk.engine.subop import load_kernel_infos
 from sk.tests.scenario import write_scenario
 
 

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from sk import model
-from sk.errors import SkError
+from sk.twin import model
+from sk.base.errors import SkError
 
 
 def write(tmp_path, doc):

@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from sk import objsyms
+from sk.binfmt import objsyms
 
 SRC = """
 static int local_fn(int x) { return x * 3; }
@@ -84,7 +84,7 @@ def test_symbol_table_that_breaks_locals_first_is_read_whole(tmp_path):
 
 
 def test_not_elf_and_truncated_are_user_errors(tmp_path):
-    from sk.errors import SkError
+    from sk.base.errors import SkError
 
     data = _assemble(tmp_path, "--64").read_bytes()
     for bad in (b"hello world", data[:40], data[:len(data) // 2]):

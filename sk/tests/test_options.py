@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from sk.errors import SkError
-from sk.options import KNOWN_OPTIONS, SkOptions, parse_options
+from sk.base.errors import SkError
+from sk.engine.options import KNOWN_OPTIONS, SkOptions, parse_options
 
 
 def test_empty_and_blank_mean_defaults():

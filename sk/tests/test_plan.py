@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from sk.errors import SkError
-from sk.plan import build_plan, dev_class, preload_count
-from sk.platforms import get_platform
-from sk.subop import load_kernel_infos
+from sk.base.errors import SkError
+from sk.engine.plan import build_plan, dev_class, preload_count
+from sk.engine.platforms import get_platform
+from sk.engine.subop import load_kernel_infos
 from sk.tests.scenario import write_scenario
 
 AIC, AIV = "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_AIV_ONLY"

@@ -4,12 +4,12 @@ import json
 
 import pytest
 
-from sk import planfacts
-from sk.commands.gen import dump_plan_json
-from sk.errors import SkError
-from sk.plan import build_plan
-from sk.platforms import get_platform
-from sk.subop import load_kernel_infos
+from sk.engine import planfacts
+from sk.cli.commands.gen import dump_plan_json
+from sk.base.errors import SkError
+from sk.engine.plan import build_plan
+from sk.engine.platforms import get_platform
+from sk.engine.subop import load_kernel_infos
 from sk.tests.scenario import write_scenario
 
 OPS = [("a", {"kernel_type": "KERNEL_TYPE_AIC_ONLY"}, {}), ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {}),

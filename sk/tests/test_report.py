@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from sk import cli
-from sk.report import render
+from sk.cli import main as cli
+from sk.render.report import render
 
 PLAN = {
     "kernel_name": "sk_demo", "kernel_type": "KERNEL_TYPE_MIX_AIC_1_2", "task_ration": "1:2", "block_dim": 8,

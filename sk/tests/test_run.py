@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from sk import run
+from sk.twin import run
 
 
 def test_scope_locations_follow_ge():
@@ -26,6 +26,6 @@ def test_rows_group_by_type_and_core_and_sort_by_total(tmp_path):
 
 
 def test_every_kernel_type_has_a_launch_topology_and_core_type():
-    from sk import subkernel
+    from sk.build import subkernel
 
     assert set(run.RATION_OF_KERNEL) == set(subkernel.KERNEL_TYPES) == set(run.CORE_TYPE_OF_KERNEL)

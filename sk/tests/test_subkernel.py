@@ -6,8 +6,10 @@ import shutil
 
 import pytest
 
-from sk import arfile, cli, subkernel
-from sk.errors import SkError
+from sk.binfmt import arfile
+from sk.cli import main as cli
+from sk.build import subkernel
+from sk.base.errors import SkError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures")
@@ -93,7 +95,10 @@ def test_cli_errors_are_one_paragraph_with_exit_2(tmp_path, capsys):
 
 @needs_tools
 def test_packed_facts_spare_gen_the_parse_and_change_nothing(tmp_path):
-    from sk import elf, plan, platforms, subop
+    from sk.binfmt import elf
+    from sk.engine import plan
+    from sk.engine import platforms
+    from sk.engine import subop
 
     doc = _build_kern_a(tmp_path, "KERNEL_TYPE_AIV_ONLY", "split-mode=2")
     facts = doc[elf.FACTS_KEY]

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from sk.errors import SkError
-from sk.subop import kernel_infos_from_dict, load_kernel_infos
+from sk.base.errors import SkError
+from sk.engine.subop import kernel_infos_from_dict, load_kernel_infos
 from sk.tests.objfactory import make_archive
 from sk.tests.scenario import write_scenario
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from sk import toolargv
-from sk.errors import SkError
+from sk.build import toolargv
+from sk.base.errors import SkError
 
 CANN = toolargv.Tools("cann", compiler="/cann/bin/bisheng", linker="/cann/bin/ld.lld",
                       objcopy="/cann/bin/llvm-objcopy")

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from sk.errors import SkError
-from sk.toolrun import run_tool, run_tools, write_files_atomic
+from sk.base.errors import SkError
+from sk.base.toolrun import run_tool, run_tools, write_files_atomic
 
 
 def _script(tmp_path, name, body):
@@ -55,7 +55,7 @@ def test_missing_tool_is_a_user_error_and_started_jobs_are_stopped(tmp_path):
 
 
 def test_a_started_tool_runs_while_the_caller_goes_on_and_reports_as_run_tool(tmp_path):
-    from sk.toolrun import start_tool
+    from sk.base.toolrun import start_tool
 
     fail = _script(tmp_path, "fail", "sleep 0.2; echo nope >&2; exit 1\n")
     started = start_tool([fail, "x"], step="objcopy", where="a.o")
@@ -67,7 +67,7 @@ def test_a_started_tool_runs_while_the_caller_goes_on_and_reports_as_run_tool(tm
 
 
 def test_a_killed_tool_fails_its_waiter_and_stop_reaps_it(tmp_path):
-    from sk.toolrun import start_tool
+    from sk.base.toolrun import start_tool
 
     marker = tmp_path / "finished"
     sleeper = _script(tmp_path, "sleeper", f'sleep 1; touch "{marker}"\n')
@@ -83,7 +83,7 @@ def test_a_killed_tool_fails_its_waiter_and_stop_reaps_it(tmp_path):
 
 
 def test_temporary_names_are_fresh_private_and_retried_when_taken(tmp_path):
-    from sk import toolrun
+    from sk.base import toolrun
 
     taken = []
 
@@ -104,7 +104,7 @@ def test_temporary_names_are_fresh_private_and_retried_when_taken(tmp_path):
 
 
 def test_a_written_file_is_moved_into_place_with_the_others(tmp_path):
-    from sk.toolrun import WrittenFile
+    from sk.base.toolrun import WrittenFile
 
     (tmp_path / "out").mkdir()
     scratch = tmp_path / "out" / ".scratch"

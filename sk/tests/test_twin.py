@@ -1,4 +1,4 @@
-"""sk.twin: building the runtime, launching kernels through ctypes, errors,
+"""sk.twin.binding: building the runtime, launching kernels through ctypes, errors,
 sequences and Chrome traces."""
 
 import json
@@ -6,8 +6,8 @@ import struct
 
 import pytest
 
-from sk import twin
-from sk.errors import SkError
+from sk.twin import binding as twin
+from sk.base.errors import SkError
 
 KERNELS = r"""
 #include "kernel_operator.h"

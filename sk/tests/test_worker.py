@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from sk import worker
+from sk.cli import worker
 from sk.tests.scenario import write_scenario
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -18,7 +18,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # badinputs.py, beside this file
 
 from badinputs import edit_json, fusion, make_object, sk  # noqa: E402
-from sk.toolrun import write_files_atomic
+from sk.base.toolrun import write_files_atomic
 
 LD, OBJCOPY = shutil.which("ld"), shutil.which("objcopy")
 

@@ -1,11 +1,11 @@
 """Fuzzing the three readers of user input: every generated input is accepted or rejected with SkError.
 
-  * the option-string parser (sk.options.parse_options), on free text and on
+  * the option-string parser (sk.engine.options.parse_options), on free text and on
     key=value strings built from the real option names;
-  * the kernel_infos / sub-op JSON loader plus the planner (sk.subop, sk.plan),
+  * the kernel_infos / sub-op JSON loader plus the planner (sk.engine.subop, sk.engine.plan),
     on mutations of a valid fusion input (fields dropped, retyped, replaced,
     added; JSON text cut or spliced);
-  * the ELF and ar reader (sk.elf, sk.arfile, sk.objsyms), on mutated bytes of
+  * the ELF and ar reader (sk.binfmt.elf, sk.binfmt.arfile, sk.binfmt.objsyms), on mutated bytes of
     real objects and archives built here with gcc/as/ar.
 
 Any other exception is a bug (sk would print "internal error" and exit 1).
@@ -34,9 +34,11 @@ from hypothesis import strategies as st
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # badinputs.py, beside this file
 
 from badinputs import fusion, make_object  # noqa: E402
-from sk import arfile, elf, objsyms
-from sk.errors import SkError
-from sk.options import KNOWN_OPTIONS, parse_options
+from sk.binfmt import arfile
+from sk.binfmt import elf
+from sk.binfmt import objsyms
+from sk.base.errors import SkError
+from sk.engine.options import KNOWN_OPTIONS, parse_options
 
 FUZZ_EXAMPLES = int(os.environ.get("SK_FUZZ_EXAMPLES", "150"))
 _LONG = "SK_FUZZ_EXAMPLES" in os.environ
@@ -154,9 +156,9 @@ def _mutated(draw, doc):
 
 
 def _plan(root, ki_path):
-    from sk.plan import build_plan
-    from sk.platforms import get_platform
-    from sk.subop import load_kernel_infos
+    from sk.engine.plan import build_plan
+    from sk.engine.platforms import get_platform
+    from sk.engine.subop import load_kernel_infos
 
     build_plan(load_kernel_infos(ki_path), get_platform())
 

@@ -11,8 +11,10 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # badinputs.py, beside this file
 
 from badinputs import fusion  # noqa: E402
-from sk import arfile, elf, jsonload
-from sk.errors import MAX_VALUE_CHARS, SkError
+from sk.binfmt import arfile
+from sk.binfmt import elf
+from sk.base import jsonload
+from sk.base.errors import MAX_VALUE_CHARS, SkError
 
 
 def _member(name: bytes, size: bytes) -> bytes:
@@ -65,8 +67,8 @@ def test_long_values_and_places_are_clipped_in_messages():
 
 
 def test_one_kernel_used_by_two_ops_is_not_a_symbol_clash(tmp_path):
-    from sk.plan import build_plan
-    from sk.subop import load_kernel_infos
+    from sk.engine.plan import build_plan
+    from sk.engine.subop import load_kernel_infos
 
     ki = fusion(tmp_path, ops=[("a", {}, {}), ("b", {}, {}), ("a", {}, {})])
     plan = build_plan(load_kernel_infos(ki))
@@ -75,8 +77,8 @@ def test_one_kernel_used_by_two_ops_is_not_a_symbol_clash(tmp_path):
 
 def test_two_streams_may_list_a_receiver_before_its_sender(tmp_path):
     """Upstream's two-stream golden does it; only a cycle is a deadlock."""
-    from sk.plan import build_plan
-    from sk.subop import load_kernel_infos
+    from sk.engine.plan import build_plan
+    from sk.engine.subop import load_kernel_infos
 
     ki = fusion(tmp_path, options="stream-fusion=1", ops=[
         ("a", {}, {"send_event_list": [100]}), ("b", {}, {"stream_id": 1, "recv_event_list": [100, 101]}),

@@ -13,13 +13,15 @@ import struct
 
 import pytest
 
-from sk import model as model_mod
-from sk import objsyms, run, twin as _twin
+from sk.twin import model as model_mod
+from sk.binfmt import objsyms
+from sk.twin import run
+from sk.twin import binding as _twin
 
 # One twin runtime per process: share the build every other test uses, so the
 # whole suite can run in one pytest process.
 RUNTIME_DIR = str(_twin.default_build_dir())
-from sk.errors import SkError
+from sk.base.errors import SkError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.join(HERE, "models")
@@ -30,7 +32,7 @@ TOOLS = {name: shutil.which(name) for name in ("g++", "ld", "objcopy")}
 
 def _runtime_available():
     try:
-        from sk import twin
+        from sk.twin import binding as twin
     except ImportError:
         return False
     return twin.SOURCE_DIR.is_dir() and any(twin.SOURCE_DIR.glob("*.cc"))
@@ -114,7 +116,7 @@ def test_sync_all_on_fewer_cores_without_feed_sync_all_is_a_clear_deadlock(build
 
 
 def test_split_mode_4_dispatches_copies_by_core_id(build_root, capsys):
-    from sk import twin as twin_mod
+    from sk.twin import binding as twin_mod
 
     path = os.path.join(MODELS, "split", "model.json")
     m = model_mod.load(path)

@@ -2,12 +2,12 @@
 
 import pytest
 
-from sk import twin
+from sk.twin import binding as twin
 
 
 @pytest.fixture(scope="session")
 def runtime_lib():
-    """libskrt.so, built once per build dir (see sk.twin.default_build_dir)."""
+    """libskrt.so, built once per build dir (see sk.twin.binding.default_build_dir)."""
     return twin.build_runtime(twin.default_build_dir())
 
 

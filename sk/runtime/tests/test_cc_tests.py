@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from sk import twin
+from sk.twin import binding as twin
 
 HERE = Path(__file__).resolve().parent
 

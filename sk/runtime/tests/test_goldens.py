@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from sk import twin
+from sk.twin import binding as twin
 
 REPO = Path(__file__).resolve().parents[3]
 NUM_PARAMS = 32

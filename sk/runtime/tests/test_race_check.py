@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from sk import twin
+from sk.twin import binding as twin
 
 RACE = Path(os.path.abspath(__file__)).parent / "race"
 

@@ -1,9 +1,9 @@
 """Child process of the race check: launches the producer/consumer SK once
-on a ThreadSanitizer-built twin (started with sk.twin.tsan_env())."""
+on a ThreadSanitizer-built twin (started with sk.twin.binding.tsan_env())."""
 
 import sys
 
-from sk import twin
+from sk.twin import binding as twin
 
 
 def main(runtime_lib: str, kernel_lib: str) -> int:

@@ -1,0 +1,1 @@
+"""Binary formats: ar archives and ELF symbol tables (read and written here only)."""

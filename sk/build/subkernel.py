@@ -1,0 +1,480 @@
+"""SK-mode sub-kernels: compile, wrap and pack a user kernel for SuperKernels.
+
+A user kernel has an ordinary entry `extern "C" __global__ __aicore__ void
+k(GM_ADDR ...)`. Inside a SuperKernel it is called as a plain function that
+takes `uint64_t args_offset` and fetches its arguments from
+`(GM_ADDR*)get_para_base()` (facts §2.2). Three steps, each a separate
+cacheable action:
+
+1. compile — the user's source with the SK-sub macros (static block num,
+   early-start, feed-sync-all, GetValue/SetValue dcci), or plain (`--plain`)
+   for standalone launches.
+2. wrap — generates and compiles the SK-mode function `<func>(uint64_t
+   args_offset)` that reads the params and calls the user's entry.
+3. pack — `ld -r` kernel + wrapper, localise every global except the SK-mode
+   function (two sub-kernels may then define the same helper), make the
+   split copies (`objcopy --redefine-sym f=f_split{i}`, one objcopy per copy),
+   bundle them into one archive (the sub-op "bin", as upstream) and write the
+   sub-op JSON the fusion engine reads, with what its objects define and
+   use keyed to the archive's sha256 (`sk_archive`, elf.archive_facts), so
+   that `sk gen` does not parse thousands of objects again.
+
+Naming (deterministic, upstream-style `<kernel>_<loc>`): the SK-mode function
+of kernel `name` at scope location `loc` (start|middle|end, default middle) is
+`<name>_<loc>`; where a MIX 1:1/1:2 kernel is compiled once per core side (the
+cann flavour) the two functions are `<name>_mix_aic_<loc>` and
+`<name>_mix_aiv_<loc>`. Split copy i is `<func>_split<i>`. Archive members
+are `<stem>[_mix_aic|_mix_aiv].o` and `..._split<i>.o`, where stem is the
+output file's stem.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+
+from sk.binfmt import arfile
+from sk.binfmt import elf
+from sk.binfmt import objsyms
+from sk.build import toolargv
+from sk.base.errors import SkError
+from sk.base.toolrun import atomic_output, run_tool, scratch_dir, write_text_atomic
+
+LOCS = ("start", "middle", "end")
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+@dataclass(frozen=True)
+class KernelType:
+    name: str  # KERNEL_TYPE_...
+    arch_keys: tuple[tuple[str, str], ...]  # (sub-op JSON key, core side)
+    core_type: str  # JSON core_type
+    json_core_type: str  # JSON coreType
+    magic: str
+    mix: bool
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(side for _, side in self.arch_keys)
+
+
+def _kt(name, keys, core_type, json_core_type, magic, mix):
+    return KernelType(name, keys, core_type, json_core_type, magic, mix)
+
+
+# Sub-op JSON keys per kernel type (facts §2.2): `AiCore` for the pure types,
+# dav-c220-cube / dav-c220-vec for MIX types.
+KERNEL_TYPES = {
+    kt.name: kt for kt in (
+        _kt("KERNEL_TYPE_AIV_ONLY", (("AiCore", "vec"),), "AIV", "VectorCore", "RT_DEV_BINARY_MAGIC_ELF_AIVEC", False),
+        _kt("KERNEL_TYPE_AIC_ONLY", (("AiCore", "cube"),), "AIC", "AiCore", "RT_DEV_BINARY_MAGIC_ELF_AICUBE", False),
+        _kt("KERNEL_TYPE_MIX_AIV_1_0", (("dav-c220-vec", "vec"),), "MIX_AIV", "MIX", "RT_DEV_BINARY_MAGIC_ELF", True),
+        _kt("KERNEL_TYPE_MIX_AIC_1_0", (("dav-c220-cube", "cube"),), "MIX_AIC", "MIX", "RT_DEV_BINARY_MAGIC_ELF", True),
+        _kt("KERNEL_TYPE_MIX_AIC_1_1", (("dav-c220-cube", "cube"), ("dav-c220-vec", "vec")), "MIX_AIC", "MIX",
+            "RT_DEV_BINARY_MAGIC_ELF", True),
+        _kt("KERNEL_TYPE_MIX_AIC_1_2", (("dav-c220-cube", "cube"), ("dav-c220-vec", "vec")), "MIX_AIC", "MIX",
+            "RT_DEV_BINARY_MAGIC_ELF", True),
+    )
+}
+
+
+def kernel_type(value: str, where: str = "--kernel-type") -> KernelType:
+    kt = KERNEL_TYPES.get(value) or KERNEL_TYPES.get("KERNEL_TYPE_" + value)
+    if kt is None:
+        raise SkError("unsupported kernel type", where=where, value=value,
+                      allowed="use one of: " + ", ".join(KERNEL_TYPES))
+    return kt
+
+
+def compile_units(flavor: str, kt: KernelType) -> tuple[str | None, ...]:
+    """The core sides a kernel source is compiled for; None = one unit for both.
+
+    The CPU twin decides cube/vector at run time (ASCEND_IS_AIC reads the
+    worker's core type, as in Ascend's own CPU debug mode), so one host object
+    serves both halves of a MIX kernel. bisheng emits a different ISA per side,
+    so CANN compiles MIX 1:1/1:2 kernels twice.
+    """
+    if len(kt.sides) == 1:
+        return kt.sides
+    return kt.sides if flavor == toolargv.CANN else (None,)
+
+
+def func_names(name: str, kt: KernelType, flavor: str, loc: str) -> dict[str, str]:
+    """SK-mode function per core side ('cube'/'vec') of the kernel."""
+    units = compile_units(flavor, kt)
+    if units == (None,):
+        return {side: f"{name}_{loc}" for side in kt.sides}
+    if len(units) == 1:
+        return {units[0]: f"{name}_{loc}"}
+    return {"cube": f"{name}_mix_aic_{loc}", "vec": f"{name}_mix_aiv_{loc}"}
+
+
+# ---------------------------------------------------------------- options
+
+@dataclass(frozen=True)
+class Inherited:
+    """The SuperKernel options a sub-kernel is compiled with."""
+
+    early_start: int  # 0 off, 1 V2, 2 V2 with sub-kernel flags disabled
+    feed_sync_all: bool
+    stream_fusion: bool
+    split_mode: int
+    dcci_before: tuple[str, ...]
+    dcci_after: tuple[str, ...]
+    dcci_disable: tuple[str, ...]
+
+
+def inherited_options(text: str) -> Inherited:
+    from sk.engine import options as sk_options  # the engine's parser: one grammar, one set of errors
+
+    opts = sk_options.parse_options(text or "")
+    return Inherited(
+        early_start=int(opts.early_start),
+        feed_sync_all=bool(opts.feed_sync_all),
+        stream_fusion=bool(opts.stream_fusion),
+        split_mode=int(opts.split_mode),
+        dcci_before=tuple(opts.dcci_before_kernel_start),
+        dcci_after=tuple(opts.dcci_after_kernel_end),
+        dcci_disable=tuple(opts.dcci_disable_on_kernel),
+    )
+
+
+def check_loc(loc: str) -> str:
+    if loc not in LOCS:
+        raise SkError("unknown scope location", where="--loc", value=loc, allowed="use start, middle or end")
+    return loc
+
+
+def sk_defines(block_dim: int, opts: Inherited, op_type: str, loc: str) -> list[str]:
+    """The SK-sub macros of facts §2.2, in upstream's order."""
+    defines = ["-D__ASCENDC_ENABLE_SUPER_KERNEL__", f"-D__SUPER_KERNEL_STATIC_BLOCK_NUM__={block_dim}"]
+    if opts.feed_sync_all:
+        defines.append("-D__ASCENDC_SUPERKERNEL_AUTO_SYNC_ALL__")
+    if opts.early_start == 1 and not opts.stream_fusion:
+        defines.append("-D__ASCENDC_SUPERKERNEL_EARLY_START_V2")
+        # Upstream adds these only when the op calls the API; an op that does
+        # not call it is unaffected by the macro, and pack records from the
+        # object whether it does (sub_operator_early_start_*_flag).
+        if loc != "end":
+            defines.append("-D__ASCENDC_ENABLE_SET_NEXT_TASK_START")
+        if loc != "start":
+            defines.append("-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END")
+    if not (op_type and op_type in opts.dcci_before + opts.dcci_after + opts.dcci_disable):
+        defines.append("-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__")
+    return defines
+
+
+def check_block_dim(block_dim: int) -> int:
+    if block_dim < 1:
+        raise SkError("block dim must be at least 1", where="--block-dim", value=block_dim)
+    return block_dim
+
+
+def check_ident(value: str, where: str) -> str:
+    if not IDENT.match(value or ""):
+        raise SkError("not a C identifier", where=where, value=value,
+                      allowed="use letters, digits and '_', not starting with a digit")
+    return value
+
+
+# ---------------------------------------------------------------- compile
+
+def _bundle(out: str, objects: list[tuple[str, str]]) -> None:
+    """Writes out: the single object itself, or an archive of (member, path)."""
+    if len(objects) == 1:
+        with open(objects[0][1], "rb") as f:
+            data = f.read()
+    else:
+        members = []
+        for member, path in objects:
+            with open(path, "rb") as f:
+                members.append((member, f.read()))
+        data = arfile.pack(members)
+    with atomic_output(out) as tmp:
+        with open(tmp, "wb") as f:
+            f.write(data)
+
+
+def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType, block_dim: int,
+                   options: str | None, op_type: str = "", loc: str = "middle", include_dirs=(),
+                   extra=(), plain: bool = False, defines=(), stdin: str | None = None) -> list[list[str]]:
+    """Compiles a kernel (or wrapper) source; returns the argv that ran.
+
+    MIX kernels compiled per side (cann) produce an archive with members
+    `cube.o` and `vec.o`; everything else produces one object.
+    """
+    check_block_dim(block_dim)
+    if plain:
+        sk_defs = []
+    else:
+        if options is None:
+            raise SkError("SK-mode compile needs the SuperKernel options", where="--options",
+                          allowed="pass --options '<option string>' (may be empty), or --plain")
+        sk_defs = sk_defines(block_dim, inherited_options(options), op_type, check_loc(loc))
+    units = compile_units(tools.flavor, kt)
+    ran = []
+    with scratch_dir(out) as work:
+        objects = []
+        for side in units:
+            obj = os.path.join(work, f"{side or 'unit'}.o")
+            argv = toolargv.compile_argv(tools, src, obj, arch=side, defines=[*sk_defs, *defines],
+                                         include_dirs=include_dirs, extra=extra)
+            run_tool(argv, step="compiling the kernel", where=src if src != "-" else out, stdin=stdin)
+            ran.append(argv)
+            objects.append((f"{side}.o", obj))
+        _bundle(out, objects)
+    return ran
+
+
+def unit_objects(path: str, flavor: str, kt: KernelType) -> dict[str | None, tuple[str, bytes]]:
+    """The per-side objects inside a compile output: {side|None: (name, bytes)}."""
+    units = compile_units(flavor, kt)
+    if len(units) == 1:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as err:
+            raise SkError("cannot read object", where=path, value=err.strerror) from None
+        if data.startswith(arfile.MAGIC):
+            raise SkError(f"expected one object for {kt.name}, got an archive", where=path,
+                          allowed="compile with `sk subkernel compile` for the same kernel type and toolchain")
+        return {units[0]: (os.path.basename(path), data)}
+    found = dict(arfile.members(path))
+    missing = [f"{side}.o" for side in units if f"{side}.o" not in found]
+    if missing:
+        raise SkError(f"archive lacks the per-side objects {missing} of a {kt.name} kernel", where=path,
+                      allowed="compile with `sk subkernel compile` for the same kernel type and toolchain")
+    return {side: (f"{side}.o", found[f"{side}.o"]) for side in units}
+
+
+# ---------------------------------------------------------------- wrap
+
+def wrapper_source(entry: str, params: list[str], funcs: dict[str | None, str], kt: KernelType) -> str:
+    """The SK-mode entry: reads params from get_para_base() and calls the user's entry."""
+    args = ", ".join(f"GM_ADDR {p}" for p in _param_idents(params))
+    lines = [
+        f"// Generated by `sk subkernel wrap`: SK-mode entry of {entry} ({kt.name}).",
+        "// A SuperKernel calls it with the index of this op's first param in",
+        "// get_para_base(); the params follow in signature order.",
+        '#include "kernel_operator.h"',
+        "",
+        f'extern "C" __global__ __aicore__ void {entry}({args});',
+        "",
+    ]
+    guards = {"cube": "defined(__DAV_C220_CUBE__)", "vec": "defined(__DAV_C220_VEC__)"}
+    body = []
+    for side, func in funcs.items():
+        body.append(f'extern "C" __aicore__ void {func}(uint64_t args_offset)')
+        body.append("{")
+        body.append("    GM_ADDR *param_base = (GM_ADDR *)get_para_base();")
+        for p in _param_idents(params):
+            body.append(f"    GM_ADDR {p} = param_base[args_offset++];")
+        # On the CPU twin the call is a span of the Chrome trace (per worker).
+        body.append("#if defined(__CCE_KT_TEST__)")
+        body.append(f'    sk_twin_trace_begin("{func}");')
+        body.append("#endif")
+        body.append(f"    {entry}({', '.join(_param_idents(params))});")
+        body.append("#if defined(__CCE_KT_TEST__)")
+        body.append("    sk_twin_trace_end();")
+        body.append("#endif")
+        body.append("}")
+        if side is not None:
+            body = [f"#if {guards[side]}", *body, "#endif"]
+        lines += body + [""]
+        body = []
+    return "\n".join(lines)
+
+
+def _param_idents(params: list[str]) -> list[str]:
+    # Param names come from BUILD files/JSON (e.g. "x_in__"); the C names only
+    # have to be distinct identifiers.
+    return [f"p{i}_{re.sub(r'[^A-Za-z0-9_]', '_', p)}" for i, p in enumerate(params)]
+
+
+def wrap(tools: toolargv.Tools, *, entry: str, name: str, params: list[str], kt: KernelType, block_dim: int,
+         options: str, op_type: str, loc: str, kernel_obj: str | None, out: str, include_dirs=(), extra=(),
+         source_out: str | None = None) -> str:
+    """Generates and compiles the SK-mode wrapper; returns the source."""
+    check_ident(entry, "--entry")
+    check_ident(name, "--name")
+    check_loc(loc)
+    if kernel_obj:
+        _check_entry_defined(kernel_obj, tools.flavor, kt, entry)
+    funcs = func_names(name, kt, tools.flavor, loc)
+    units = compile_units(tools.flavor, kt)
+    # One unit: no preprocessor guard; per-side units: each compile keeps its own function.
+    by_unit = {None: funcs[kt.sides[0]]} if len(units) == 1 else {side: funcs[side] for side in units}
+    source = wrapper_source(entry, params, by_unit, kt)
+    if source_out:
+        write_text_atomic(source_out, source)
+    # From stdin, so the object names no temporary path (its FILE symbol is "<stdin>").
+    compile_source(tools, "-", out, kt=kt, block_dim=block_dim, options=options, op_type=op_type, loc=loc,
+                   include_dirs=include_dirs, extra=extra, stdin=source)
+    return source
+
+
+def _check_entry_defined(kernel_obj: str, flavor: str, kt: KernelType, entry: str) -> None:
+    for side, (member, data) in unit_objects(kernel_obj, flavor, kt).items():
+        info = objsyms.read_object(f"{kernel_obj}({member})" if side else kernel_obj, data)
+        if not any(s.name == entry for s in info.defined_globals()):
+            defined = sorted(s.name for s in info.defined_globals() if s.type == "FUNC")
+            raise SkError("the kernel object does not define the entry function", where=f"{kernel_obj}: {entry}",
+                          allowed="set the entry to one of the object's global functions: "
+                                  + (", ".join(defined[:20]) or "(none)") + "; the entry must be extern \"C\"")
+
+
+# ---------------------------------------------------------------- pack
+
+# Undefined symbols through which a twin object calls the runtime's
+# inter-core APIs; the sub-op JSON flags are derived from them. These are the
+# out-of-line functions sk/runtime's kernel_operator.h lowers the APIs to.
+RUNTIME_MARKERS = {
+    "sync_all": ("sk_twin_sync_all",),
+    "set_next_task_start": ("sk_twin_set_next_task_start",),
+    "wait_pre_task_end": ("sk_twin_wait_pre_task_end",),
+}
+
+
+@dataclass(frozen=True)
+class PackedUnit:
+    arch_keys: tuple[str, ...]
+    func_name: str
+    members: tuple[str, ...]  # main object, then split copies 1..S-1
+    text_size: int
+    undefined: frozenset[str]
+
+
+def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str, name: str, kt: KernelType,
+         block_dim: int, params: list[str], options: str, op_type: str, loc: str, out_obj: str,
+         out_json: str) -> dict:
+    """Builds the sub-op archive and JSON; returns the JSON document."""
+    check_ident(entry, "--entry")
+    check_ident(name, "--name")
+    check_block_dim(block_dim)
+    check_loc(loc)
+    if os.path.dirname(os.path.abspath(out_obj)) != os.path.dirname(os.path.abspath(out_json)):
+        raise SkError("the sub-op JSON names its objects relative to itself, so both outputs must be in one "
+                      "directory", where="--out-json", value=out_json, allowed=f"write it beside {out_obj}")
+    if not out_obj.endswith(".o"):
+        raise SkError("the sub-kernel object must end in .o", where="--out-obj", value=out_obj)
+    opts = inherited_options(options)
+    funcs = func_names(name, kt, tools.flavor, loc)
+    kernel_units = unit_objects(kernel_obj, tools.flavor, kt)
+    wrapper_units = unit_objects(wrapper_obj, tools.flavor, kt)
+    stem = os.path.basename(out_obj)[:-2]
+    packed: list[PackedUnit] = []
+    archive_members: list[tuple[str, bytes]] = []
+    with scratch_dir(out_obj) as work:
+        for side, (kmember, kdata) in kernel_units.items():
+            func = funcs[side or kt.sides[0]]
+            keys = tuple(key for key, s in kt.arch_keys if side is None or s == side)
+            suffix = "" if len(kernel_units) == 1 else {"cube": "_mix_aic", "vec": "_mix_aiv"}[side]
+            unit = _pack_unit(tools, work, f"{stem}{suffix}", func, opts.split_mode, keys,
+                              (f"{kernel_obj}({kmember})" if side else kernel_obj, kdata),
+                              (wrapper_obj, wrapper_units[side][1]), entry)
+            packed.append(unit)
+            for member in unit.members:
+                with open(os.path.join(work, member), "rb") as f:
+                    archive_members.append((member, f.read()))
+        doc = sub_op_json(stem=stem, name=name, kt=kt, block_dim=block_dim, params=params, opts=opts,
+                          op_type=op_type, loc=loc, units=packed)
+        archive = arfile.pack(archive_members)
+        doc[elf.FACTS_KEY] = elf.archive_facts(archive, os.path.basename(out_obj))
+        with atomic_output(out_obj) as tmp:
+            with open(tmp, "wb") as f:
+                f.write(archive)
+            write_text_atomic(out_json, json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    return doc
+
+
+def _pack_unit(tools, work, stem, func, split_mode, keys, kernel, wrapper, entry) -> PackedUnit:
+    kpath, wpath = os.path.join(work, f"{stem}.kernel.o"), os.path.join(work, f"{stem}.wrapper.o")
+    for path, (_, data) in ((kpath, kernel), (wpath, wrapper)):
+        with open(path, "wb") as f:
+            f.write(data)
+    merged = os.path.join(work, f"{stem}.merged.o")
+    run_tool(toolargv.relocatable_link_argv(tools, [kpath, wpath], merged),
+             step="merging kernel and wrapper (ld -r)", where=f"{kernel[0]} + {wrapper[0]}")
+    info = objsyms.read_object(merged)
+    defined = {s.name for s in info.defined_globals()}
+    if func not in defined:
+        raise SkError("the wrapper object does not define the SK-mode function", where=f"{wrapper[0]}: {func}",
+                      allowed="build the wrapper with `sk subkernel wrap` using the same --name, --loc, "
+                              "--kernel-type and toolchain")
+    if entry not in defined:
+        raise SkError("the kernel object does not define the entry function", where=f"{kernel[0]}: {entry}",
+                      allowed="pass the kernel's extern \"C\" entry name as --entry")
+    from sk.build.link import write_symbol_list
+
+    local_list = write_symbol_list(os.path.join(work, f"{stem}.localize.txt"), defined - {func})
+    base = os.path.join(work, f"{stem}.o")
+    run_tool(toolargv.localize_argv(tools, merged, base, symbols_file=local_list, strip_groups=True),
+             step="localising sub-kernel symbols", where=kernel[0])
+    result = objsyms.read_object(base)
+    left = sorted({s.name for s in result.defined_globals()} - {func})
+    if left:
+        raise SkError("symbols stayed global after localisation", where=f"{kernel[0]}: {', '.join(left[:10])}",
+                      allowed="this objcopy does not support --localize-symbols; use the toolchain's objcopy")
+    members = [f"{stem}.o"]
+    for i in range(1, split_mode):
+        copy = f"{stem}_split{i}.o"
+        run_tool(toolargv.redefine_argv(tools, base, os.path.join(work, copy), [(func, f"{func}_split{i}")]),
+                 step=f"making split copy {i}", where=kernel[0])
+        members.append(copy)
+    return PackedUnit(arch_keys=keys, func_name=func, members=tuple(members), text_size=result.exec_size,
+                      undefined=frozenset(s.name for s in result.undefined()))
+
+
+def sub_op_json(*, stem, name, kt, block_dim, params, opts, op_type, loc, units) -> dict:
+    """The sub-op JSON fields of facts §2.3 that the engine reads (plus sizes)."""
+    undefined = frozenset().union(*(u.undefined for u in units))
+
+    def calls(what):
+        return any(sym in undefined for sym in RUNTIME_MARKERS[what])
+
+    early = opts.early_start == 1 and not opts.stream_fusion
+    kernel_names, text_sizes = {}, {}
+    for unit in units:
+        for key in unit.arch_keys:
+            entry = {"func_name": unit.func_name, "obj_files": unit.members[0]}
+            for i, member in enumerate(unit.members[1:], start=1):
+                entry[f"obj_files_split{i}"] = member
+            kernel_names[key] = entry
+            text_sizes[key] = unit.text_size
+    doc = {
+        "binFileName": stem,
+        "binFileSuffix": ".o",
+        "blockDim": block_dim,
+        "coreType": kt.json_core_type,
+        "core_type": kt.core_type,
+        "intercoreSync": 1 if kt.mix else 0,
+        "kernelName": name,
+        "magic": kt.magic,
+        "supportSuperKernel": 1,
+        "split_mode": opts.split_mode,
+        "sub_op_with_sync_all": calls("sync_all"),
+        "sub_operator_call_dcci_after_kernel_end": bool(op_type) and op_type in opts.dcci_after,
+        "sub_operator_call_dcci_before_kernel_start": bool(op_type) and op_type in opts.dcci_before,
+        "sub_operator_call_dcci_disable_on_kernel": bool(op_type) and op_type in opts.dcci_disable,
+        "sub_operator_early_start_set_flag": early and loc != "end" and calls("set_next_task_start"),
+        "sub_operator_early_start_wait_flag": early and loc != "start" and calls("wait_pre_task_end"),
+        "sub_operator_kernel_name": kernel_names,
+        "sub_operator_kernel_type": kt.name,
+        "sub_operator_params": list(params),
+        "sub_operator_text_size": text_sizes,
+        "super_kernel_sub_loc": loc,
+    }
+    if op_type:
+        doc["sub_operator_op_type"] = op_type
+    return doc
+
+
+def check_split_mode(split_mode: int, options: str) -> None:
+    """--split-mode on the command line must agree with the inherited options."""
+    inherited = inherited_options(options).split_mode
+    if split_mode != inherited:
+        raise SkError("split mode disagrees with the SuperKernel options", where="--split-mode", value=split_mode,
+                      allowed=f"the options give split-mode={inherited}; sub-kernels must inherit the "
+                              "SuperKernel's split-mode")

@@ -1,0 +1,1 @@
+"""Front ends: `python -m sk` commands, the persistent worker, upstream's compile() call shape."""

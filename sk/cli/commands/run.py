@@ -1,0 +1,54 @@
+"""`sk run`: run a model separately and fused on the CPU twin and compare bit for bit.
+
+  sk run --model MODEL.json [--build-dir DIR] [--seed N] [--repeat R]
+         [--prof-dir DIR] [--trace FILE] [--compiler G++] [--ld LD] [--objcopy OBJCOPY]
+
+Prints an op_statistic table for each run, the totals, `superkernel benefit:
+X.XX%` and whether the outputs are identical; writes
+<prof-dir>/{no_sk_model,sk_model}/op_statistic.csv and a Chrome trace.
+Exits 1 when any tensor differs. Tools default to g++, ld and objcopy on PATH.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def configure(parser):
+    parser.add_argument("--model", required=True, help="model description JSON (see sk/model.py)")
+    parser.add_argument("--build-dir", help="where objects and libraries go (default: a per-model temp dir)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the input generator")
+    parser.add_argument("--repeat", type=int, default=3, help="timed rounds of each run")
+    parser.add_argument("--prof-dir", default="prof_result", help="op_statistic.csv output directory")
+    parser.add_argument("--trace", help="Chrome trace path (default: <prof-dir>/trace.json)")
+    parser.add_argument("--compiler", help="host C++ compiler (default: g++ on PATH)")
+    parser.add_argument("--ld", help="linker (default: ld on PATH)")
+    parser.add_argument("--objcopy", help="objcopy (default: objcopy on PATH)")
+    parser.add_argument("--tsan", action="store_true",
+                        help="race check: build the twin and the kernels with ThreadSanitizer and run under it; "
+                             "a data race (a missing barrier) makes the run exit 66")
+    parser.add_argument("--built", metavar="MANIFEST",
+                        help="run prebuilt libraries listed in this JSON manifest instead of building (Bazel's sk_model)")
+
+
+def run(args) -> int:
+    import sys
+
+    from sk.twin import run as run_mod
+    from sk.twin import binding as twin
+
+    if args.tsan and os.environ.get("SK_RUN_UNDER_TSAN") != "1":
+        if args.built:
+            from sk.base.errors import SkError
+            raise SkError("--tsan builds its own ThreadSanitizer objects and cannot run prebuilt ones",
+                          where="--built", allowed="drop --built (or --tsan)")
+        # libtsan must be loaded before anything else: re-run this command under it.
+        env = twin.tsan_env()
+        env["SK_RUN_UNDER_TSAN"] = "1"
+        sys.stdout.flush()
+        os.execve(sys.executable, [sys.executable, "-m", "sk", *sys.argv[1:]], env)
+
+    return run_mod.run_model(args.model, build_dir=args.build_dir, seed=args.seed, repeat=args.repeat,
+                             prof_dir=args.prof_dir, trace=args.trace or os.path.join(args.prof_dir, "trace.json"),
+                             compiler=args.compiler, ld=args.ld, objcopy=args.objcopy, built_manifest=args.built,
+                             tsan=args.tsan)

@@ -1,0 +1,96 @@
+"""`sk subkernel compile|wrap|pack`: build a kernel for use inside SuperKernels.
+
+  compile  the user's kernel source, SK mode (default) or --plain (standalone)
+  wrap     generate + compile the SK-mode entry `<func>(uint64_t args_offset)`
+  pack     ld -r kernel + wrapper, localise, split copies -> archive + sub-op JSON
+
+See sk/subkernel.py for the naming scheme and the output layout.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from sk.build import toolargv
+
+
+def _tools(p, compiler=False, linker=False):
+    p.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS, help="host (CPU twin) or cann")
+    if compiler:
+        p.add_argument("--compiler", required=True, help="compiler path (g++ or bisheng)")
+        p.add_argument("--include", action="append", default=[], metavar="DIR", help="include directory (repeatable)")
+    if linker:
+        p.add_argument("--ld", required=True, help="linker path (ld or ld.lld)")
+        p.add_argument("--objcopy", required=True, help="objcopy path (objcopy or llvm-objcopy)")
+
+
+def _kernel(p, options_required=True):
+    p.add_argument("--kernel-type", required=True, help="KERNEL_TYPE_AIV_ONLY ... KERNEL_TYPE_MIX_AIC_1_2")
+    p.add_argument("--block-dim", required=True, type=int, help="blocks the kernel runs on")
+    p.add_argument("--options", default=None if not options_required else "",
+                   help="option string of the SuperKernel (split-mode, early-start, feed-sync-all, dcci-*)")
+    p.add_argument("--op-type", default="", help="operator type, matched by the dcci-* options")
+    p.add_argument("--loc", default="middle", help="scope location start|middle|end (early-start macros)")
+
+
+def configure(parser):
+    sub = parser.add_subparsers(dest="step", metavar="STEP")
+    sub.required = True
+
+    p = sub.add_parser("compile", help="compile a kernel source (SK mode or --plain)", fromfile_prefix_chars="@")
+    _tools(p, compiler=True)
+    _kernel(p, options_required=False)
+    p.add_argument("--plain", action="store_true", help="ordinary compile for standalone launches")
+    p.add_argument("-o", dest="out", required=True, help="output object")
+    p.add_argument("src", help="kernel source")
+    p.add_argument("extra", nargs="*", help="extra compiler flags, after --")
+
+    p = sub.add_parser("wrap", help="generate and compile the SK-mode entry", fromfile_prefix_chars="@")
+    _tools(p, compiler=True)
+    _kernel(p)
+    p.add_argument("--entry", required=True, help="the kernel's extern \"C\" entry function")
+    p.add_argument("--name", help="base name of the SK-mode function (default: the entry)")
+    p.add_argument("--param", action="append", default=[], help="parameter name, in signature order (repeatable)")
+    p.add_argument("--kernel-obj", help="the SK-mode kernel object, to check that it defines the entry")
+    p.add_argument("--source-out", help="also write the generated source here")
+    p.add_argument("-o", dest="out", required=True, help="output object")
+    p.add_argument("extra", nargs="*", help="extra compiler flags, after --")
+
+    p = sub.add_parser("pack", help="fuse kernel + wrapper, localise, split; write archive + sub-op JSON",
+                       fromfile_prefix_chars="@")
+    _tools(p, linker=True)
+    _kernel(p)
+    p.add_argument("--kernel-obj", required=True)
+    p.add_argument("--wrapper-obj", required=True)
+    p.add_argument("--entry", required=True)
+    p.add_argument("--name", help="base name of the SK-mode function (default: the entry)")
+    p.add_argument("--param", action="append", default=[])
+    p.add_argument("--out-obj", required=True, help="sub-op archive (<stem>.o)")
+    p.add_argument("--out-json", required=True, help="sub-op JSON, in the same directory")
+    p.add_argument("--split-mode", type=int, help="must equal the options' split-mode if given (check only)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from sk.build import subkernel
+
+    kt = subkernel.kernel_type(args.kernel_type)
+    if args.step == "compile":
+        tools = toolargv.Tools(args.toolchain, compiler=args.compiler)
+        subkernel.compile_source(tools, args.src, args.out, kt=kt, block_dim=args.block_dim, options=args.options,
+                                 op_type=args.op_type, loc=args.loc, include_dirs=args.include, extra=args.extra,
+                                 plain=args.plain)
+        return 0
+    name = args.name or args.entry
+    if args.step == "wrap":
+        tools = toolargv.Tools(args.toolchain, compiler=args.compiler)
+        subkernel.wrap(tools, entry=args.entry, name=name, params=args.param, kt=kt, block_dim=args.block_dim,
+                       options=args.options, op_type=args.op_type, loc=args.loc, kernel_obj=args.kernel_obj,
+                       out=args.out, include_dirs=args.include, extra=args.extra, source_out=args.source_out)
+        return 0
+    tools = toolargv.Tools(args.toolchain, linker=args.ld, objcopy=args.objcopy)
+    if args.split_mode is not None:
+        subkernel.check_split_mode(args.split_mode, args.options)
+    subkernel.pack(tools, kernel_obj=args.kernel_obj, wrapper_obj=args.wrapper_obj, entry=args.entry, name=name,
+                   kt=kt, block_dim=args.block_dim, params=args.param, options=args.options, op_type=args.op_type,
+                   loc=args.loc, out_obj=args.out_obj, out_json=args.out_json)
+    return 0

@@ -1,0 +1,124 @@
+"""`sk --persistent_worker`: Bazel's persistent-worker protocol (JSON), one request at a time.
+
+A fresh `sk` process pays for the interpreter, the imports and (in `sk gen`)
+jinja2 and the templates before it does any work: 0.1-0.3 s per action, and
+a SuperKernel of 1,200 sub-kernels has ~3,600 sk actions. Bazel starts this
+loop once per action kind and sends it the actions' command lines:
+
+  request  {"arguments": ["gen", "--kernel-infos", ...], "requestId": 0, "sandboxDir": "..."}
+  response {"exitCode": 0, "output": "<what the command printed>", "requestId": 0}
+
+Each request runs exactly what `python -m sk <arguments>` runs (sk.cli.main.main),
+in the request's sandbox directory when Bazel gives one, with what it prints
+returned as the response's output. The protocol owns the process's stdout;
+file descriptor 1 is pointed at stderr (the worker log) so that nothing a
+tool or a helper process writes there can corrupt it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import io
+import json
+import os
+import sys
+
+FLAG = "--persistent_worker"
+
+
+def _preload() -> None:
+    """Imports what the commands need, so the first request of each kind is as fast as the rest."""
+    import importlib
+
+    from sk.cli import main as cli
+
+    for module, _ in cli.COMMANDS.values():
+        importlib.import_module(module)
+    from sk.render import codegen
+    from sk.render import genhelper
+    from sk.build import link
+    from sk.engine import plan
+    from sk.build import subkernel  # noqa: F401
+
+    # sk gen's forked helper finds jinja2 imported and the templates compiled.
+    codegen.shared_environment(genhelper.PRECOMPILED)
+
+
+def _requests(stream):
+    """The JSON objects on `stream`, however Bazel lays them out (one per line, as it does today)."""
+    decoder = json.JSONDecoder()
+    buffer = ""
+    for line in stream:
+        buffer += line
+        while True:
+            text = buffer.lstrip()
+            if not text:
+                buffer = ""
+                break
+            try:
+                obj, end = decoder.raw_decode(text)
+            except json.JSONDecodeError as err:
+                if err.pos >= len(text.rstrip()):
+                    break  # incomplete: read on
+                raise ProtocolError(f"a work request is not JSON ({err.msg} at character {err.pos}): "
+                                    f"{text[:200]!r}") from None
+            if not isinstance(obj, dict):
+                raise ProtocolError(f"a work request must be a JSON object, got {text[:end][:200]!r}")
+            yield obj
+            buffer = text[end:]
+    if buffer.strip():
+        raise ProtocolError(f"incomplete work request at end of input: {buffer[:200]!r}")
+
+
+class ProtocolError(Exception):
+    """What Bazel sent is not a WorkRequest stream (a bug on one side, not bad user input)."""
+
+
+def handle(request: dict) -> dict:
+    """One WorkRequest -> its WorkResponse."""
+    from sk.cli import main as cli
+
+    args = [str(a) for a in request.get("arguments", [])]
+    out = io.StringIO()
+    cwd = os.getcwd()
+    sandbox = request.get("sandboxDir")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            if sandbox:
+                os.chdir(sandbox)
+            try:
+                code = cli.main(args)
+            except SystemExit as stop:  # argparse: usage errors and --help
+                code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
+                if stop.code is not None and not isinstance(stop.code, int):
+                    print(stop.code)
+    finally:
+        os.chdir(cwd)
+    return {"exitCode": int(code), "output": out.getvalue(), "requestId": request.get("requestId", 0)}
+
+
+def serve(stdin=None, stdout_fd: int | None = None) -> int:
+    """The worker loop; returns when Bazel closes stdin."""
+    if stdout_fd is None:
+        stdout_fd = os.dup(1)
+        os.dup2(2, 1)  # stray writes to fd 1 go to the worker log, not into the protocol
+        sys.stdout = sys.stderr
+    protocol = os.fdopen(stdout_fd, "w", encoding="utf-8", newline="\n")
+    _preload()
+    try:
+        for request in _requests(stdin if stdin is not None else sys.stdin):
+            if request.get("cancel"):
+                continue  # one request at a time: it has been answered already
+            response = handle(request)
+            protocol.write(json.dumps(response, sort_keys=True) + "\n")
+            protocol.flush()
+            # The request's objects are garbage now; collect them while Bazel is busy elsewhere
+            # (sk runs with the collector off, see __main__).
+            gc.collect()
+    except ProtocolError as err:
+        # To the worker log; Bazel sees the worker end and reports the action failed.
+        print(f"sk --persistent_worker: {err}", file=sys.stderr)
+        return 1
+    protocol.flush()
+    return 0

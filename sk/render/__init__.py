@@ -1,0 +1,1 @@
+"""Renders a plan: the SuperKernel source (templates), kernel JSON and the fusion report. No decisions."""

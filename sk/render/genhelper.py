@@ -1,0 +1,236 @@
+"""`sk gen`'s second process: it loads a share of the sub-ops, then renders the source.
+
+`sk gen` of 1,200 sub-kernels is a chain of Python work on one core: read
+and check every sub-op (JSON, archive digest, object facts), plan, then
+encode three JSON files and render 2.6 MB of source with jinja2. The
+machine has a second core, so `sk gen` forks this helper as soon as it has
+read kernel_infos:
+
+  helper                                 sk gen
+  loads op_list[cut:]                    imports the planner, loads op_list[:cut]
+  sends the SubOps back (pickle)         receives them, plans
+  imports jinja2, loads the templates    sends plan.code (marshal), encodes the JSON files
+  renders into a scratch file            moves that file into place with the other outputs
+
+Nothing changes but the time taken: the SubOps are the ones load_ops returns
+(errors included: a user error found by the helper is raised by `sk gen`
+exactly as if it had loaded that op itself, and ops before it are checked
+first), and the text is what sk.render.codegen.render_source returns. Where the OS
+cannot fork, or the helper fails in any other way (it died, something would
+not pickle), `sk gen` does that part itself, so an internal error surfaces
+in `sk gen`, as it always did.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import pickle
+import struct
+import threading
+
+from sk.base.errors import SkError
+
+# The templates the helper compiles before plan.code arrives (the others are small and
+# compiled on first use).
+PRECOMPILED = ("kernel.cpp.j2", "steps.j2", "dynamic.j2")
+# Below this many ops the helper's start costs more than loading its share saves.
+MIN_SHARED_OPS = 64
+_FRAME = struct.Struct("<Q")
+
+
+def helper_share(n_ops: int) -> int:
+    """Index of the first op the helper loads: 55 % of them, as this process also imports the
+    planner meanwhile (measured: both shares then arrive together, and the helper's jinja2
+    import still ends before the plan is ready)."""
+    return n_ops if n_ops < MIN_SHARED_OPS else n_ops * 9 // 20
+
+
+class GenHelper:
+    """start() with the ops to load, loaded() for them, submit(plan) and result() for the source, close()."""
+
+    def __init__(self, entries=(), base_dir: str = "", start: int = 0):
+        self._job = (list(entries), base_dir, start)
+        self._pid = None
+        self._to_child = self._from_child = None
+        self._writer = None
+        self._plan = None
+        self._scratch = None
+
+    @classmethod
+    def start(cls, entries=(), base_dir: str = "", start: int = 0) -> "GenHelper":
+        """Forks the helper, which begins loading `entries` (op_list[start:]) at once."""
+        helper = cls(entries, base_dir, start)
+        if hasattr(os, "fork"):
+            helper._fork()
+        return helper
+
+    def _fork(self) -> None:
+        down_r, down_w = os.pipe()
+        up_r, up_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the helper: never returns
+            status = 1
+            try:
+                os.close(down_w)
+                os.close(up_r)
+                status = _serve(self._job, down_r, up_w)
+            finally:
+                os._exit(status)
+        os.close(down_r)
+        os.close(up_w)
+        self._pid, self._to_child, self._from_child = pid, down_w, up_r
+
+    def loaded(self) -> tuple:
+        """The SubOps of the entries given to start(): the helper's, or loaded here if it has none."""
+        entries, base_dir, start = self._job
+        if self._pid is not None and entries:
+            reply = _read_frame(self._from_child)
+            if reply is not None:
+                kind, value = reply
+                if kind == "ops":
+                    return value
+                if kind == "user_error":
+                    raise value
+        from sk.engine.subop import load_ops
+
+        return load_ops(entries, base_dir, start)
+
+    def submit(self, plan, scratch: str | None = None) -> None:
+        """Hands the plan over; returns at once (a thread feeds the pipe while the helper compiles).
+
+        scratch: a file the helper may write the source to (result() reads and removes it),
+        cheaper than sending megabytes back through the pipe."""
+        self._plan = plan
+        self._scratch = scratch
+        if self._pid is None:
+            return
+        # marshal: plan.code is plain data (dicts, lists, strings, numbers), and both ends are
+        # the same interpreter; it encodes and decodes 2-3x faster than pickle.
+        data = marshal.dumps((scratch, plan.code))
+        fd, self._to_child = self._to_child, None
+
+        def feed():
+            try:
+                with open(fd, "wb") as pipe:
+                    pipe.write(data)
+            except OSError:
+                pass  # the helper is gone; result() renders here
+
+        self._writer = threading.Thread(target=feed, daemon=True)
+        self._writer.start()
+
+    def result(self, as_file: bool = False):
+        """The source text of the submitted plan; with as_file, a toolrun.WrittenFile where the
+        helper wrote it to the scratch file (write_files_atomic moves it into place)."""
+        if self._pid is not None:
+            fd, self._from_child = self._from_child, None
+            with open(fd, "rb") as pipe:
+                data = pipe.read()
+            self._writer.join()
+            if self._reap() == 0:
+                if data:
+                    return data.decode("utf-8")
+                if self._scratch and os.path.isfile(self._scratch):
+                    if as_file:  # the caller owns the file from here on
+                        from sk.base.toolrun import WrittenFile
+
+                        scratch, self._scratch = self._scratch, None
+                        return WrittenFile(scratch)
+                    try:
+                        with open(self._scratch, "rb") as f:
+                            return f.read().decode("utf-8")
+                    finally:
+                        os.unlink(self._scratch)
+        from sk.render.codegen import render_source
+
+        return render_source(self._plan)
+
+    def close(self) -> None:
+        """Ends the helper if it is still there (an error before result(), or an interrupt)."""
+        for fd in (self._to_child, self._from_child):
+            if fd is not None:
+                os.close(fd)
+        self._to_child = self._from_child = None
+        if self._pid is not None:
+            try:
+                os.kill(self._pid, 9)
+            except ProcessLookupError:
+                pass
+            self._reap()
+        if self._scratch:
+            with contextlib.suppress(OSError):
+                os.unlink(self._scratch)
+
+    def _reap(self) -> int:
+        pid, self._pid = self._pid, None
+        _, status = os.waitpid(pid, 0)
+        return os.waitstatus_to_exitcode(status)
+
+
+def _read_frame(fd: int):
+    """One length-prefixed pickle from the helper, or None when it sent none (it died or failed)."""
+    head = _read_exactly(fd, _FRAME.size)
+    if head is None:
+        return None
+    body = _read_exactly(fd, _FRAME.unpack(head)[0])
+    return None if body is None else pickle.loads(body)
+
+
+def _read_exactly(fd: int, n: int) -> bytes | None:
+    chunks, left = [], n
+    while left:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _write_frame(fd: int, payload: bytes) -> None:
+    data = _FRAME.pack(len(payload)) + payload
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _load_reply(job) -> bytes:
+    """The pickled reply to the load job: ("ops", SubOps) or ("user_error", SkError)."""
+    from sk.engine.subop import load_ops
+
+    try:
+        reply = ("ops", load_ops(*job))
+    except SkError as err:
+        reply = ("user_error", err)
+    return pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _serve(job, down: int, up: int) -> int:
+    """The helper's work: load, send, compile templates, wait for plan.code, render, send. 0 when all sent."""
+    writer = None
+    if job[0]:
+        reply = _load_reply(job)  # anything else escaping ends the helper; sk gen then loads the ops itself
+        # Sent by a thread: the reply is read only when sk gen has loaded its own share, and
+        # the templates can compile meanwhile.
+        writer = threading.Thread(target=_write_frame, args=(up, reply), daemon=True)
+        writer.start()
+    from sk.render import codegen
+
+    env = codegen.shared_environment(PRECOMPILED)
+    with open(down, "rb") as pipe:
+        data = pipe.read()
+    if writer is not None:
+        writer.join()
+    if not data:
+        return 0  # sk gen stopped before planning (an error it reports itself)
+    scratch, code = marshal.loads(data)
+    text = codegen.render_code(code, env).encode("utf-8")
+    if scratch:
+        with open(scratch, "wb") as f:
+            f.write(text)
+        return 0
+    with open(up, "wb") as pipe:
+        pipe.write(text)
+    return 0

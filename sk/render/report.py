@@ -1,0 +1,103 @@
+"""The fusion report: a reviewer's view of one SuperKernel, rendered from its plan.
+
+Everything here is read from the plan and the final kernel JSON; nothing is
+decided. Output is Markdown, deterministic (no paths beyond the basenames the
+plan already holds, no times).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sk.base.errors import SkError
+from sk.base.toolrun import write_text_atomic
+
+
+def _load(path: str, what: str) -> dict:
+    try:
+        return json.loads(Path(path).read_text())
+    except OSError as err:
+        raise SkError(f"cannot read the {what}", where=path, allowed=str(err.strerror or err))
+    except json.JSONDecodeError as err:
+        raise SkError(f"the {what} is not valid JSON ({err.msg} at line {err.lineno})", where=path)
+
+
+def _row(cells) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def render(plan: dict, meta: dict) -> str:
+    ops = plan.get("ops", [])
+    out = [f"# SuperKernel `{plan['kernel_name']}`", ""]
+    out += [
+        _row(["kernel type", "task ration", "block dim", "mode", "early start", "split mode", "ops"]),
+        _row(["---"] * 7),
+        _row([plan["kernel_type"].replace("KERNEL_TYPE_", ""), plan["task_ration"], plan["block_dim"],
+              plan["mode"], plan["early_start"], plan["split_mode"], len(ops)]),
+        "",
+    ]
+    explicit = {k: v for k, v in sorted(plan.get("options", {}).items())}
+    out += ["## Options", "", "```", json.dumps(explicit, sort_keys=True), "```", ""]
+    if plan.get("warnings"):
+        out += ["Warnings:", ""] + [f"* {w}" for w in plan["warnings"]] + [""]
+
+    out += ["## Ops in scope order", "",
+            _row(["#", "kernel", "type", "block dim", "AIC/AIV cores", "stream", "param offset",
+                  ".text bytes", "preload", "split copies", "SyncAll", "feed-sync-all"]),
+            _row(["---"] * 12)]
+    for op in ops:
+        funcs = op.get("funcs", [])
+        text = "/".join(str(f.get("text_size")) for f in funcs) or "-"
+        preload = "/".join(str(f.get("preload_count")) for f in funcs) or "-"
+        splits = sum(len(f.get("splits", [])) for f in funcs)
+        cores = op.get("cores") or {}
+        out.append(_row([op["index"], f"`{op['kernel_name']}`", op["kernel_type"].replace("KERNEL_TYPE_", ""),
+                         op["block_dim"], f"{cores.get('aic', '-')}/{cores.get('aiv', '-')}", op.get("stream_id", 0),
+                         op.get("param_offset"), text, preload, splits,
+                         "yes" if op.get("sync_all") else "", "yes" if op.get("feed_sync_all") else ""]))
+    out.append("")
+
+    barriers = plan.get("barriers", [])
+    out += [f"## Barriers ({len(barriers)})", ""]
+    if barriers:
+        out += [_row(["between", "kind", "reason"]), _row(["---"] * 3)]
+        for b in barriers:
+            a, c = b["between"]
+            out.append(_row([f"{a} → {c}", b["kind"], b.get("reason", "")]))
+    else:
+        out.append("None.")
+    out.append("")
+
+    out += ["## Link", "", f"{len(plan.get('link_order', []))} objects in upstream order "
+            "(PerCubeHerVecWithSuper); entry symbols: "
+            + ", ".join(f"`{e['symbol']}`" for e in plan.get("entries", [])), ""]
+    ws = (meta.get("workspace") or {}).get("size")
+    out += ["## Kernel JSON", "",
+            _row(["kernelName", "blockDim", "taskRation", "workspace", "sha256"]), _row(["---"] * 5),
+            _row([meta.get("kernelName"), meta.get("blockDim"), meta.get("taskRation"),
+                  ws if ws else "-", meta.get("sha256") or "(not linked)"]), ""]
+    return "\n".join(out)
+
+
+# Top-level plan fields render() reads without a default.
+_PLAN_FIELDS = ("kernel_name", "kernel_type", "task_ration", "block_dim", "mode", "early_start", "split_mode")
+
+
+def write_report(plan_path: str, meta_path: str, out_path: str) -> None:
+    plan, meta = _load(plan_path, "plan"), _load(meta_path, "kernel JSON")
+    for doc, path, what in ((plan, plan_path, "plan"), (meta, meta_path, "kernel JSON")):
+        if not isinstance(doc, dict):
+            raise SkError(f"the {what} must be a JSON object", where=path, value=type(doc).__name__,
+                          allowed=f"pass the {what} written by `sk gen`" + (" --plan-out" if what == "plan" else ""))
+    missing = [f for f in _PLAN_FIELDS if f not in plan]
+    if missing or not isinstance(plan.get("ops", []), list):
+        raise SkError("this is not a plan written by `sk gen --plan-out`", where=f"{plan_path}",
+                      value=missing or "ops", allowed="regenerate it with `sk gen --plan-out` of this sk version")
+    try:
+        text = render(plan, meta)
+    except (KeyError, TypeError, AttributeError, IndexError) as err:
+        # A hand-edited or foreign plan; one from `sk gen` always renders.
+        raise SkError(f"the plan has a field of an unexpected shape ({type(err).__name__}: {err})",
+                      where=plan_path, allowed="regenerate it with `sk gen --plan-out` of this sk version") from None
+    write_text_atomic(out_path, text)

@@ -1,0 +1,359 @@
+"""Model descriptions for `sk run`: op instances in order, their kernels and tensors, SK scopes.
+
+A model is a JSON object (paths relative to the file):
+
+    {"name": "quickstart",
+     "tensors": {"x": {"dtype": "float32", "shape": [10240], "init": "random"}, ...},
+     "kernels": {"add_100": {"src": "kernels/add_100.cpp", "entry": "add_100",
+                             "kernel_type": "AIV_ONLY", "block_dim": 40,
+                             "inputs": ["x", "y"], "outputs": ["z"],
+                             "workspace": false, "tiling": false,
+                             "op_type": "Add", "copts": [], "include_dirs": []}, ...},
+     "ops": [{"name": "a", "kernel": "add_100", "bind": {"x": "x", "y": "y", "z": "a_out"},
+              "workspace_bytes": 0, "tiling": {"dtype": "int32", "values": [1, 2]}}, ...],
+     "super_kernels": [{"name": "add_skp", "ops": ["a", "b", "c", "d"], "options": ""}]}
+
+* tensors: dtype one of DTYPES; init "random" (seeded), "zeros" or "ones";
+  default: random for tensors no op writes, zeros otherwise.
+* kernels: a kernel's parameters are inputs + outputs, then `workspace` when
+  "workspace" is true, then `tiling` when "tiling" is true (upstream's order).
+  kernel_type with or without the KERNEL_TYPE_ prefix. entry defaults to the
+  kernel's key.
+* ops: every input/output parameter bound to a tensor; the workspace is a
+  zeroed buffer of workspace_bytes (default 1024) per op; the tiling is the
+  given values packed little-endian. name defaults to the kernel's key.
+* super_kernels: each scope lists consecutive ops (in model order) fused into
+  one SuperKernel with the option string; an op is in at most one scope. Ops
+  outside every scope run as ordinary launches in both runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import struct
+import zlib
+from dataclasses import dataclass
+
+from sk.base import jsonload
+from sk.base.errors import SkError
+
+# dtype -> (struct code, bytes)
+DTYPES = {
+    "float32": ("f", 4), "float16": ("e", 2), "int8": ("b", 1), "uint8": ("B", 1), "int16": ("h", 2),
+    "int32": ("i", 4), "uint32": ("I", 4), "int64": ("q", 8),
+}
+INITS = ("random", "zeros", "ones")
+DEFAULT_WORKSPACE_BYTES = 1024
+# The twin holds every buffer in host memory (and `sk run` snapshots tensors for the
+# comparison): a larger one is a typo in a shape, not a model to run.
+MAX_BUFFER_BYTES = 1 << 30
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+@dataclass(frozen=True)
+class Tensor:
+    name: str
+    dtype: str
+    shape: tuple[int, ...]
+    init: str
+
+    @property
+    def nbytes(self) -> int:
+        count = 1
+        for d in self.shape:
+            count *= d
+        return count * DTYPES[self.dtype][1]
+
+    def initial_bytes(self, seed: int) -> bytes:
+        count = self.nbytes // DTYPES[self.dtype][1]
+        code = DTYPES[self.dtype][0]
+        if self.init == "zeros":
+            return bytes(self.nbytes)
+        if self.init == "ones":
+            return struct.pack(f"<{count}{code}", *([1] * count))
+        # Seeded per tensor name, so adding a tensor does not change the others.
+        rng = random.Random((seed << 32) ^ zlib.crc32(self.name.encode()))
+        if code in "fe":
+            values = [rng.uniform(-4.0, 4.0) for _ in range(count)]
+        else:
+            bits = DTYPES[self.dtype][1] * 8
+            lo, hi = (0, 2 ** bits - 1) if code.isupper() else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+            values = [rng.randint(max(lo, -100), min(hi, 100)) for _ in range(count)]
+        return struct.pack(f"<{count}{code}", *values)
+
+
+@dataclass(frozen=True)
+class Kernel:
+    key: str
+    src: str  # absolute path
+    entry: str
+    kernel_type: str  # KERNEL_TYPE_...
+    block_dim: int
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    workspace: bool
+    tiling: bool
+    op_type: str
+    copts: tuple[str, ...]
+    include_dirs: tuple[str, ...]
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        return self.inputs + self.outputs + (("workspace",) if self.workspace else ()) + \
+            (("tiling",) if self.tiling else ())
+
+
+@dataclass(frozen=True)
+class Op:
+    index: int
+    name: str
+    kernel: Kernel
+    bind: dict  # param -> tensor name (inputs and outputs)
+    workspace_bytes: int
+    tiling: bytes
+
+    @property
+    def label(self) -> str:
+        return f"op {self.index} ({self.name})"
+
+
+@dataclass(frozen=True)
+class Scope:
+    name: str
+    ops: tuple[int, ...]  # op indices, consecutive
+    options: str
+
+
+@dataclass(frozen=True)
+class Model:
+    name: str
+    path: str
+    tensors: dict
+    kernels: dict
+    ops: tuple[Op, ...]
+    scopes: tuple[Scope, ...]
+
+    def scope_of(self, op_index: int) -> Scope | None:
+        for scope in self.scopes:
+            if op_index in scope.ops:
+                return scope
+        return None
+
+    def output_tensors(self) -> list[str]:
+        names = {op.bind[p] for op in self.ops for p in op.kernel.outputs}
+        return sorted(names)
+
+
+def _err(what, where, value=None, allowed=""):
+    return SkError(what, where=where, value=value, allowed=allowed)
+
+
+def _obj(doc, where, keys_required, keys_optional):
+    if not isinstance(doc, dict):
+        raise _err("must be a JSON object", where, type(doc).__name__)
+    unknown = sorted(set(doc) - set(keys_required) - set(keys_optional))
+    if unknown:
+        raise _err("unknown field", f"{where}.{unknown[0]}",
+                   allowed="known fields: " + ", ".join(sorted(set(keys_required) | set(keys_optional))))
+    for key in keys_required:
+        if key not in doc:
+            raise _err("required field is missing", f"{where}.{key}")
+    return doc
+
+
+def _name(value, where):
+    if not isinstance(value, str) or not _NAME.match(value):
+        raise _err("must be a C identifier", where, value, "letters, digits and '_', not starting with a digit")
+    return value
+
+
+def _str_list(value, where):
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _err("must be a list of strings", where, value)
+    return tuple(value)
+
+
+def _one_of(value, choices, what, where):
+    if not isinstance(value, str) or value not in choices:
+        raise _err(f"unsupported {what}", where, value, "one of " + ", ".join(choices))
+    return value
+
+
+def _path(value, where):
+    if not isinstance(value, str) or not value or "\0" in value:
+        raise _err("must be a non-empty path without NUL characters", where, value,
+                   "a path relative to the model file")
+    return value
+
+
+def _pos_int(value, where, minimum=1):
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise _err(f"must be an integer >= {minimum}", where, value)
+    return value
+
+
+def load(path: str, need_sources: bool = True) -> Model:
+    """need_sources=False: kernels come prebuilt (sk run --built), so their
+    `src` files need not exist here."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = jsonload.load(f)
+    except FileNotFoundError:
+        raise _err("model file not found", path, allowed="pass --model PATH to a model JSON") from None
+    except json.JSONDecodeError as err:
+        raise _err(f"not valid JSON ({err.msg} at line {err.lineno} column {err.colno})", path) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise _err(f"model file cannot be read ({err})", path) from None
+    return from_dict(doc, path, need_sources)
+
+
+def from_dict(doc, path: str, need_sources: bool = True) -> Model:
+    base = os.path.dirname(os.path.abspath(path))
+    w = f"model {os.path.basename(path)}"
+    _obj(doc, w, ("name", "tensors", "kernels", "ops"), ("super_kernels",))
+    name = _name(doc["name"], f"{w}: name")
+    if not isinstance(doc["tensors"], dict) or not isinstance(doc["kernels"], dict):
+        raise _err("must be JSON objects keyed by name", f"{w}: tensors/kernels")
+    tensors = {}
+    for tname, t in sorted(doc["tensors"].items()):
+        where = f"{w}: tensors.{tname}"
+        _name(tname, where)
+        _obj(t, where, ("dtype", "shape"), ("init",))
+        _one_of(t["dtype"], DTYPES, "dtype", f"{where}.dtype")
+        if not isinstance(t["shape"], list) or not t["shape"]:
+            raise _err("shape must be a non-empty list of sizes", f"{where}.shape", t["shape"])
+        shape = tuple(_pos_int(d, f"{where}.shape") for d in t["shape"])
+        init = t.get("init")  # None: resolved once the ops are known
+        if init is not None and init not in INITS:
+            raise _err("unknown init", f"{where}.init", init, "one of " + ", ".join(INITS))
+        tensors[tname] = Tensor(tname, t["dtype"], shape, init)
+        if tensors[tname].nbytes > MAX_BUFFER_BYTES:
+            raise _err("tensor is too large for the CPU twin", where, f"{tensors[tname].nbytes} bytes",
+                       f"at most {MAX_BUFFER_BYTES} bytes per tensor; check the shape")
+
+    from sk.build.subkernel import kernel_type as parse_kernel_type
+
+    kernels = {}
+    for key, k in sorted(doc["kernels"].items()):
+        where = f"{w}: kernels.{key}"
+        _name(key, where)
+        _obj(k, where, ("src", "kernel_type", "block_dim", "inputs", "outputs"),
+             ("entry", "workspace", "tiling", "op_type", "copts", "include_dirs"))
+        src = os.path.normpath(os.path.join(base, _path(k["src"], f"{where}.src")))
+        if need_sources and not os.path.isfile(src):
+            raise _err("kernel source not found", f"{where}.src", k["src"], "a path relative to the model file")
+        if not isinstance(k["kernel_type"], str):
+            raise _err("unsupported kernel type", f"{where}.kernel_type", k["kernel_type"],
+                       "a name such as AIV_ONLY or KERNEL_TYPE_MIX_AIC_1_2")
+        kt = parse_kernel_type(k["kernel_type"], where=f"{where}.kernel_type").name
+        inputs, outputs = _str_list(k["inputs"], f"{where}.inputs"), _str_list(k["outputs"], f"{where}.outputs")
+        for p in inputs + outputs:
+            _name(p, f"{where}.inputs/outputs")
+        if len(set(inputs + outputs)) != len(inputs + outputs):
+            raise _err("parameter names must be unique", f"{where}.inputs/outputs", list(inputs + outputs))
+        if not isinstance(k.get("op_type", ""), str):
+            raise _err("must be a string", f"{where}.op_type", k["op_type"], "an operator type such as Add")
+        for flag in ("workspace", "tiling"):
+            if not isinstance(k.get(flag, False), bool):
+                raise _err("must be true or false", f"{where}.{flag}", k[flag])
+        kernels[key] = Kernel(
+            key=key, src=src, entry=_name(k.get("entry", key), f"{where}.entry"), kernel_type=kt,
+            block_dim=_pos_int(k["block_dim"], f"{where}.block_dim"), inputs=inputs, outputs=outputs,
+            workspace=k.get("workspace", False), tiling=k.get("tiling", False),
+            op_type=k.get("op_type", ""),
+            copts=_str_list(k.get("copts", []), f"{where}.copts"),
+            include_dirs=tuple(os.path.normpath(os.path.join(base, _path(d, f"{where}.include_dirs")))
+                               for d in _str_list(k.get("include_dirs", []), f"{where}.include_dirs")))
+
+    if not isinstance(doc["ops"], list) or not doc["ops"]:
+        raise _err("ops must be a non-empty list", f"{w}: ops")
+    ops, names = [], {}
+    for i, o in enumerate(doc["ops"]):
+        where = f"{w}: ops[{i}]"
+        _obj(o, where, ("kernel", "bind"), ("name", "workspace_bytes", "tiling"))
+        if not isinstance(o["kernel"], str) or o["kernel"] not in kernels:
+            raise _err("unknown kernel", f"{where}.kernel", o["kernel"],
+                       "one of the model's kernels: " + ", ".join(kernels))
+        kernel = kernels[o["kernel"]]
+        oname = _name(o.get("name", o["kernel"]), f"{where}.name")
+        if oname in names:
+            raise _err("op name used twice", f"{where}.name", oname, "give each op a unique name")
+        names[oname] = i
+        bind = o["bind"]
+        if not isinstance(bind, dict):
+            raise _err("bind must map parameter names to tensors", f"{where}.bind", bind)
+        want = set(kernel.inputs + kernel.outputs)
+        for p, t in sorted(bind.items()):
+            if p not in want:
+                raise _err("kernel has no such parameter", f"{where}.bind.{p}",
+                           allowed=f"{kernel.key} parameters: " + ", ".join(kernel.inputs + kernel.outputs))
+            if not isinstance(t, str) or t not in tensors:
+                raise _err("unknown tensor", f"{where}.bind.{p}", t, "one of: " + ", ".join(tensors))
+        missing = sorted(want - set(bind))
+        if missing:
+            raise _err("parameter is not bound to a tensor", f"{where}.bind.{missing[0]}",
+                       allowed="bind every input and output")
+        ws = o.get("workspace_bytes", DEFAULT_WORKSPACE_BYTES if kernel.workspace else 0)
+        ws = _pos_int(ws, f"{where}.workspace_bytes", minimum=0)
+        if ws > MAX_BUFFER_BYTES:
+            raise _err("workspace is too large for the CPU twin", f"{where}.workspace_bytes", ws,
+                       f"at most {MAX_BUFFER_BYTES} bytes")
+        tiling = _tiling(o.get("tiling"), f"{where}.tiling", kernel)
+        ops.append(Op(i, oname, kernel, dict(bind), ws, tiling))
+
+    written = {op.bind[p] for op in ops for p in op.kernel.outputs}
+    for tname, t in tensors.items():
+        if t.init is None:
+            tensors[tname] = Tensor(tname, t.dtype, t.shape, "zeros" if tname in written else "random")
+
+    scopes, taken = [], {}
+    if not isinstance(doc.get("super_kernels", []), list):
+        raise _err("super_kernels must be a list of scopes", f"{w}: super_kernels", type(doc["super_kernels"]).__name__,
+                   '[{"name": ..., "ops": [...], "options": "..."}]')
+    for s_i, s in enumerate(doc.get("super_kernels", [])):
+        where = f"{w}: super_kernels[{s_i}]"
+        _obj(s, where, ("name", "ops"), ("options",))
+        sname = _name(s["name"], f"{where}.name")
+        members = _str_list(s["ops"], f"{where}.ops")
+        if not members:
+            raise _err("a SuperKernel scope needs at least one op", f"{where}.ops")
+        idx = []
+        for m in members:
+            if m not in names:
+                raise _err("unknown op", f"{where}.ops", m, "op names: " + ", ".join(names))
+            if m in taken:
+                raise _err("op is already in another SuperKernel", f"{where}.ops", m, f"it is in {taken[m]}")
+            taken[m] = sname
+            idx.append(names[m])
+        if idx != list(range(idx[0], idx[0] + len(idx))):
+            raise _err("scope ops must be consecutive and in model order", f"{where}.ops", list(members))
+        options = s.get("options", "")
+        if not isinstance(options, str):
+            raise _err("options must be a string", f"{where}.options", options)
+        scopes.append(Scope(sname, tuple(idx), options))
+    if len({s.name for s in scopes}) != len(scopes):
+        raise _err("SuperKernel names must be unique", f"{w}: super_kernels")
+    return Model(name=name, path=os.path.abspath(path), tensors=tensors, kernels=kernels, ops=tuple(ops),
+                 scopes=tuple(scopes))
+
+
+def _tiling(value, where, kernel) -> bytes:
+    if value is None:
+        if kernel.tiling:
+            raise _err("the kernel takes a tiling parameter", where, allowed='give {"dtype": ..., "values": [...]}')
+        return b""
+    if not kernel.tiling:
+        raise _err("the kernel takes no tiling parameter", where, allowed=f'set "tiling": true on {kernel.key}')
+    _obj(value, where, ("dtype", "values"), ())
+    _one_of(value["dtype"], DTYPES, "dtype", f"{where}.dtype")
+    values = value["values"]
+    if not isinstance(values, list) or not values:
+        raise _err("values must be a non-empty list", f"{where}.values", values)
+    code = DTYPES[value["dtype"]][0]
+    try:
+        return struct.pack(f"<{len(values)}{code}", *values)
+    except struct.error as err:
+        raise _err(f"values do not fit {value['dtype']} ({err})", f"{where}.values", values) from None
