@@ -2,6 +2,7 @@
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("//toolchain:defs.bzl", "SK_TOOLCHAIN_TYPE", "find_sk_toolchain")
+load(":kernel_types.bzl", "KERNEL_TYPES")
 load(":actions.bzl", "compile_sub_kernel", "pack_sub_kernel", "wrap_sub_kernel")
 load(":providers.bzl", "SkOpInfo", "SkSubKernelInfo")
 
@@ -10,15 +11,6 @@ LOCS = ["start", "middle", "end"]
 
 def scope_location(position, count):
     return "start" if position == 0 else ("end" if position == count - 1 else "middle")
-
-KERNEL_TYPES = [
-    "AIV_ONLY",
-    "AIC_ONLY",
-    "MIX_AIV_1_0",
-    "MIX_AIC_1_0",
-    "MIX_AIC_1_1",
-    "MIX_AIC_1_2",
-]
 
 def params_of(inputs, outputs, workspace):
     """Upstream's parameter order: inputs, outputs, then workspace."""

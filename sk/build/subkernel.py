@@ -40,52 +40,11 @@ from sk.binfmt import elf
 from sk.binfmt import objsyms
 from sk.build import toolargv
 from sk.base.errors import SkError
+from sk.engine.kernel_types import KernelType
 from sk.base.toolrun import atomic_output, run_tool, scratch_dir, write_text_atomic
 
 LOCS = ("start", "middle", "end")
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-
-
-@dataclass(frozen=True)
-class KernelType:
-    name: str  # KERNEL_TYPE_...
-    arch_keys: tuple[tuple[str, str], ...]  # (sub-op JSON key, core side)
-    core_type: str  # JSON core_type
-    json_core_type: str  # JSON coreType
-    magic: str
-    mix: bool
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        return tuple(side for _, side in self.arch_keys)
-
-
-def _kt(name, keys, core_type, json_core_type, magic, mix):
-    return KernelType(name, keys, core_type, json_core_type, magic, mix)
-
-
-# Sub-op JSON keys per kernel type (facts §2.2): `AiCore` for the pure types,
-# dav-c220-cube / dav-c220-vec for MIX types.
-KERNEL_TYPES = {
-    kt.name: kt for kt in (
-        _kt("KERNEL_TYPE_AIV_ONLY", (("AiCore", "vec"),), "AIV", "VectorCore", "RT_DEV_BINARY_MAGIC_ELF_AIVEC", False),
-        _kt("KERNEL_TYPE_AIC_ONLY", (("AiCore", "cube"),), "AIC", "AiCore", "RT_DEV_BINARY_MAGIC_ELF_AICUBE", False),
-        _kt("KERNEL_TYPE_MIX_AIV_1_0", (("dav-c220-vec", "vec"),), "MIX_AIV", "MIX", "RT_DEV_BINARY_MAGIC_ELF", True),
-        _kt("KERNEL_TYPE_MIX_AIC_1_0", (("dav-c220-cube", "cube"),), "MIX_AIC", "MIX", "RT_DEV_BINARY_MAGIC_ELF", True),
-        _kt("KERNEL_TYPE_MIX_AIC_1_1", (("dav-c220-cube", "cube"), ("dav-c220-vec", "vec")), "MIX_AIC", "MIX",
-            "RT_DEV_BINARY_MAGIC_ELF", True),
-        _kt("KERNEL_TYPE_MIX_AIC_1_2", (("dav-c220-cube", "cube"), ("dav-c220-vec", "vec")), "MIX_AIC", "MIX",
-            "RT_DEV_BINARY_MAGIC_ELF", True),
-    )
-}
-
-
-def kernel_type(value: str, where: str = "--kernel-type") -> KernelType:
-    kt = KERNEL_TYPES.get(value) or KERNEL_TYPES.get("KERNEL_TYPE_" + value)
-    if kt is None:
-        raise SkError("unsupported kernel type", where=where, value=value,
-                      allowed="use one of: " + ", ".join(KERNEL_TYPES))
-    return kt
 
 
 def compile_units(flavor: str, kt: KernelType) -> tuple[str | None, ...]:
@@ -369,7 +328,7 @@ def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str
     with scratch_dir(out_obj) as work:
         for side, (kmember, kdata) in kernel_units.items():
             func = funcs[side or kt.sides[0]]
-            keys = tuple(key for key, s in kt.arch_keys if side is None or s == side)
+            keys = tuple(key for s, key in kt.arch_keys if side is None or s == side)
             suffix = "" if len(kernel_units) == 1 else {"cube": "_mix_aic", "vec": "_mix_aiv"}[side]
             unit = _pack_unit(tools, work, f"{stem}{suffix}", func, opts.split_mode, keys,
                               (f"{kernel_obj}({kmember})" if side else kernel_obj, kdata),

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from sk.engine.subop import CUBE, VEC
+from sk.engine.kernel_types import CUBE, VEC
 
 ARCHES = (CUBE, VEC)
 ALL_ORDERS = frozenset((a, t) for a in ARCHES for t in ARCHES)

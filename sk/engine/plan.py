@@ -63,7 +63,8 @@ from sk.engine import subop as subop_mod
 from sk.base.errors import SkError
 from sk.engine.options import SkOptions, parse_options
 from sk.engine.platforms import Platform, get_platform
-from sk.engine.subop import CUBE, VEC, KERNEL_TYPE_VALUE, KernelInfos, SubOp, split_objects
+from sk.engine.kernel_types import CUBE, TABLE as KERNEL_TYPES, VEC
+from sk.engine.subop import KernelInfos, SubOp, split_objects
 
 SCHEMA_VERSION = 1
 ICACHE_LINE = 2048
@@ -74,11 +75,6 @@ FEED_CONFIG_BYTES = 64
 DUMP_KEYWORDS = ("timestamp", "printf", "assert")
 SUPPORTED_SOC_FAMILIES = ("Ascend910B", "Ascend910_93")
 
-_AIC_TYPES = ("KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_MIX_AIC_1_0")
-_AIV_TYPES = ("KERNEL_TYPE_AIV_ONLY", "KERNEL_TYPE_MIX_AIV_1_0")
-_MIX_TYPES = ("KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2")
-_RATION = {"KERNEL_TYPE_MIX_AIC_1_0": (1, 0), "KERNEL_TYPE_MIX_AIV_1_0": (0, 1),
-           "KERNEL_TYPE_MIX_AIC_1_1": (1, 1), "KERNEL_TYPE_MIX_AIC_1_2": (1, 2)}
 _SIDE = {CUBE: "cub", VEC: "vec"}
 
 
@@ -116,7 +112,8 @@ class Plan:
 
 def dev_class(kernel_type: str) -> int:
     """Early-start device class: AIC=0, AIV=1, MIX=2 (facts §5.2)."""
-    return 0 if kernel_type in _AIC_TYPES else 1 if kernel_type in _AIV_TYPES else 2
+    kt = KERNEL_TYPES[kernel_type]
+    return 0 if kt.cube_only else 1 if kt.vector_only else 2
 
 
 def preload_count(text_size: int) -> int:
@@ -125,7 +122,7 @@ def preload_count(text_size: int) -> int:
 
 def idx_api(kernel_type: str) -> str:
     """Which block index an op's guard reads: AIV kinds use AscendC::GetBlockIdx(), the rest get_block_idx()."""
-    return "ascendc" if kernel_type in _AIV_TYPES else "raw"
+    return "ascendc" if KERNEL_TYPES[kernel_type].vector_only else "raw"
 
 
 # --------------------------------------------------------------------------- validation
@@ -263,29 +260,23 @@ def _check_entry_symbols(ops) -> None:
 # --------------------------------------------------------------------------- shape
 
 def _op_cores(op: SubOp, platform: Platform) -> dict:
-    t = op.kernel_type
-    if op.dynamic:
-        aic, aiv2 = platform.ai_core_cnt, min(2 * platform.ai_core_cnt, platform.vector_core_cnt)
-        return {"KERNEL_TYPE_AIV_ONLY": {"aic": 0, "aiv": platform.vector_core_cnt},
-                "KERNEL_TYPE_MIX_AIV_1_0": {"aic": 0, "aiv": platform.vector_core_cnt},
-                "KERNEL_TYPE_AIC_ONLY": {"aic": aic, "aiv": 0},
-                "KERNEL_TYPE_MIX_AIC_1_0": {"aic": aic, "aiv": 0},
-                "KERNEL_TYPE_MIX_AIC_1_1": {"aic": aic, "aiv": aic},
-                "KERNEL_TYPE_MIX_AIC_1_2": {"aic": aic, "aiv": aiv2}}[t]
-    b = op.block_dim
-    return {"KERNEL_TYPE_AIV_ONLY": {"aic": 0, "aiv": b}, "KERNEL_TYPE_MIX_AIV_1_0": {"aic": 0, "aiv": b},
-            "KERNEL_TYPE_AIC_ONLY": {"aic": b, "aiv": 0}, "KERNEL_TYPE_MIX_AIC_1_0": {"aic": b, "aiv": 0},
-            "KERNEL_TYPE_MIX_AIC_1_1": {"aic": b, "aiv": b},
-            "KERNEL_TYPE_MIX_AIC_1_2": {"aic": b, "aiv": 2 * b}}[t]
+    kt = KERNEL_TYPES[op.kernel_type]
+    if not op.dynamic:
+        return kt.cores(op.block_dim)
+    # A dynamic op may use every core of its sides (a 1:2 op at most twice the AI cores in vector cores).
+    aic = platform.ai_core_cnt if kt.ration[0] else 0
+    aiv = 0 if not kt.ration[1] else platform.vector_core_cnt if not kt.ration[0] else \
+        min(kt.ration[1] * platform.ai_core_cnt, platform.vector_core_cnt)
+    return {"aic": aic, "aiv": aiv}
 
 
 def _sk_shape(ops, cores, opts: SkOptions, platform: Platform) -> tuple:
     types = {op.kernel_type for op in ops}
     max_aic = max(c["aic"] for c in cores)
     max_aiv = max(c["aiv"] for c in cores)
-    if types <= set(_AIV_TYPES):
+    if all(KERNEL_TYPES[t].vector_only for t in types):
         ktype, block = "KERNEL_TYPE_MIX_AIV_1_0", max_aiv
-    elif types <= set(_AIC_TYPES):
+    elif all(KERNEL_TYPES[t].cube_only for t in types):
         ktype, block = "KERNEL_TYPE_MIX_AIC_1_0", max_aic
     elif types == {"KERNEL_TYPE_MIX_AIC_1_1"}:
         ktype, block = "KERNEL_TYPE_MIX_AIC_1_1", max_aic
@@ -346,7 +337,7 @@ def build_plan(ki: KernelInfos, platform: Platform | None = None, opts: SkOption
     two_stream = bool(opts.stream_fusion) and len({op.stream_id for op in ops}) > 1
     early_start = 0 if two_stream else opts.early_start
     elide = _elision_mode(ops, opts, two_stream, warnings)
-    ration = _RATION[ktype]
+    ration = KERNEL_TYPES[ktype].ration
 
     # param_base layout (facts §3.2)
     slot = 1 if platform.has_ffts else 0
@@ -540,9 +531,10 @@ class _Ctx:
 
 def _sync_kind(kernel_type: str) -> str:
     """Full cross-core sync by kernel type (facts §5.1): aic ffts, aiv ffts or SyncAll<false>."""
-    if kernel_type in _MIX_TYPES:
+    kt = KERNEL_TYPES[kernel_type]
+    if not (kt.cube_only or kt.vector_only):
         return "mix"
-    return "aic" if kernel_type in _AIC_TYPES or kernel_type == "KERNEL_TYPE_MIX_AIC_1_0" else "aiv"
+    return "aic" if kt.cube_only else "aiv"
 
 
 def _arch_symbols(op: dict, arch: str, split: int) -> list:
@@ -602,7 +594,7 @@ def _call_steps(ctx: _Ctx, op: dict) -> list:
         if not ctx.feed_needed[i]:
             steps.append({"kind": "dyn_call", "name": op["kernel_name"], "offset": op["param_offset"],
                           "split": ctx.split, "wait_lock": op["dynamic_params"]["wait_lock"],
-                          "reset_arch": VEC if op["kernel_type"] in _AIV_TYPES else CUBE})
+                          "reset_arch": VEC if KERNEL_TYPES[op["kernel_type"]].vector_only else CUBE})
     else:
         blocks = []
         for f in op["funcs"]:
@@ -733,7 +725,7 @@ def _resources(ctx: _Ctx, op: dict) -> tuple:
 
 
 def _sk_arches(ctx: _Ctx) -> tuple:
-    ration = _RATION[ctx.ktype]
+    ration = KERNEL_TYPES[ctx.ktype].ration
     return tuple(a for a, n in zip((CUBE, VEC), ration) if n)
 
 
@@ -938,7 +930,7 @@ def _stream_function(ctx: _Ctx, side: str, seq: list, edges, barriers: list) -> 
 def _reset_steps(ctx: _Ctx) -> list:
     steps = []
     for op in ctx.op_plans:
-        arch = VEC if op["kernel_type"] in _AIV_TYPES else CUBE
+        arch = VEC if KERNEL_TYPES[op["kernel_type"]].vector_only else CUBE
         for w in op["wait"]:
             if not w["inner"]:
                 steps.append({"kind": "reset_wait", "arch": arch, "idx": idx_api(op["kernel_type"]),
@@ -1007,7 +999,7 @@ def _code(ctx: _Ctx, two_stream: bool, barriers: list, sync_edges: list) -> dict
         declared.update(declare)
         units.append({"declare": declare, "dynamic": dynamic})
 
-    ration = _RATION[ctx.ktype]
+    ration = KERNEL_TYPES[ctx.ktype].ration
     sections = []
     for arch, suffix in ((CUBE, "aic"), (VEC, "aiv")):
         if ration[0 if arch == CUBE else 1]:
@@ -1039,7 +1031,7 @@ def _dynamic_impl(ctx: _Ctx, op: dict) -> dict:
             assigns.append({"vars": _pointer_names(var, ctx.split),
                             "symbols": [sym] + [f"{sym}_split{i}" for i in range(1, ctx.split)]})
         branches.append({"tiling_key": key["tiling_key"], "assigns": assigns,
-                         "kernel_type_value": KERNEL_TYPE_VALUE[key["kernel_type"]]})
+                         "kernel_type_value": KERNEL_TYPES[key["kernel_type"]].value})
     return {"name": op["kernel_name"], "index": op["index"], "split": ctx.split, "branches": branches,
             "num_blocks": ctx.block}
 

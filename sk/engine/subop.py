@@ -40,27 +40,9 @@ import re
 from sk.binfmt import elf
 from sk.base import jsonload
 from sk.base.errors import SkError
+from sk.engine import kernel_types
 
-KERNEL_TYPES = (
-    "KERNEL_TYPE_AIV_ONLY", "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_MIX_AIV_1_0",
-    "KERNEL_TYPE_MIX_AIC_1_0", "KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2",
-)
-# Upstream KernelType integers (facts §1.2); they appear in generated code.
-KERNEL_TYPE_VALUE = {
-    "KERNEL_TYPE_AIV_ONLY": 0, "KERNEL_TYPE_AIC_ONLY": 1, "KERNEL_TYPE_MIX_AIV_1_0": 4,
-    "KERNEL_TYPE_MIX_AIC_1_0": 5, "KERNEL_TYPE_MIX_AIC_1_1": 6, "KERNEL_TYPE_MIX_AIC_1_2": 7,
-}
-CUBE, VEC = "cube", "vec"
-# kernel type -> ((arch, key in sub_operator_kernel_name), ...): which compiled
-# halves the op has and where its JSON names them.
-ARCH_KEYS = {
-    "KERNEL_TYPE_AIC_ONLY": ((CUBE, "AiCore"),),
-    "KERNEL_TYPE_AIV_ONLY": ((VEC, "AiCore"),),
-    "KERNEL_TYPE_MIX_AIC_1_0": ((CUBE, "dav-c220-cube"),),
-    "KERNEL_TYPE_MIX_AIV_1_0": ((VEC, "dav-c220-vec"),),
-    "KERNEL_TYPE_MIX_AIC_1_1": ((CUBE, "dav-c220-cube"), (VEC, "dav-c220-vec")),
-    "KERNEL_TYPE_MIX_AIC_1_2": ((CUBE, "dav-c220-cube"), (VEC, "dav-c220-vec")),
-}
+KERNEL_TYPES = kernel_types.NAMES
 TASK_TYPES = ("normal", "dynamic")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TENSOR_NAME = re.compile(r"[!-~]+")
@@ -83,7 +65,7 @@ class ArchFunc:
 class DynamicKey:
     tiling_key: int
     kernel_type: str
-    funcs: tuple       # ((arch, symbol), ...) in ARCH_KEYS order of kernel_type
+    funcs: tuple       # ((arch, symbol), ...) in the arch_keys order of its kernel type
 
 
 @dataclasses.dataclass(frozen=True)
@@ -393,7 +375,7 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
         elf.parse_object(bin_data, os.path.basename(bin_file), f"at op_list[{i}] ({kname}).bin_path")
 
     funcs = []
-    for arch, key in ARCH_KEYS[ktype]:
+    for arch, key in kernel_types.TABLE[ktype].arch_keys:
         kwhere = f"{where}: sub_operator_kernel_name.{key}"
         block = names.get(key)
         if not isinstance(block, dict):
@@ -481,7 +463,7 @@ def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource) 
             raise SkError("unsupported kernel_type", where=f"{kwhere}.kernel_type", value=ktype,
                           allowed="one of " + ", ".join(KERNEL_TYPES))
         pairs = []
-        for arch, key in ARCH_KEYS[ktype]:
+        for arch, key in kernel_types.TABLE[ktype].arch_keys:
             symbol = entry.get(key)
             if not isinstance(symbol, str) or not _IDENT.fullmatch(symbol):
                 raise SkError(f"missing symbol for core type {key} required by {ktype}",

@@ -3,20 +3,13 @@
 import json
 import os
 
+from sk.engine.kernel_types import TABLE as KERNEL_TYPES
 from sk.tests.objfactory import make_object
-
-ARCH_KEYS = {
-    "KERNEL_TYPE_AIC_ONLY": ["AiCore"], "KERNEL_TYPE_AIV_ONLY": ["AiCore"],
-    "KERNEL_TYPE_MIX_AIC_1_0": ["dav-c220-cube"], "KERNEL_TYPE_MIX_AIV_1_0": ["dav-c220-vec"],
-    "KERNEL_TYPE_MIX_AIC_1_1": ["dav-c220-cube", "dav-c220-vec"],
-    "KERNEL_TYPE_MIX_AIC_1_2": ["dav-c220-cube", "dav-c220-vec"],
-}
-
 
 def sub_op_json(name, kernel_type="KERNEL_TYPE_AIC_ONLY", block_dim=8, params=("x", "y", "workspace"),
                 split_mode=4, **extra):
     func = f"{name}__kernel0_middle"
-    names = {key: {"func_name": func, "obj_files": f"{name}.o"} for key in ARCH_KEYS[kernel_type]}
+    names = {key: {"func_name": func, "obj_files": f"{name}.o"} for _, key in KERNEL_TYPES[kernel_type].arch_keys}
     doc = {
         "kernelName": f"{name}__kernel0", "blockDim": block_dim, "sub_operator_params": list(params),
         "sub_operator_kernel_type": kernel_type, "sub_operator_kernel_name": names,

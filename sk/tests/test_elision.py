@@ -12,7 +12,8 @@ from sk.engine.elision import ALL_ORDERS, Tracker, cheapest_es_config, es_cost, 
 from sk.base.errors import SkError
 from sk.engine.plan import build_plan, dev_class
 from sk.engine.platforms import get_platform
-from sk.engine.subop import CUBE, VEC, load_kernel_infos
+from sk.engine.kernel_types import CUBE, VEC
+from sk.engine.subop import load_kernel_infos
 from sk.tests.scenario import write_scenario
 
 AIC, AIV = "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_AIV_ONLY"

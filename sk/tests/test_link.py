@@ -17,6 +17,7 @@ from sk.binfmt import arfile
 from sk.build import link
 from sk.binfmt import objsyms
 from sk.build import subkernel
+from sk.engine import kernel_types
 from sk.build import toolargv
 from sk.base.errors import SkError
 
@@ -33,7 +34,7 @@ def tools():
 
 def build_sub(tmp, src, entry, block_dim, options="split-mode=2", kernel_type="AIV_ONLY"):
     """compile + wrap + pack one fixture kernel; -O0 keeps inline helpers out of line (COMDAT)."""
-    kt = subkernel.kernel_type(kernel_type)
+    kt = kernel_types.lookup(kernel_type, "test")
     d = tmp / entry
     d.mkdir()
     t = tools()

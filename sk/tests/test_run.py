@@ -23,9 +23,3 @@ def test_rows_group_by_type_and_core_and_sort_by_total(tmp_path):
     assert lines[0] == "OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)"
     assert lines[2] == "Add,AI_VECTOR_CORE,2,4.000,1.000,2.000,3.000,44.44"
     assert "| Total | | 3 | 9.00 | |" in run._table("t", rows)
-
-
-def test_every_kernel_type_has_a_launch_topology_and_core_type():
-    from sk.build import subkernel
-
-    assert set(run.RATION_OF_KERNEL) == set(subkernel.KERNEL_TYPES) == set(run.CORE_TYPE_OF_KERNEL)

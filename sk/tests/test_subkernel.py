@@ -9,6 +9,7 @@ import pytest
 from sk.binfmt import arfile
 from sk.cli import main as cli
 from sk.build import subkernel
+from sk.engine import kernel_types
 from sk.base.errors import SkError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,10 +43,10 @@ def test_sk_defines_follow_upstream_per_location_and_option():
 
 
 def test_function_names_per_flavour_and_kernel_type():
-    mix = subkernel.kernel_type("MIX_AIC_1_2")
+    mix = kernel_types.lookup("MIX_AIC_1_2", "test")
     assert subkernel.func_names("gmm", mix, "host", "middle") == {"cube": "gmm_middle", "vec": "gmm_middle"}
     assert subkernel.func_names("gmm", mix, "cann", "end") == {"cube": "gmm_mix_aic_end", "vec": "gmm_mix_aiv_end"}
-    assert subkernel.func_names("k", subkernel.kernel_type("KERNEL_TYPE_AIV_ONLY"), "cann", "start") == {
+    assert subkernel.func_names("k", kernel_types.lookup("KERNEL_TYPE_AIV_ONLY", "test"), "cann", "start") == {
         "vec": "k_start"}
     assert subkernel.compile_units("cann", mix) == ("cube", "vec")
     assert subkernel.compile_units("host", mix) == (None,)
@@ -53,7 +54,7 @@ def test_function_names_per_flavour_and_kernel_type():
 
 def test_wrapper_source_reads_params_in_order():
     src = subkernel.wrapper_source("kern", ["x_in__", "y_out_"], {None: "kern_middle"},
-                                   subkernel.kernel_type("AIV_ONLY"))
+                                   kernel_types.lookup("AIV_ONLY", "test"))
     assert 'extern "C" __aicore__ void kern_middle(uint64_t args_offset)' in src
     assert src.index("GM_ADDR p0_x_in__ = param_base[args_offset++];") < src.index(
         "GM_ADDR p1_y_out_ = param_base[args_offset++];")
@@ -62,7 +63,7 @@ def test_wrapper_source_reads_params_in_order():
 
 def test_unknown_kernel_type_and_bad_location_are_user_errors():
     with pytest.raises(SkError, match="unsupported kernel type"):
-        subkernel.kernel_type("VECTORCORE")
+        kernel_types.lookup("VECTORCORE", "test")
     with pytest.raises(SkError, match="scope location"):
         subkernel.check_loc("first")
     with pytest.raises(SkError, match="split mode disagrees"):

@@ -234,7 +234,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
             raise _err("tensor is too large for the CPU twin", where, f"{tensors[tname].nbytes} bytes",
                        f"at most {MAX_BUFFER_BYTES} bytes per tensor; check the shape")
 
-    from sk.build.subkernel import kernel_type as parse_kernel_type
+    from sk.engine import kernel_types
 
     kernels = {}
     for key, k in sorted(doc["kernels"].items()):
@@ -248,7 +248,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         if not isinstance(k["kernel_type"], str):
             raise _err("unsupported kernel type", f"{where}.kernel_type", k["kernel_type"],
                        "a name such as AIV_ONLY or KERNEL_TYPE_MIX_AIC_1_2")
-        kt = parse_kernel_type(k["kernel_type"], where=f"{where}.kernel_type").name
+        kt = kernel_types.lookup(k["kernel_type"], f"{where}.kernel_type").name
         inputs, outputs = _str_list(k["inputs"], f"{where}.inputs"), _str_list(k["outputs"], f"{where}.outputs")
         for p in inputs + outputs:
             _name(p, f"{where}.inputs/outputs")

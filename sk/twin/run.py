@@ -27,22 +27,13 @@ import statistics
 import tempfile
 
 from sk.twin import model as model_mod
-from sk.engine import planfacts
+from sk.engine import kernel_types, planfacts
 from sk.build import subkernel
 from sk.build import toolargv
 from sk.base.errors import SkError
 from sk.base.toolrun import run_tool, write_text_atomic
 
 SK_OP_TYPE = "SuperKernel"
-CORE_TYPE_OF_KERNEL = {
-    "KERNEL_TYPE_AIV_ONLY": "AI_VECTOR_CORE", "KERNEL_TYPE_AIC_ONLY": "AI_CORE",
-    "KERNEL_TYPE_MIX_AIV_1_0": "MIX_AIV", "KERNEL_TYPE_MIX_AIC_1_0": "MIX_AIC",
-    "KERNEL_TYPE_MIX_AIC_1_1": "MIX_AIC", "KERNEL_TYPE_MIX_AIC_1_2": "MIX_AIC",
-}
-RATION_OF_KERNEL = {
-    "KERNEL_TYPE_AIV_ONLY": (0, 1), "KERNEL_TYPE_AIC_ONLY": (1, 0), "KERNEL_TYPE_MIX_AIV_1_0": (0, 1),
-    "KERNEL_TYPE_MIX_AIC_1_0": (1, 0), "KERNEL_TYPE_MIX_AIC_1_1": (1, 1), "KERNEL_TYPE_MIX_AIC_1_2": (1, 2),
-}
 CSV_HEADER = ("OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)", "Avg Time(us)", "Max Time(us)",
               "Ratio(%)")
 
@@ -228,7 +219,7 @@ def _op_spec(twin, libs, mem, op, trace):
 
     k = op.kernel
     entry = twin.symbol(libs[k.key], k.entry)
-    return twin_mod.LaunchSpec(name=op.name, entry=entry, block_dim=k.block_dim, ration=RATION_OF_KERNEL[k.kernel_type],
+    return twin_mod.LaunchSpec(name=op.name, entry=entry, block_dim=k.block_dim, ration=kernel_types.TABLE[k.kernel_type].ration,
                                params=mem.op_params(op), num_args=len(k.params), trace=trace)
 
 
@@ -298,7 +289,7 @@ def execute(m: model_mod.Model, built: Built, *, seed: int, repeat: int, prof_di
 
     def separate(trace):
         specs = [_op_spec(twin, libs, mem, op, trace) for op in m.ops]
-        kinds = [(op.kernel.op_type or op.kernel.key, CORE_TYPE_OF_KERNEL[op.kernel.kernel_type]) for op in m.ops]
+        kinds = [(op.kernel.op_type or op.kernel.key, kernel_types.TABLE[op.kernel.kernel_type].runtime_core_type) for op in m.ops]
         return specs, kinds
 
     def fused(trace):
@@ -308,7 +299,7 @@ def execute(m: model_mod.Model, built: Built, *, seed: int, repeat: int, prof_di
             if scope is None:
                 op = m.ops[i]
                 specs.append(_op_spec(twin, libs, mem, op, trace))
-                kinds.append((op.kernel.op_type or op.kernel.key, CORE_TYPE_OF_KERNEL[op.kernel.kernel_type]))
+                kinds.append((op.kernel.op_type or op.kernel.key, kernel_types.TABLE[op.kernel.kernel_type].runtime_core_type))
                 i += 1
                 continue
             b = built.scopes[scope.name]

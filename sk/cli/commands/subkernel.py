@@ -72,8 +72,9 @@ def configure(parser):
 
 def run(args: argparse.Namespace) -> int:
     from sk.build import subkernel
+    from sk.engine import kernel_types
 
-    kt = subkernel.kernel_type(args.kernel_type)
+    kt = kernel_types.lookup(args.kernel_type, "--kernel-type")
     if args.step == "compile":
         tools = toolargv.Tools(args.toolchain, compiler=args.compiler)
         subkernel.compile_source(tools, args.src, args.out, kt=kt, block_dim=args.block_dim, options=args.options,
