@@ -1,92 +1,147 @@
-"""objsyms: the filtered symbol views agree with the full symbol table."""
+"""sk/binfmt/objfacts.py: the facts packed archives carry, and the engine and the link reading the same member
+of an archive (duplicate names, BSD names) through the one ar reader."""
 
+import json
+import os
+import pickle
 import shutil
 import subprocess
 
 import pytest
 
-from sk.binfmt import objsyms
-
-SRC = """
-static int local_fn(int x) { return x * 3; }
-inline int comdat_fn(int x) { return x + 1; }
-__attribute__((weak)) int weak_fn(int x) { return x - 1; }
-int data_obj = 7;
-extern int missing_data;
-extern "C" int missing_fn(int);
-extern "C" int entry(int x) { return local_fn(x) + comdat_fn(x) + weak_fn(x) + missing_fn(x) + missing_data; }
-"""
+from sk.binfmt import ar, objfacts
+from sk.build import linkprep
+from sk.engine.subop import load_kernel_infos
+from sk.tests.objfactory import make_archive, make_object
+from sk.tests.scenario import write_scenario
 
 
-def _compile(tmp_path, *extra):
-    if not shutil.which("g++"):
-        pytest.skip("g++ not on PATH")
-    src = tmp_path / "s.cpp"
-    src.write_text(SRC)
-    out = tmp_path / ("s.so" if "-shared" in extra else "s.o")
-    subprocess.run(["g++", "-O1", "-fPIC", *(extra or ("-c",)), str(src), "-o", str(out)], check=True)
-    return str(out)
+def _facts_archive(tmp_path):
+    a = make_object(tmp_path / "k.o", ["k_middle", "helper"], text_size=4096)
+    b = make_object(tmp_path / "k_split1.o", ["k_middle_split1"], text_size=4096)
+    path = make_archive(tmp_path / "k.a", [a, b])
+    with open(path, "rb") as f:
+        return f.read()
 
 
-@pytest.mark.parametrize("shared", [False, True])
-def test_filtered_views_match_the_full_table(tmp_path, shared):
-    info = objsyms.read_object(_compile(tmp_path, "-shared") if shared else _compile(tmp_path))
-    full = info.symbols
-    assert full and all(isinstance(s, objsyms.Symbol) for s in full)
-    want_defined = [s for s in full if s.is_global and s.defined and s.type not in ("FILE", "SECTION")]
-    want_undefined = [s for s in full if s.is_global and not s.defined and s.name]
-    assert info.defined_globals() == want_defined
-    assert info.undefined() == want_undefined
-    names = {s.name for s in info.defined_globals()}
-    assert {"entry", "data_obj", "_Z7weak_fni"} <= names
-    assert {"missing_fn", "missing_data"} <= {s.name for s in info.undefined()}
+def _answers(info):
+    return info.defined_functions, info.defined_symbols, info.text_size
 
 
-def test_locals_stay_in_the_full_table(tmp_path):
-    info = objsyms.read_object(_compile(tmp_path, "-c", "-O0"))  # -O0 keeps local_fn out of line
-    locals_ = [s for s in info.symbols if not s.is_global]
-    assert any(s.type == "FILE" for s in locals_)
-    assert "_ZL8local_fni" in {s.name for s in locals_}
-    assert not any(s.name == "_ZL8local_fni" for s in info.defined_globals())
+def test_archive_facts_give_what_parsing_gives(tmp_path):
+    data = _facts_archive(tmp_path)
+    facts = objfacts.archive_facts(data, "k.a")
+    assert list(facts["members"]) == ["k.o", "k_split1.o"]
+    known = objfacts.objects_from_facts(facts, data)
+    parsed = {m: objfacts.object_info(body, m) for m, body in ar.members(data, "k.a")}
+    assert {m: _answers(i) for m, i in known.items()} == {m: _answers(i) for m, i in parsed.items()}
+    assert known["k.o"].defined_functions == ("helper", "k_middle") and known["k.o"].text_size == 4096
+    with pytest.raises(RuntimeError, match="archive facts"):
+        known["k.o"].defined_globals()  # the facts hold the engine's answers only
 
 
-def _assemble(tmp_path, *flags):
-    src = tmp_path / "a.s"
-    src.write_text(".text\nloc:\nret\n.globl f\n.type f, @function\nf:\ncall g\nret\n.weak w\nw:\nret\n"
-                   ".data\n.globl d\nd: .long 1\n")
-    out = tmp_path / ("a32.o" if "--32" in flags else "a.o")
-    subprocess.run(["as", *flags, "-o", str(out), str(src)], check=True)
-    return out
+def test_archive_facts_are_json_round_trip_safe(tmp_path):
+    data = _facts_archive(tmp_path)
+    facts = json.loads(json.dumps(objfacts.archive_facts(data, "k.a")))
+    again = objfacts.objects_from_facts(objfacts.archive_facts(data, "k.a"), data)
+    assert {m: _answers(i) for m, i in objfacts.objects_from_facts(facts, data).items()} == \
+        {m: _answers(i) for m, i in again.items()}
 
 
-@pytest.mark.parametrize("flags", [["--64"], ["--32"]])
-def test_elf64_and_elf32(tmp_path, flags):
-    info = objsyms.read_object(str(_assemble(tmp_path, *flags)))
-    assert [s.name for s in info.defined_globals()] == ["f", "w", "d"]
-    assert [(s.name, s.bind) for s in info.undefined()] == [("g", "GLOBAL")]
-    assert info.exec_size == 8  # ret, call (5 bytes), ret, ret
-    assert "loc" in {s.name for s in info.symbols if not s.is_global}
+def test_objects_cross_processes_as_the_engines_answers(tmp_path):
+    """`sk gen`'s helper pickles SubOps with their objects: the answers cross, not the ELF bytes."""
+    info = objfacts.read_object(make_object(tmp_path / "k.o", ["k_middle"], text_size=100), name="k.o")
+    text = pickle.dumps(info, protocol=pickle.HIGHEST_PROTOCOL)
+    assert len(text) < 200 and _answers(pickle.loads(text)) == _answers(info) == (("k_middle",),) * 2 + (100,)
 
 
-def test_symbol_table_that_breaks_locals_first_is_read_whole(tmp_path):
-    import struct
+@pytest.mark.parametrize("spoil", ["bytes", "format", "sha", "members", "member", "list", "size", "bool_size",
+                                   "not_dict"])
+def test_facts_that_do_not_describe_the_bytes_are_ignored(tmp_path, spoil):
+    data = _facts_archive(tmp_path)
+    facts = objfacts.archive_facts(data, "k.a")
+    if spoil == "bytes":
+        data = data[:-1] + bytes([data[-1] ^ 1])
+    elif spoil == "format":
+        facts["format"] = objfacts.FACTS_FORMAT + 1
+    elif spoil == "sha":
+        facts["sha256"] = "0" * 64
+    elif spoil == "members":
+        facts["members"] = ["k.o"]
+    elif spoil == "member":
+        facts["members"]["k.o"] = "k_middle"
+    elif spoil == "list":
+        facts["members"]["k.o"]["symbols"] = "k_middle"
+    elif spoil == "size":
+        facts["members"]["k.o"]["text_size"] = "4096"
+    elif spoil == "bool_size":
+        facts["members"]["k.o"]["text_size"] = True
+    else:
+        facts = "facts"
+    assert objfacts.objects_from_facts(facts, data) is None
 
-    data = bytearray(_assemble(tmp_path, "--64").read_bytes())
-    shoff = struct.unpack_from("<Q", data, 0x28)[0]
-    shentsize, shnum, _ = struct.unpack_from("<HHH", data, 0x3A)
-    for k in range(shnum):
-        at = shoff + k * shentsize
-        if struct.unpack_from("<I", data, at + 4)[0] == 2:  # SHT_SYMTAB: sh_info claims all entries are local
-            struct.pack_into("<I", data, at + 44, struct.unpack_from("<Q", data, at + 32)[0] // 24)
-    info = objsyms.read_object("tampered.o", bytes(data))
-    assert [s.name for s in info.defined_globals()] == ["f", "w", "d"]
-    assert [s.name for s in info.undefined()] == ["g"]
+
+# ------------------------------------------------ one member per name for the engine and the link
+
+def _scenario_with_archive(tmp_path, pack):
+    """A one-op fusion input whose bin_path is the archive pack(archive path, member paths) writes."""
+    infos = write_scenario(tmp_path, [("a", {}, {})], split=2)
+    members = [tmp_path / "a.o", tmp_path / "a_split1.o"]
+    lib = tmp_path / "a.a"
+    pack(lib, members)
+    for m in members:  # the engine must read them from the archive
+        os.rename(m, str(m) + ".gone")
+    doc = json.loads(open(infos).read())
+    doc["op_list"][0]["bin_path"] = "a.a"
+    open(infos, "w").write(json.dumps(doc))
+    return infos, lib
 
 
-def test_not_elf_and_truncated_are_user_errors(tmp_path):
-    from sk.base.errors import SkError
+def _engine_text_size(infos):
+    op = load_kernel_infos(infos).ops[0]
+    op.check_split_copies(2)
+    return op.funcs[0].text_size
 
-    data = _assemble(tmp_path, "--64").read_bytes()
-    for bad in (b"hello world", data[:40], data[:len(data) // 2]):
-        with pytest.raises(SkError, match="not a valid ELF object"):
-            objsyms.read_object("bad.o", bad)
+
+def _linked_bytes(lib, member):
+    """What the link writes for `member` of `lib` (sk/build/linkprep.py) and whether ld gets the whole archive."""
+    cache = linkprep.ArchiveCache()
+    inputs = [linkprep.LinkInput(f"a.a({m})", str(lib), m) for m in ("a.o", "a_split1.o")]
+    whole = linkprep.whole_archive_runs(inputs, cache)
+    return cache.get(next(i for i in inputs if i.member == member)), whole
+
+
+def test_duplicate_member_names_engine_and_link_read_the_same_first_member(tmp_path):
+    first_size, second_size = 4080, 64
+
+    def pack(lib, members):
+        os.makedirs(tmp_path / "other")
+        other = make_object(tmp_path / "other" / "a.o", ["a__kernel0_middle"], second_size)
+        for path in (members[0], other, members[1]):  # `ar q` keeps the second a.o
+            subprocess.run(["ar", "q", str(lib), str(path)], check=True)
+
+    infos, lib = _scenario_with_archive(tmp_path, pack)
+    assert ar.member_names(str(lib)) == ["a.o", "a.o", "a_split1.o"]
+    first = open(tmp_path / "a.o.gone", "rb").read()
+    assert _engine_text_size(infos) == first_size  # the first a.o, not the second (64)
+    data, whole = _linked_bytes(lib, "a.o")
+    assert data == first and whole == {}  # ld never gets the archive whole: it would link both a.o
+    facts = objfacts.archive_facts(lib.read_bytes(), "a.a")
+    assert facts["members"]["a.o"]["text_size"] == first_size
+
+
+def test_bsd_archive_names_on_the_engine_and_the_link_paths(tmp_path):
+    if not shutil.which("llvm-ar"):
+        pytest.skip("needs llvm-ar (for --format=bsd) on PATH")
+
+    def pack(lib, members):
+        subprocess.run(["llvm-ar", "rcs", "--format=bsd", str(lib), *map(str, members)], check=True)
+
+    infos, lib = _scenario_with_archive(tmp_path, pack)
+    assert b"#1/" in lib.read_bytes()
+    assert _engine_text_size(infos) == 4080
+    data, whole = _linked_bytes(lib, "a_split1.o")
+    assert data == open(tmp_path / "a_split1.o.gone", "rb").read()
+    assert whole == {0: 2}  # the plan's members, in order: ld takes the archive whole
+    facts = objfacts.archive_facts(lib.read_bytes(), "a.a")
+    assert sorted(facts["members"]) == ["a.o", "a_split1.o"]
