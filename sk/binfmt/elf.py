@@ -1,150 +1,122 @@
-"""Reading sub-kernel objects: ELF relocatables and `ar` archives of them.
+"""ELF files: the one reader of them in sk (section sizes and the symbol table).
 
-What SuperKernel needs from an object (facts §4, §6): the function symbols it
-defines (the sub-kernel entry and its `_splitN` copies), the symbols it leaves
-undefined, and the size of its code (`.text`, plus any `.text.*` sections), from
-which the ICache preload count is derived. Upstream's sub-op "bin" is an `ar`
-archive of the per-arch objects and their split copies, so archives are read
-too (System V / GNU format, with the `//` long-name table).
+Decoded with struct (ELF32 and ELF64, either byte order), not pyelftools: a
+SuperKernel of 1,200 sub-kernels reads ~5,000 objects in `sk gen` and a
+merged object of ~120,000 symbols in `sk link`, and per-field parsing made
+that the bulk of both. The section headers are read in one go; the symbol
+table is decoded on demand, and only its non-local entries where only those
+are asked about (ELF puts the locals first and sh_info says where they end).
 
 The machine type is deliberately not checked: Ascend objects and the x86-64
-stand-ins of the conformance data are read the same way. Only 64-bit ELF is
-accepted, as every Ascend AI-core object is ELF64.
+stand-ins of the conformance data are read the same way. Which class a
+caller accepts is the caller's rule (sub-kernel objects: ELF64 only,
+sk/binfmt/objfacts.py).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-import os
 import struct
+from collections import namedtuple
+from operator import itemgetter
 
 from sk.base.errors import SkError
 
-_AR_MAGIC = b"!<arch>\n"
-_ELF_MAGIC = b"\x7fELF"
-
-
-@dataclasses.dataclass(frozen=True)
-class ObjectInfo:
-    name: str                     # file name or archive member name (never a directory)
-    defined_functions: tuple      # sorted global/weak STT_FUNC symbols with a section
-    defined_symbols: tuple        # sorted global/weak symbols with a section (any type)
-    undefined: tuple | None       # sorted undefined symbols (None when built from facts, which omit them)
-    text_size: int                # bytes of .text and .text.* sections
-
-    def defines(self, symbol: str) -> bool:
-        return symbol in self.defined_symbols
-
-    def facts(self) -> dict:
-        """What `sk gen` needs of parse_object's findings, as JSON (see archive_facts)."""
-        return {"functions": list(self.defined_functions), "symbols": list(self.defined_symbols),
-                "text_size": self.text_size}
-
-
-def _read(path: str, where: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        raise SkError("object file not found", where=where, value=os.path.basename(path),
-                      allowed="the path must name an existing ELF object or ar archive") from None
-    except OSError as err:
-        raise SkError(f"object file cannot be read ({err.strerror})", where=where,
-                      value=os.path.basename(path)) from None
-
-
-def is_archive(data: bytes) -> bool:
-    return data.startswith(_AR_MAGIC)
-
-
-_SHT_SYMTAB, _SHT_DYNSYM, _SHT_SUNW_LDYNSYM = 2, 11, 0x6FFFFFF3
+MAGIC = b"\x7fELF"
+BINDS = {0: "LOCAL", 1: "GLOBAL", 2: "WEAK", 10: "UNIQUE"}
+TYPES = {0: "NOTYPE", 1: "OBJECT", 2: "FUNC", 3: "SECTION", 4: "FILE", 5: "COMMON", 6: "TLS", 10: "IFUNC"}
+SHN_UNDEF = 0
+_STB_LOCAL, _STB_GLOBAL, _STB_WEAK = 0, 1, 2
+_STT_FUNC, _STT_SECTION, _STT_FILE = 2, 3, 4
+_SHT_PROGBITS, _SHT_SYMTAB, _SHT_NOBITS, _SHT_DYNSYM, _SHT_GROUP = 1, 2, 8, 11, 17
+_SHF_EXECINSTR = 0x4
 _SHN_XINDEX = 0xFFFF
-_STB_GLOBAL, _STB_WEAK = 1, 2
-_STT_FUNC = 2
+# st_info's bytes with binding STB_LOCAL (0..15), deleted to find any other binding.
+_LOCAL_INFOS = bytes(range(16))
+
+# (ELF class, data encoding) -> (Elf_Ehdr from e_shoff on, its offset, Elf_Shdr, Elf_Sym, a getter of
+# (st_name, st_info, st_shndx) from an Elf_Sym, st_info's byte offset in an entry)
+_FORMATS = {
+    (klass, encoding): (struct.Struct(order + ehdr), at, struct.Struct(order + shdr), struct.Struct(order + sym),
+                        itemgetter(*fields), info_at)
+    for encoding, order in ((1, "<"), (2, ">"))
+    for klass, ehdr, at, shdr, sym, fields, info_at in (
+        (2, "QIHHHHHH", 0x28, "IIQQQQIIQQ", "IBBHQQ", (0, 1, 3), 4),
+        (1, "IIHHHHHH", 0x20, "IIIIIIIIII", "IIIBBH", (0, 3, 5), 12))
+}
 
 
-def parse_object(data: bytes, name: str, where: str = "") -> ObjectInfo:
-    """Read one ELF64 object from bytes; `where` names it in errors.
+# A tuple, not a dataclass: importing dataclasses took 10 ms of every `sk link`.
+class Symbol(namedtuple("Symbol", "name bind type shndx")):
+    """bind: LOCAL, GLOBAL, WEAK, UNIQUE; type: FUNC, OBJECT, NOTYPE, ...; shndx: 0 = undefined."""
 
-    Decoded with struct in one pass over the section headers and symbol
-    tables: a SuperKernel of 1,200 sub-kernels reads ~5,000 objects, and
-    pyelftools' per-field parsing made that the bulk of `sk gen` (60 s).
+    __slots__ = ()
+
+    @property
+    def defined(self) -> bool:
+        return self.shndx != SHN_UNDEF
+
+    @property
+    def is_global(self) -> bool:
+        """Visible to other objects: what `ld -r` may resolve or collide on."""
+        return self.bind != "LOCAL"
+
+
+def corrupt(err: Exception, name: str, where: str) -> SkError:
+    return SkError(f"truncated or corrupt ELF object ({err})", where=where, value=name,
+                   allowed="rebuild the object; it could not be parsed")
+
+
+class Elf:
+    """One ELF file's section sizes and symbol table.
+
+    text_size: bytes of the sections named .text and .text.* (the ICache
+    preload count is derived from it, facts §4); exec_size: bytes of the
+    executable PROGBITS sections (the sub-op JSON's sub_operator_text_size);
+    group_count: COMDAT group sections; symtab: the SHT_SYMTAB, else (shared
+    libraries) the SHT_DYNSYM, or None.
     """
+
+    __slots__ = ("elf_class", "text_size", "symtab", "_headers")
+
+    def __init__(self, elf_class: int, text_size: int, symtab: "SymbolTable | None", headers: list):
+        self.elf_class, self.text_size, self.symtab, self._headers = elf_class, text_size, symtab, headers
+
+    @property
+    def exec_size(self) -> int:
+        return sum(h[5] for h in self._headers if h[1] == _SHT_PROGBITS and h[2] & _SHF_EXECINSTR)
+
+    @property
+    def group_count(self) -> int:
+        return sum(1 for h in self._headers if h[1] == _SHT_GROUP)
+
+
+def parse(data, name: str, where: str = "") -> Elf:
+    """Reads an ELF file's bytes (bytes or mmap); `name` and `where` name it in errors."""
     where = where or name
-    if not data.startswith(_ELF_MAGIC):
+    if data[:4] != MAGIC:
         raise SkError("not an ELF object", where=where, value=name,
                       allowed="give an ELF relocatable (.o) or an ar archive of them")
-    if len(data) < 5 or data[4] != 2:
-        klass = {1: "ELF32"}.get(data[4] if len(data) > 4 else -1, "unknown ELF class")
-        raise SkError(f"wrong ELF class ({klass})", where=where, value=name,
-                      allowed="sub-kernel objects must be 64-bit ELF (ELFCLASS64)")
     try:
-        defined_funcs, defined, undefined, text_size = _scan_elf64(data)
-    except (struct.error, ValueError, IndexError, UnicodeDecodeError) as err:
-        raise SkError(f"truncated or corrupt ELF object ({err})", where=where, value=name,
-                      allowed="rebuild the object; it could not be parsed") from None
-    return ObjectInfo(name=name, defined_functions=tuple(sorted(defined_funcs)),
-                      defined_symbols=tuple(sorted(defined)), undefined=tuple(sorted(undefined - defined)),
-                      text_size=text_size)
+        return _parse(data, name, where)
+    except (struct.error, ValueError, IndexError) as err:
+        raise corrupt(err, name, where) from None
 
 
-_HEADERS = {order: (struct.Struct(order + "QIHHHHHH"),  # Elf64_Ehdr from e_shoff on: shoff flags ... shstrndx
-                    struct.Struct(order + "IIQQQQIIQQ"),  # Elf64_Shdr: name type flags addr offset size link ...
-                    struct.Struct(order + "IBBHQQ"))  # Elf64_Sym: name info other shndx value size
-            for order in "<>"}
-_SYMBOL_TABLES = (_SHT_SYMTAB, _SHT_DYNSYM, _SHT_SUNW_LDYNSYM)
-
-
-def _field(data: bytes, fmt: struct.Struct, offset: int) -> tuple:
+def _field(data, fmt: struct.Struct, offset: int) -> tuple:
     if offset < 0 or offset + fmt.size > len(data):
         raise ValueError(f"{fmt.size} bytes at offset {offset} lie past the end ({len(data)} bytes)")
     return fmt.unpack_from(data, offset)
 
 
-def _cstr(table: bytes, offset: int) -> str:
-    end = table.find(b"\0", offset)
-    if offset >= len(table) or end < 0:
-        raise ValueError(f"string offset {offset} outside its string table ({len(table)} bytes)")
-    return table[offset:end].decode("utf-8", "replace")
-
-
-# bytes.translate tables for _locals_are_plain: keep an st_info byte whose binding is not
-# STB_LOCAL (delete the 16 local values); map a zero byte to 1, any other to 0.
-_LOCAL_INFOS = bytes(range(16))
-_ZERO_TO_ONE = bytes([1] + [0] * 255)
-
-
-def _locals_are_plain(table: bytes, entsize: int, first_global: int) -> bool:
-    """True when entries 1..first_global-1 are all local and defined (none is reported).
-
-    ELF puts the locals first and sh_info says where the others begin, which is
-    how the linker reads a symbol table too; checked with C-speed byte slices
-    (st_info at byte 4, st_shndx at bytes 6-7 of an Elf64_Sym), so an object
-    that breaks the rule is still read entry by entry, never misread.
-    """
-    stop = first_global * entsize
-    if table[entsize + 4:stop:entsize].translate(None, _LOCAL_INFOS):
-        return False  # a global or weak symbol among the "locals"
-    shndx_lo = table[entsize + 6:stop:entsize].translate(_ZERO_TO_ONE)
-    shndx_hi = table[entsize + 7:stop:entsize].translate(_ZERO_TO_ONE)
-    return not int.from_bytes(shndx_lo, "little") & int.from_bytes(shndx_hi, "little")
-
-
-def _scan_elf64(data: bytes) -> tuple:
-    """(defined function names, defined names, undefined names, .text bytes) of an ELF64 object.
-
-    Only names that are reported get decoded, and the leading local entries of
-    a symbol table (most of it) are skipped as a block: a SuperKernel of 1,200
-    sub-kernels reads 4,800 objects here, so per-entry and per-section Python
-    work is what `sk gen` spends its time on.
-    """
-    if data[5] not in (1, 2):
-        raise ValueError(f"unknown data encoding {data[5]}")
-    ehdr, shdr, sym = _HEADERS["<" if data[5] == 1 else ">"]
-    shoff, _, _, _, _, shentsize, shnum, shstrndx = _field(data, ehdr, 0x28)
+def _parse(data, name: str, where: str) -> Elf:
+    layout = _FORMATS.get((data[4], data[5])) if len(data) > 5 else None
+    if layout is None:
+        raise ValueError(f"unknown ELF class or data encoding {bytes(data[4:6])!r}")
+    ehdr, ehdr_at, shdr, sym, fields, info_at = layout
+    elf_class = 64 if data[4] == 2 else 32
+    shoff, _, _, _, _, shentsize, shnum, shstrndx = _field(data, ehdr, ehdr_at)
     if not shoff:
-        return set(), set(), set(), 0
+        return Elf(elf_class, 0, None, [])
     if shentsize < shdr.size:
         raise ValueError(f"section header entries of {shentsize} bytes")
     first = _field(data, shdr, shoff)
@@ -159,14 +131,14 @@ def _scan_elf64(data: bytes) -> tuple:
     else:
         headers = [shdr.unpack_from(data, shoff + k * shentsize) for k in range(shnum)]
 
-    def body(h) -> bytes:
-        if h[1] == 8:  # SHT_NOBITS occupies no file bytes
+    def body(h, size: int) -> bytes:  # name type flags addr offset size link info addralign entsize
+        if h[1] == _SHT_NOBITS:  # occupies no file bytes
             return b""
-        if h[4] + h[5] > len(data):
-            raise ValueError(f"section data at {h[4]}+{h[5]} lies past the end ({len(data)} bytes)")
-        return data[h[4]:h[4] + h[5]]
+        if h[4] + size > len(data):
+            raise ValueError(f"section data at {h[4]}+{size} lies past the end ({len(data)} bytes)")
+        return data[h[4]:h[4] + size]
 
-    names = body(headers[shstrndx]) if 0 < shstrndx < shnum else b""
+    names = body(headers[shstrndx], headers[shstrndx][5]) if 0 < shstrndx < shnum else b""
     # Sections named `.text` or `.text.*`: the few name offsets that spell one are found in the
     # name table (bytes.find), instead of comparing every section's name.
     text_names = set()
@@ -176,141 +148,102 @@ def _scan_elf64(data: bytes) -> tuple:
             text_names.add(at)
         at = names.find(b".text", at + 1)
     text_size = sum([h[5] for h in headers if h[0] in text_names]) if text_names else 0
-    funcs, defined, undefined = set(), set(), set()
-    for h in [h for h in headers if h[1] in _SYMBOL_TABLES]:
-        strings = body(headers[h[6]])
-        table = body(h)
-        entsize = h[9] or sym.size
+    table = next((h for h in headers if h[1] == _SHT_SYMTAB), None)
+    if table is None:
+        table = next((h for h in headers if h[1] == _SHT_DYNSYM), None)
+    symtab = None
+    if table is not None:
+        if table[6] >= len(headers):
+            raise ValueError(f"symbol table links to section {table[6]} of {len(headers)}")
+        entsize = table[9] or sym.size
         if entsize < sym.size:
             raise ValueError(f"symbol entries of {entsize} bytes")
-        count = len(table) // entsize
-        start = h[7] if 1 < h[7] <= count and _locals_are_plain(table, entsize, h[7]) else 0
-        rows = (sym.iter_unpack(table[start * entsize:count * entsize]) if entsize == sym.size
-                else (sym.unpack_from(table, k * entsize) for k in range(start, count)))
-        for name_off, info, _other, shndx, _value, _size in rows:
-            if not name_off:
-                continue
-            if shndx == 0:
-                undefined.add(_cstr(strings, name_off))
-            elif info >> 4 in (_STB_GLOBAL, _STB_WEAK):
-                sym_name = _cstr(strings, name_off)
-                defined.add(sym_name)
-                if info & 0xF == _STT_FUNC:
-                    funcs.add(sym_name)
-    undefined.discard("")
-    defined.discard("")
-    funcs.discard("")
-    return funcs, defined, undefined, text_size
+        entries = body(table, table[5] - table[5] % entsize)
+        strtab = headers[table[6]]
+        symtab = SymbolTable(entries, body(strtab, strtab[5]), entsize, sym, fields,
+                             _first_global(entries, entsize, info_at, table[7]), name, where)
+    return Elf(elf_class, text_size, symtab, headers)
 
 
-def parse_archive(data: bytes, name: str, where: str = "") -> dict[str, bytes]:
-    """Members of an `ar` archive by name (symbol table and long-name table excluded)."""
-    where = where or name
-    if not is_archive(data):
-        raise SkError("not an ar archive", where=where, value=name)
-    members: dict[str, bytes] = {}
-    long_names = b""
-    pos = len(_AR_MAGIC)
-    while pos < len(data):
-        if pos + 60 > len(data):
-            raise SkError("truncated ar archive (member header cut short)", where=where, value=name)
-        header, header_pos = data[pos:pos + 60], pos
-        if header[58:60] != b"`\n":
-            raise SkError("corrupt ar archive (bad member header)", where=where, value=name)
-        raw_name = header[0:16].decode("ascii", "replace").rstrip()
-        size_field = header[48:58].decode("ascii", "replace").strip()
-        # Decimal digits only: int() would also take "-60" (a header that never advances) or "1_0".
-        if not size_field.isdigit() or not size_field.isascii():
-            raise SkError("corrupt ar archive (bad member size)", where=where, value=name,
-                          allowed=f"member sizes are decimal byte counts; got {size_field!r} at byte {pos}")
-        size = int(size_field)
-        body = data[pos + 60: pos + 60 + size]
-        if len(body) < size:
-            raise SkError("truncated ar archive (member data cut short)", where=where, value=name)
-        pos += 60 + size + (size & 1)
-        if raw_name in ("/", "/SYM64/", "__.SYMDEF", "__.SYMDEF SORTED"):
-            continue
-        if raw_name == "//":
-            long_names = body
-            continue
-        if raw_name.startswith("/") and raw_name[1:].isdigit():
-            start = int(raw_name[1:])
-            end = long_names.find(b"\n", start)
-            member = long_names[start:end if end >= 0 else None].decode("utf-8", "replace").rstrip("/")
-        elif raw_name.startswith("#1/"):  # BSD long name: stored before the data
-            if not raw_name[3:].isdigit() or not raw_name[3:].isascii() or int(raw_name[3:]) > size:
-                raise SkError("corrupt ar archive (bad BSD long-name length)", where=where, value=name,
-                              allowed=f"member header name {raw_name!r} at byte {header_pos}")
-            n = int(raw_name[3:])
-            member, body = body[:n].decode("utf-8", "replace").rstrip("\0"), body[n:]
+def _first_global(entries: bytes, entsize: int, info_at: int, sh_info: int) -> int:
+    """sh_info when every entry before it is local (checked as one C-speed byte slice), else 1.
+
+    A table that breaks ELF's locals-first rule is then read entry by entry, never misread.
+    """
+    if not 1 < sh_info <= len(entries) // entsize:
+        return 1
+    if entries[entsize + info_at:sh_info * entsize:entsize].translate(None, _LOCAL_INFOS):
+        return 1
+    return sh_info
+
+
+class SymbolTable:
+    """The raw entries of a SHT_SYMTAB/SHT_DYNSYM section and its string table."""
+
+    __slots__ = ("entries", "strings", "entsize", "sym", "fields", "first_global", "name", "where")
+
+    def __init__(self, entries: bytes, strings: bytes, entsize: int, sym: struct.Struct, fields, first_global: int,
+                 name: str, where: str):
+        self.entries, self.strings, self.entsize, self.sym, self.fields = entries, strings, entsize, sym, fields
+        self.first_global = first_global  # entries before it are all local
+        self.name, self.where = name, where
+
+    def _rows(self, non_local: bool):
+        """(st_name, st_info, st_shndx) of the entries after the null entry 0; non_local: from first_global."""
+        start, entsize, table = (self.first_global if non_local else 1), self.entsize, self.entries
+        if entsize == self.sym.size:
+            rows = self.sym.iter_unpack(table[start * entsize:])
         else:
-            member = raw_name.rstrip("/")
-        # ar allows duplicate names; the first one wins, as `ar x` of a name would.
-        members.setdefault(member, body)
-    return members
+            rows = (self.sym.unpack_from(table, k * entsize) for k in range(start, len(table) // entsize))
+        return map(self.fields, rows)
 
+    def _name(self, offset: int) -> str:
+        strings = self.strings
+        end = strings.find(b"\0", offset)
+        if offset >= len(strings) or end < 0:
+            raise ValueError(f"string offset {offset} outside its string table ({len(strings)} bytes)")
+        return strings[offset:end].decode("utf-8", "replace")
 
-def read_objects(path: str, where: str = "") -> dict[str, ObjectInfo]:
-    """All objects in `path`: the archive's members, or the single object keyed by its file name."""
-    base = os.path.basename(path)
-    where = where or base
-    data = _read(path, where)
-    if is_archive(data):
-        return {member: parse_object(body, member, f"{where}: member {member}")
-                for member, body in parse_archive(data, base, where).items()}
-    return {base: parse_object(data, base, where)}
+    def global_definitions(self) -> tuple[set, set]:
+        """(function names, all names) defined with binding GLOBAL or WEAK: what the engine asks of an object."""
+        funcs, defined = set(), set()
+        try:
+            for name_off, info, shndx in self._rows(True):
+                if name_off and shndx and info >> 4 in (_STB_GLOBAL, _STB_WEAK):
+                    name = self._name(name_off)
+                    defined.add(name)
+                    if info & 0xF == _STT_FUNC:
+                        funcs.add(name)
+        except ValueError as err:
+            raise corrupt(err, self.name, self.where) from None
+        funcs.discard("")
+        defined.discard("")
+        return funcs, defined
 
+    def select(self, keep, non_local: bool = False) -> list[Symbol]:
+        """Symbols whose (st_info, st_shndx) pass `keep`, in table order, without the null entry 0.
 
-def read_object(path: str, where: str = "") -> ObjectInfo:
-    """One ELF object file."""
-    base = os.path.basename(path)
-    data = _read(path, where or base)
-    if is_archive(data):
-        raise SkError("expected an ELF object but found an ar archive", where=where or base, value=base,
-                      allowed="name the object, or pass the archive as the op's bin_path")
-    return parse_object(data, base, where or base)
+        non_local: `keep` accepts no STB_LOCAL symbol, so the leading locals are skipped.
+        """
+        out = []
+        try:
+            for name_off, info, shndx in self._rows(non_local):
+                if keep(info, shndx):
+                    out.append(Symbol(self._name(name_off), BINDS.get(info >> 4, str(info >> 4)),
+                                      TYPES.get(info & 0xF, str(info & 0xF)), shndx))
+        except ValueError as err:
+            raise corrupt(err, self.name, self.where) from None
+        return out
 
+    def defined_globals(self) -> list[Symbol]:
+        """Non-local defined symbols but sections and files: what a link exports or may collide on."""
+        return self.select(lambda info, shndx: info >> 4 != _STB_LOCAL and shndx != SHN_UNDEF
+                           and info & 0xF not in (_STT_SECTION, _STT_FILE), non_local=True)
 
-# Bumped whenever parse_object's findings change meaning, so that facts written
-# by another version of this reader are never taken for its own.
-FACTS_FORMAT = 1
-FACTS_KEY = "sk_archive"
+    def undefined(self) -> list[Symbol]:
+        """Named non-local undefined symbols: what a link must resolve."""
+        return [s for s in self.select(lambda info, shndx: info >> 4 != _STB_LOCAL and shndx == SHN_UNDEF,
+                                       non_local=True) if s.name]
 
-
-def archive_facts(data: bytes, name: str) -> dict:
-    """parse_object's findings for every member of an archive, keyed to the archive's bytes.
-
-    `sk subkernel pack` stores this in the sub-op JSON it writes beside the
-    archive. `sk gen` reads a SuperKernel's sub-kernels ~5,000 objects at a
-    time; with these facts it hashes each archive (C speed) instead of parsing
-    it again in Python, and gets the same ObjectInfo values.
-    """
-    return {"format": FACTS_FORMAT, "sha256": hashlib.sha256(data).hexdigest(),
-            "members": {member: parse_object(body, member).facts()
-                        for member, body in parse_archive(data, name).items()}}
-
-
-def objects_from_facts(facts, data: bytes) -> dict[str, ObjectInfo] | None:
-    """The archive's objects as archive_facts recorded them, or None when they do not describe `data`.
-
-    None (the caller parses the archive itself) for facts of another format,
-    another archive (sha256), or any shape archive_facts never writes: they
-    are a cache of a pure function of the bytes, so ignoring them changes
-    nothing but the time taken.
-    """
-    if not isinstance(facts, dict) or facts.get("format") != FACTS_FORMAT:
-        return None
-    members = facts.get("members")
-    if not isinstance(members, dict) or facts.get("sha256") != hashlib.sha256(data).hexdigest():
-        return None
-    out = {}
-    for member, doc in members.items():
-        if type(doc) is not dict:
-            return None
-        funcs, syms, size = doc.get("functions"), doc.get("symbols"), doc.get("text_size")
-        if (type(funcs) is not list or type(syms) is not list or type(size) is not int
-                or not {str}.issuperset(map(type, funcs)) or not {str}.issuperset(map(type, syms))):
-            return None
-        out[member] = ObjectInfo(name=member, defined_functions=tuple(funcs), defined_symbols=tuple(syms),
-                                 undefined=None, text_size=size)
-    return out
+    def all(self) -> list[Symbol]:
+        return self.select(lambda info, shndx: True)

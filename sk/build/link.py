@@ -29,7 +29,7 @@ import re
 from collections import namedtuple
 
 from sk.base import jsontext
-from sk.binfmt import objsyms
+from sk.binfmt import objfacts
 from sk.build import toolargv
 from sk.base.errors import SkError
 from sk.build.linkprep import (ArchiveCache, Background, EarlyLink, LinkInput, dedupe, layout, start_link, write_inputs,
@@ -98,7 +98,7 @@ def _link(tools, inputs, cache, work, gnu_ld, early, *, entry_symbols, out_obj, 
         run_tool(final_argv, step="placing the SuperKernel (final link)", where=out_obj)
         merged = final_argv[-2]
     if not all(known):
-        names = {s.name for s in objsyms.read_object(merged).defined_globals()} - set(expected)
+        names = {s.name for s in objfacts.read_object(merged).defined_globals()} - set(expected)
         localize = write_symbol_list(os.path.join(work, "localize.txt"), names)
     with atomic_output(out_obj) as tmp:
         run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize, strip_groups=False),
@@ -107,7 +107,7 @@ def _link(tools, inputs, cache, work, gnu_ld, early, *, entry_symbols, out_obj, 
         # The digest (OpenSSL, outside the interpreter lock) overlaps reading the symbols.
         digest = Background(_sha256_hex, data)
         try:
-            info = objsyms.read_object(tmp, data)
+            info = objfacts.read_object(tmp, data=data)
             exported = {s.name for s in info.defined_globals()}
             if exported - set(expected) and all(known):
                 localize = write_symbol_list(os.path.join(work, "localize-all.txt"),
@@ -119,7 +119,7 @@ def _link(tools, inputs, cache, work, gnu_ld, early, *, entry_symbols, out_obj, 
                          step="localising the SuperKernel's symbols", where=out_obj)
                 data = _read_mapped(tmp)
                 digest = Background(_sha256_hex, data)
-                info = objsyms.read_object(tmp, data)
+                info = objfacts.read_object(tmp, data=data)
             result = _verify(info, out_obj, expected, inputs, paths, cache, allowed_undefined, allow_prefixes,
                              tools.flavor)
             # The scratch files (the 15 MB ld output above all) go while the digest is computed.
@@ -217,7 +217,7 @@ def _verify(info, out_obj, expected, inputs, paths, cache, allowed_undefined, al
         users = []
         for item, p in zip(inputs, paths):
             data = cache.get(item) if p == item.path and item.member else None
-            if any(u.name == sym for u in objsyms.read_object(p, data).undefined()):
+            if any(u.name == sym for u in objfacts.read_object(p, data=data).undefined()):
                 users.append(item.label)
         raise SkError("the linked SuperKernel references a symbol nothing defines",
                       where=f"{', '.join(users) or out_obj}: {sym}",
@@ -282,7 +282,7 @@ def link_plan(tools: toolargv.Tools, plan, *, entry_dir: str | None, entry_objs,
                               allowed="pass the <name>.json written by `sk gen`")
             allowed = set(allow_undefined)
             for lib in runtime_libs:
-                allowed |= objsyms.provided_symbols(lib)
+                allowed |= objfacts.provided_symbols(lib)
             prefixes = HOST_RUNTIME_PREFIXES if tools.flavor == toolargv.HOST else ()
             return _link(tools, inputs, cache, work, gnu_ld, started, entry_symbols=list(plan.entry_symbols),
                          out_obj=out_obj, out_json=out_json, meta=meta, allowed_undefined=frozenset(allowed),

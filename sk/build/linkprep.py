@@ -18,8 +18,7 @@ import os
 import threading
 from collections import namedtuple
 
-from sk.binfmt import arfile
-from sk.binfmt import objsyms
+from sk.binfmt import ar, objfacts
 from sk.build import toolargv
 from sk.base.errors import SkError
 from sk.base.toolrun import run_tools, start_tool
@@ -104,7 +103,7 @@ class ArchiveCache:
         names = self._names.get(path, False)
         if names is False:
             try:
-                names = arfile.member_names(path, strict=False)
+                names = ar.member_names(path, strict=False)
             except SkError as err:
                 names = err
             self._names[path] = names
@@ -112,7 +111,7 @@ class ArchiveCache:
 
     def names(self, path: str) -> list[str]:
         if not self.is_archive(path):
-            return arfile.member_names(path)  # raises "not an ar archive"
+            return ar.member_names(path)  # raises "not an ar archive"
         names = self._names[path]
         if isinstance(names, SkError):
             raise names
@@ -121,7 +120,7 @@ class ArchiveCache:
     def _load(self, path: str) -> dict[str, bytes]:
         members = self._members.get(path)
         if members is None:
-            members = dict(arfile.members(path))
+            members = ar.by_name(ar.read_members(path))  # the first member of a name, as the engine
             self._members[path] = members
         return members
 
@@ -206,7 +205,7 @@ def layout(tools: toolargv.Tools, inputs: list[LinkInput], cache, work: str, gnu
         writes.append((raw, item))
         if item.entry_symbol:
             # Keep only the entry symbol global (the cube and vector halves share inline functions).
-            defined = {s.name for s in objsyms.read_object(raw, data).defined_globals()}
+            defined = {s.name for s in objfacts.read_object(raw, data=data).defined_globals()}
             if item.entry_symbol not in defined:
                 raise SkError("the entry object does not define its entry symbol",
                               where=f"{item.label}: {item.entry_symbol}",

@@ -16,7 +16,7 @@ cacheable action:
    split copies (`objcopy --redefine-sym f=f_split{i}`, one objcopy per copy),
    bundle them into one archive (the sub-op "bin", as upstream) and write the
    sub-op JSON the fusion engine reads, with what its objects define and
-   use keyed to the archive's sha256 (`sk_archive`, elf.archive_facts), so
+   use keyed to the archive's sha256 (`sk_archive`, objfacts.archive_facts), so
    that `sk gen` does not parse thousands of objects again.
 
 Naming (deterministic, upstream-style `<kernel>_<loc>`): the SK-mode function
@@ -35,9 +35,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from sk.binfmt import arfile
-from sk.binfmt import elf
-from sk.binfmt import objsyms
+from sk.binfmt import ar, objfacts
 from sk.build import toolargv
 from sk.base.errors import SkError
 from sk.engine.kernel_types import KernelType
@@ -150,7 +148,7 @@ def _bundle(out: str, objects: list[tuple[str, str]]) -> None:
         for member, path in objects:
             with open(path, "rb") as f:
                 members.append((member, f.read()))
-        data = arfile.pack(members)
+        data = ar.pack(members)
     with atomic_output(out) as tmp:
         with open(tmp, "wb") as f:
             f.write(data)
@@ -196,11 +194,11 @@ def unit_objects(path: str, flavor: str, kt: KernelType) -> dict[str | None, tup
                 data = f.read()
         except OSError as err:
             raise SkError("cannot read object", where=path, value=err.strerror) from None
-        if data.startswith(arfile.MAGIC):
+        if ar.is_archive(data):
             raise SkError(f"expected one object for {kt.name}, got an archive", where=path,
                           allowed="compile with `sk subkernel compile` for the same kernel type and toolchain")
         return {units[0]: (os.path.basename(path), data)}
-    found = dict(arfile.members(path))
+    found = ar.by_name(ar.read_members(path))
     missing = [f"{side}.o" for side in units if f"{side}.o" not in found]
     if missing:
         raise SkError(f"archive lacks the per-side objects {missing} of a {kt.name} kernel", where=path,
@@ -276,7 +274,7 @@ def wrap(tools: toolargv.Tools, *, entry: str, name: str, params: list[str], kt:
 
 def _check_entry_defined(kernel_obj: str, flavor: str, kt: KernelType, entry: str) -> None:
     for side, (member, data) in unit_objects(kernel_obj, flavor, kt).items():
-        info = objsyms.read_object(f"{kernel_obj}({member})" if side else kernel_obj, data)
+        info = objfacts.read_object(f"{kernel_obj}({member})" if side else kernel_obj, data=data)
         if not any(s.name == entry for s in info.defined_globals()):
             defined = sorted(s.name for s in info.defined_globals() if s.type == "FUNC")
             raise SkError("the kernel object does not define the entry function", where=f"{kernel_obj}: {entry}",
@@ -339,8 +337,8 @@ def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str
                     archive_members.append((member, f.read()))
         doc = sub_op_json(stem=stem, name=name, kt=kt, block_dim=block_dim, params=params, opts=opts,
                           op_type=op_type, loc=loc, units=packed)
-        archive = arfile.pack(archive_members)
-        doc[elf.FACTS_KEY] = elf.archive_facts(archive, os.path.basename(out_obj))
+        archive = ar.pack(archive_members)
+        doc[objfacts.FACTS_KEY] = objfacts.archive_facts(archive, os.path.basename(out_obj))
         with atomic_output(out_obj) as tmp:
             with open(tmp, "wb") as f:
                 f.write(archive)
@@ -356,7 +354,7 @@ def _pack_unit(tools, work, stem, func, split_mode, keys, kernel, wrapper, entry
     merged = os.path.join(work, f"{stem}.merged.o")
     run_tool(toolargv.relocatable_link_argv(tools, [kpath, wpath], merged),
              step="merging kernel and wrapper (ld -r)", where=f"{kernel[0]} + {wrapper[0]}")
-    info = objsyms.read_object(merged)
+    info = objfacts.read_object(merged)
     defined = {s.name for s in info.defined_globals()}
     if func not in defined:
         raise SkError("the wrapper object does not define the SK-mode function", where=f"{wrapper[0]}: {func}",
@@ -371,7 +369,7 @@ def _pack_unit(tools, work, stem, func, split_mode, keys, kernel, wrapper, entry
     base = os.path.join(work, f"{stem}.o")
     run_tool(toolargv.localize_argv(tools, merged, base, symbols_file=local_list, strip_groups=True),
              step="localising sub-kernel symbols", where=kernel[0])
-    result = objsyms.read_object(base)
+    result = objfacts.read_object(base)
     left = sorted({s.name for s in result.defined_globals()} - {func})
     if left:
         raise SkError("symbols stayed global after localisation", where=f"{kernel[0]}: {', '.join(left[:10])}",

@@ -15,7 +15,7 @@ from sk import __version__
 from sk.base.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, SkError
 
 # command name -> (module, one-line help). Modules are imported lazily so a
-# command's dependencies (pyelftools, jinja2) load only when it runs.
+# command's dependencies (jinja2) load only when it runs.
 COMMANDS = {
     "version": ("sk.cli.commands.version", "print the sk tool version"),
     "options": ("sk.cli.commands.options", "parse a SuperKernel option string and print it normalised"),

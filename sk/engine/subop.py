@@ -27,7 +27,7 @@ Only the fields upstream reads are validated and kept; every failure is an
 SkError naming the op (index and kernelName), the file and the JSON field.
 Our `sk_archive` field (written by `sk subkernel pack`) holds the facts of
 the archive's objects keyed to its sha256; when it matches the bin, the
-objects are not parsed again (elf.objects_from_facts).
+objects are not parsed again (objfacts.objects_from_facts).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import json
 import os
 import re
 
-from sk.binfmt import elf
+from sk.binfmt import ar, objfacts
 from sk.base import jsonload
 from sk.base.errors import SkError
 from sk.engine import kernel_types
@@ -162,7 +162,7 @@ class _ObjectSource:
         self.search_dir = search_dir
         self._cache: dict = {}
 
-    def get(self, name: str, where: str) -> elf.ObjectInfo:
+    def get(self, name: str, where: str) -> objfacts.ObjectInfo:
         if name in self._cache:
             return self._cache[name]
         if self.archive is not None:
@@ -172,10 +172,11 @@ class _ObjectSource:
                               allowed=f"members of {self.archive_name}: " + ", ".join(sorted(self.archive)))
             if self._parsed:
                 return self.archive[member]
-            info = elf.parse_object(self.archive[member], member, f"{where}: {self.archive_name}({member})")
+            info = objfacts.object_info(self.archive[member], member, f"{where}: {self.archive_name}({member})",
+                                        sub_kernel=True)
         else:
             path = name if os.path.isabs(name) else os.path.join(self.search_dir, name)
-            info = elf.read_object(path, where)
+            info = objfacts.read_object(path, where, name=os.path.basename(path), sub_kernel=True)
         self._cache[name] = info
         return info
 
@@ -363,16 +364,17 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
     names = _require(meta, "sub_operator_kernel_name", dict, where,
                      "an object keyed by core type (AiCore, dav-c220-cube, dav-c220-vec)")
     bin_file = os.path.join(base_dir, entry["bin_path"])
-    bin_data = elf._read(bin_file, f"at op_list[{i}] ({kname}).bin_path")
-    is_archive = elf.is_archive(bin_data)
-    # An archive packed by `sk subkernel pack` comes with its objects' facts (elf.archive_facts).
-    known = elf.objects_from_facts(meta.get(elf.FACTS_KEY), bin_data) if is_archive else None
-    archive = (elf.parse_archive(bin_data, os.path.basename(bin_file), f"at op_list[{i}] ({kname}).bin_path")
+    bin_where = f"at op_list[{i}] ({kname}).bin_path"
+    bin_data = objfacts.read_file(bin_file, bin_where)
+    is_archive = ar.is_archive(bin_data)
+    # An archive packed by `sk subkernel pack` comes with its objects' facts (objfacts.archive_facts).
+    known = objfacts.objects_from_facts(meta.get(objfacts.FACTS_KEY), bin_data) if is_archive else None
+    archive = (ar.by_name(ar.members(bin_data, os.path.basename(bin_file), bin_where))
                if is_archive and known is None else None)
     objects = _ObjectSource(archive, os.path.basename(bin_file), os.path.dirname(json_file), known)
     if not is_archive:
         # bin_path is a plain object: it must at least parse.
-        elf.parse_object(bin_data, os.path.basename(bin_file), f"at op_list[{i}] ({kname}).bin_path")
+        objfacts.object_info(bin_data, os.path.basename(bin_file), bin_where, sub_kernel=True).defined_symbols
 
     funcs = []
     for arch, key in kernel_types.TABLE[ktype].arch_keys:

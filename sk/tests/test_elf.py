@@ -1,52 +1,49 @@
-"""Object reading: symbols, .text size, archives, and the error paths."""
+"""sk/binfmt/elf.py through the ObjectInfo it feeds: symbols, section sizes, both ELF classes, the error paths,
+and agreement with pyelftools (an independent reader, test-only) on compiled and tampered objects."""
 
-import dataclasses
+import io
+import os
+import shutil
+import struct
+import subprocess
 
 import pytest
 
-from sk.binfmt import elf
 from sk.base.errors import SkError
+from sk.binfmt import elf, objfacts
 from sk.tests.objfactory import make_archive, make_object
 
 
+def _sub_kernel(path):
+    """An object as the engine reads it (sk/engine/subop.py)."""
+    return objfacts.read_object(str(path), name=os.path.basename(path), sub_kernel=True)
+
+
+def _undefined(info):
+    return tuple(sorted({s.name for s in info.undefined()}))
+
+
 def test_object_symbols_and_text_size(tmp_path):
-    path = make_object(tmp_path / "k.o", ["k_middle", "other"], text_size=10224)
-    info = elf.read_object(path)
+    info = _sub_kernel(make_object(tmp_path / "k.o", ["k_middle", "other"], text_size=10224))
     assert info.name == "k.o"
     assert info.defined_functions == ("k_middle", "other")
     assert info.defines("k_middle") and not info.defines("missing")
-    assert info.text_size == 10224
+    assert info.text_size == 10224 and info.exec_size == 10224
 
 
 def test_undefined_symbols(tmp_path):
     src = tmp_path / "u.s"
     src.write_text(".text\n.globl f\n.type f, @function\nf:\ncall g\n")
-    import subprocess
     subprocess.run(["as", "--64", "-o", str(tmp_path / "u.o"), str(src)], check=True)
-    info = elf.read_object(str(tmp_path / "u.o"))
-    assert info.undefined == ("g",) and info.defined_functions == ("f",)
-
-
-def test_archive_members_including_long_names(tmp_path):
-    a = make_object(tmp_path / "is_inf.o", ["is_inf__kernel0_middle"])
-    b = make_object(tmp_path / "a_rather_long_member_name_split1.o", ["x_split1"], text_size=2032)
-    ar = make_archive(tmp_path / "lib.a", [a, b])
-    objs = elf.read_objects(ar)
-    assert sorted(objs) == ["a_rather_long_member_name_split1.o", "is_inf.o"]
-    assert objs["a_rather_long_member_name_split1.o"].defined_functions == ("x_split1",)
-    assert objs["a_rather_long_member_name_split1.o"].text_size == 2032
-
-
-def test_read_objects_on_plain_object(tmp_path):
-    path = make_object(tmp_path / "k.o", ["k"])
-    assert list(elf.read_objects(path)) == ["k.o"]
+    info = _sub_kernel(tmp_path / "u.o")
+    assert _undefined(info) == ("g",) and info.defined_functions == ("f",)
 
 
 def test_not_elf(tmp_path):
     p = tmp_path / "x.o"
     p.write_text("hello")
     with pytest.raises(SkError, match="not an ELF object"):
-        elf.read_object(str(p))
+        _sub_kernel(p)
 
 
 def test_truncated(tmp_path):
@@ -54,52 +51,45 @@ def test_truncated(tmp_path):
     p = tmp_path / "cut.o"
     p.write_bytes(data[:200])
     with pytest.raises(SkError, match="truncated or corrupt"):
-        elf.read_object(str(p))
+        _sub_kernel(p)
 
 
-def test_wrong_class(tmp_path):
+def test_wrong_class_for_a_sub_kernel(tmp_path):
     data = bytearray(open(make_object(tmp_path / "k.o", ["k"]), "rb").read())
     data[4] = 1
     p = tmp_path / "k32.o"
     p.write_bytes(bytes(data))
     with pytest.raises(SkError, match="wrong ELF class"):
-        elf.read_object(str(p))
+        _sub_kernel(p)
 
 
 def test_missing_file_names_only_basename(tmp_path):
     with pytest.raises(SkError) as exc:
-        elf.read_object(str(tmp_path / "nope.o"), where="op_list[0].bin_path")
+        objfacts.read_file(str(tmp_path / "nope.o"), where="op_list[0].bin_path")
     assert "nope.o" in str(exc.value) and str(tmp_path) not in str(exc.value)
 
 
-def test_truncated_archive(tmp_path):
-    a = make_object(tmp_path / "k.o", ["k"])
-    data = open(make_archive(tmp_path / "lib.a", [a]), "rb").read()
-    with pytest.raises(SkError, match="truncated ar archive"):
-        elf.parse_archive(data[:-100], "lib.a")
-
-
 def test_archive_given_where_object_expected(tmp_path):
-    ar = make_archive(tmp_path / "lib.a", [make_object(tmp_path / "k.o", ["k"])])
+    lib = make_archive(tmp_path / "lib.a", [make_object(tmp_path / "k.o", ["k"])])
     with pytest.raises(SkError, match="found an ar archive"):
-        elf.read_object(ar)
+        _sub_kernel(lib)
 
 
 def _pyelftools_reference(data):
-    """What parse_object reported when it read objects through pyelftools (the slow, trusted path)."""
-    import io
-
+    """(functions, global/weak symbols, undefined non-locals, .text bytes, executable bytes) read by pyelftools."""
     from elftools.elf.elffile import ELFFile
     from elftools.elf.sections import SymbolTableSection
 
-    funcs, defined, undefined, text = set(), set(), set(), 0
+    funcs, defined, undefined, text, code = set(), set(), set(), 0, 0
     for section in ELFFile(io.BytesIO(data)).iter_sections():
         if section.name == ".text" or section.name.startswith(".text."):
             text += section["sh_size"]
-        if not isinstance(section, SymbolTableSection):
+        if section["sh_type"] == "SHT_PROGBITS" and section["sh_flags"] & 0x4:
+            code += section["sh_size"]
+        if not isinstance(section, SymbolTableSection) or section["sh_type"] != "SHT_SYMTAB":
             continue
         for sym in section.iter_symbols():
-            if not sym.name:
+            if not sym.name or sym["st_info"]["bind"] == "STB_LOCAL":
                 continue
             if sym["st_shndx"] == "SHN_UNDEF":
                 undefined.add(sym.name)
@@ -107,7 +97,12 @@ def _pyelftools_reference(data):
                 defined.add(sym.name)
                 if sym["st_info"]["type"] == "STT_FUNC":
                     funcs.add(sym.name)
-    return tuple(sorted(funcs)), tuple(sorted(defined)), tuple(sorted(undefined - defined)), text
+    return tuple(sorted(funcs)), tuple(sorted(defined)), tuple(sorted(undefined)), text, code
+
+
+def _ours(data, name="s.o"):
+    info = objfacts.object_info(bytes(data), name)
+    return info.defined_functions, info.defined_symbols, _undefined(info), info.text_size, info.exec_size
 
 
 CXX_SAMPLE = """
@@ -127,49 +122,51 @@ extern "C" __attribute__((section(".text.hot_path"))) int entry_b(int n) { retur
 """
 
 
-@pytest.mark.parametrize("flags", [["-O0"], ["-O2", "-ffunction-sections"], ["-O2", "-fPIC", "-g"]])
-def test_struct_reader_matches_pyelftools(tmp_path, flags):
-    import shutil
-    import subprocess
-
+def _compile(tmp_path, source, flags, out="s.o"):
     if not shutil.which("g++"):
         pytest.skip("g++ not on PATH")
     src = tmp_path / "s.cpp"
-    src.write_text(CXX_SAMPLE)
-    obj = tmp_path / "s.o"
-    subprocess.run(["g++", "-c", *flags, str(src), "-o", str(obj)], check=True)
-    data = obj.read_bytes()
-    info = elf.parse_object(data, "s.o")
-    got = (info.defined_functions, info.defined_symbols, info.undefined, info.text_size)
+    src.write_text(source)
+    obj = tmp_path / out
+    subprocess.run(["g++", *flags, str(src), "-o", str(obj)], check=True)
+    return obj
+
+
+@pytest.mark.parametrize("flags", [["-O0"], ["-O2", "-ffunction-sections"], ["-O2", "-fPIC", "-g"]])
+def test_struct_reader_matches_pyelftools(tmp_path, flags):
+    data = _compile(tmp_path, CXX_SAMPLE, ["-c", *flags]).read_bytes()
+    got = _ours(data)
     assert got == _pyelftools_reference(data)
-    assert "entry_a" in info.defined_functions and "global_data" in info.defined_symbols
-    assert "undefined_call" in info.undefined and "local_helper" not in str(got)
+    funcs, defined, undefined, _, _ = got
+    assert "entry_a" in funcs and "global_data" in defined
+    assert "undefined_call" in undefined and "local_helper" not in str(got)
 
 
 def test_struct_reader_matches_pyelftools_on_assembled_objects(tmp_path):
     data = open(make_object(tmp_path / "k.o", ["k_middle", "k_middle_split1"], text_size=777), "rb").read()
-    info = elf.parse_object(data, "k.o")
-    assert (info.defined_functions, info.defined_symbols, info.undefined, info.text_size) == \
-        _pyelftools_reference(data)
+    assert _ours(data, "k.o") == _pyelftools_reference(data)
 
 
 def test_section_data_past_the_end(tmp_path):
-    import struct
-
     data = bytearray(open(make_object(tmp_path / "k.o", ["k"]), "rb").read())
-    shoff = struct.unpack_from("<Q", data, 0x28)[0]
-    shentsize, shnum, _ = struct.unpack_from("<HHH", data, 0x3A)
-    for k in range(shnum):  # point the symbol table's data beyond the file
-        if struct.unpack_from("<I", data, shoff + k * shentsize + 4)[0] == 2:
-            struct.pack_into("<Q", data, shoff + k * shentsize + 24, len(data) + 4096)
+    header, _, _ = _symtab_header(data)
+    struct.pack_into("<Q", data, header + 24, len(data) + 4096)  # the symbol table's data beyond the file
     with pytest.raises(SkError, match="truncated or corrupt"):
-        elf.parse_object(bytes(data), "k.o")
+        objfacts.object_info(bytes(data), "k.o")
+
+
+def test_string_offset_outside_its_table_is_a_clear_error_when_symbols_are_read(tmp_path):
+    data = _assembled_with_locals(tmp_path)
+    header, offset, count = _symtab_header(data)
+    struct.pack_into("<I", data, offset + 24 * (count - 1), 1 << 30)  # the last (global) symbol's name
+    info = objfacts.object_info(bytes(data), "l.o", "op_list[0].bin_path")
+    for read in (lambda: info.defined_symbols, info.defined_globals):
+        with pytest.raises(SkError, match="op_list.0..bin_path: truncated or corrupt ELF object .string offset"):
+            read()
 
 
 def _symtab_header(data):
     """Offset of the SHT_SYMTAB section header and the symbol table's (offset, entry count)."""
-    import struct
-
     shoff = struct.unpack_from("<Q", data, 0x28)[0]
     shentsize, shnum, _ = struct.unpack_from("<HHH", data, 0x3A)
     for k in range(shnum):
@@ -180,90 +177,89 @@ def _symtab_header(data):
     raise AssertionError("no symbol table")
 
 
-def _assembled_with_locals(tmp_path):
+def _assembled_with_locals(tmp_path, *flags):
     src = tmp_path / "l.s"
     src.write_text(".text\nloc1:\nret\nloc2:\nret\n.globl f\n.type f, @function\nf:\ncall g\nret\n"
                    ".weak w\nw:\nret\n.data\n.globl d\nd: .long 1\n")
-    import subprocess
-
-    subprocess.run(["as", "--64", "-o", str(tmp_path / "l.o"), str(src)], check=True)
-    return bytearray((tmp_path / "l.o").read_bytes())
+    out = tmp_path / ("l32.o" if "--32" in flags else "l.o")
+    subprocess.run(["as", *(flags or ["--64"]), "-o", str(out), str(src)], check=True)
+    return bytearray(out.read_bytes())
 
 
 def test_symbol_table_that_breaks_locals_first_is_read_whole(tmp_path):
-    import struct
-
     data = _assembled_with_locals(tmp_path)
     header, _, count = _symtab_header(data)
     struct.pack_into("<I", data, header + 44, count)  # sh_info claims every entry is local
-    info = elf.parse_object(bytes(data), "l.o")
-    assert info.defined_symbols == ("d", "f", "w") and info.undefined == ("g",)
-    assert (info.defined_functions, info.defined_symbols, info.undefined, info.text_size) == \
-        _pyelftools_reference(bytes(data))
+    info = objfacts.object_info(bytes(data), "l.o")
+    assert info.defined_symbols == ("d", "f", "w") and _undefined(info) == ("g",)
+    assert [s.name for s in info.defined_globals()] == ["f", "w", "d"]
+    assert _ours(data, "l.o") == _pyelftools_reference(bytes(data))
 
 
-def test_undefined_local_below_sh_info_is_still_reported(tmp_path):
-    import struct
-
+def test_undefined_local_is_not_reported(tmp_path):
+    """A link resolves only non-local symbols; a local made undefined is nobody's to provide."""
     data = _assembled_with_locals(tmp_path)
     header, offset, count = _symtab_header(data)
     first_global = struct.unpack_from("<I", data, header + 44)[0]
     named_locals = [k for k in range(1, first_global) if struct.unpack_from("<I", data, offset + 24 * k)[0]]
     struct.pack_into("<H", data, offset + 24 * named_locals[0] + 6, 0)  # a named local becomes undefined
-    info = elf.parse_object(bytes(data), "l.o")
-    assert (info.defined_functions, info.defined_symbols, info.undefined, info.text_size) == \
-        _pyelftools_reference(bytes(data))
-    assert len(info.undefined) == 2
+    assert _ours(data, "l.o") == _pyelftools_reference(bytes(data))
+    assert _undefined(objfacts.object_info(bytes(data), "l.o")) == ("g",)
 
 
-def _facts_archive(tmp_path):
-    a = make_object(tmp_path / "k.o", ["k_middle", "helper"], text_size=4096)
-    b = make_object(tmp_path / "k_split1.o", ["k_middle_split1"], text_size=4096)
-    path = make_archive(tmp_path / "k.a", [a, b])
-    with open(path, "rb") as f:
-        return f.read()
+@pytest.mark.parametrize("flags", [["--64"], ["--32"]])
+def test_elf64_and_elf32_for_the_link(tmp_path, flags):
+    info = objfacts.object_info(bytes(_assembled_with_locals(tmp_path, *flags)), "l.o")
+    assert [s.name for s in info.defined_globals()] == ["f", "w", "d"]
+    assert [(s.name, s.bind) for s in info.undefined()] == [("g", "GLOBAL")]
+    assert info.exec_size == 9  # ret, ret, call (5 bytes), ret, ret
+    assert {"loc1", "loc2"} <= {s.name for s in info.symbols if not s.is_global}
+    assert info.group_count == 0
 
 
-def test_archive_facts_give_what_parsing_gives(tmp_path):
-    data = _facts_archive(tmp_path)
-    facts = elf.archive_facts(data, "k.a")
-    assert list(facts["members"]) == ["k.o", "k_split1.o"]
-    known = elf.objects_from_facts(facts, data)
-    parsed = {m: elf.parse_object(body, m) for m, body in elf.parse_archive(data, "k.a").items()}
-    # Everything but the undefined symbols, which gen does not use and the facts leave out.
-    assert known == {m: dataclasses.replace(info, undefined=None) for m, info in parsed.items()}
-    assert known["k.o"].defined_functions == ("helper", "k_middle") and known["k.o"].text_size == 4096
+SRC = """
+static int local_fn(int x) { return x * 3; }
+inline int comdat_fn(int x) { return x + 1; }
+__attribute__((weak)) int weak_fn(int x) { return x - 1; }
+int data_obj = 7;
+extern int missing_data;
+extern "C" int missing_fn(int);
+extern "C" int entry(int x) { return local_fn(x) + comdat_fn(x) + weak_fn(x) + missing_fn(x) + missing_data; }
+"""
 
 
-def test_archive_facts_are_json_round_trip_safe(tmp_path):
-    import json
+@pytest.mark.parametrize("shared", [False, True])
+def test_filtered_views_match_the_full_table(tmp_path, shared):
+    path = _compile(tmp_path, SRC, ["-O1", "-fPIC", "-shared" if shared else "-c"], "s.so" if shared else "s.o")
+    info = objfacts.read_object(str(path))
+    full = info.symbols
+    assert full and all(isinstance(s, elf.Symbol) for s in full)
+    want_defined = [s for s in full if s.is_global and s.defined and s.type not in ("FILE", "SECTION")]
+    want_undefined = [s for s in full if s.is_global and not s.defined and s.name]
+    assert info.defined_globals() == want_defined
+    assert info.undefined() == want_undefined
+    names = {s.name for s in info.defined_globals()}
+    assert {"entry", "data_obj", "_Z7weak_fni"} <= names
+    assert {"missing_fn", "missing_data"} <= {s.name for s in info.undefined()}
+    assert objfacts.provided_symbols(str(path)) == names
 
-    data = _facts_archive(tmp_path)
-    facts = json.loads(json.dumps(elf.archive_facts(data, "k.a")))
-    assert elf.objects_from_facts(facts, data) == elf.objects_from_facts(elf.archive_facts(data, "k.a"), data)
+
+def test_locals_stay_in_the_full_table(tmp_path):
+    info = objfacts.read_object(str(_compile(tmp_path, SRC, ["-O0", "-c"])))  # -O0 keeps local_fn out of line
+    locals_ = [s for s in info.symbols if not s.is_global]
+    assert any(s.type == "FILE" for s in locals_)
+    assert "_ZL8local_fni" in {s.name for s in locals_}
+    assert not any(s.name == "_ZL8local_fni" for s in info.defined_globals())
 
 
-@pytest.mark.parametrize("spoil", ["bytes", "format", "sha", "members", "member", "list", "size", "bool_size",
-                                   "not_dict"])
-def test_facts_that_do_not_describe_the_bytes_are_ignored(tmp_path, spoil):
-    data = _facts_archive(tmp_path)
-    facts = elf.archive_facts(data, "k.a")
-    if spoil == "bytes":
-        data = data[:-1] + bytes([data[-1] ^ 1])
-    elif spoil == "format":
-        facts["format"] = elf.FACTS_FORMAT + 1
-    elif spoil == "sha":
-        facts["sha256"] = "0" * 64
-    elif spoil == "members":
-        facts["members"] = ["k.o"]
-    elif spoil == "member":
-        facts["members"]["k.o"] = "k_middle"
-    elif spoil == "list":
-        facts["members"]["k.o"]["symbols"] = "k_middle"
-    elif spoil == "size":
-        facts["members"]["k.o"]["text_size"] = "4096"
-    elif spoil == "bool_size":
-        facts["members"]["k.o"]["text_size"] = True
-    else:
-        facts = "facts"
-    assert elf.objects_from_facts(facts, data) is None
+def test_comdat_groups_are_counted(tmp_path):
+    info = objfacts.read_object(str(_compile(tmp_path, SRC, ["-O0", "-c"])))  # comdat_fn out of line: a group
+    assert info.group_count >= 1
+
+
+def test_not_elf_and_truncated_are_user_errors(tmp_path):
+    data = bytes(_assembled_with_locals(tmp_path))
+    for bad, match in ((b"hello world", "not an ELF object"), (data[:40], "truncated or corrupt"),
+                       (data[:len(data) // 2], "truncated or corrupt")):
+        with pytest.raises(SkError, match=match):
+            objfacts.read_object("bad.o", data=bad).defined_globals()

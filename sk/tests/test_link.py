@@ -13,9 +13,9 @@ import subprocess
 
 import pytest
 
-from sk.binfmt import arfile
+from sk.binfmt import ar
 from sk.build import link
-from sk.binfmt import objsyms
+from sk.binfmt import objfacts
 from sk.build import subkernel
 from sk.engine import kernel_types
 from sk.build import toolargv
@@ -104,10 +104,10 @@ def test_pack_records_split_copies_sync_all_and_sizes(tmp_path):
     assert names == {"func_name": "kern_b_middle", "obj_files": "kern_b.o", "obj_files_split1": "kern_b_split1.o",
                      "obj_files_split2": "kern_b_split2.o", "obj_files_split3": "kern_b_split3.o"}
     assert doc["split_mode"] == 4 and doc["blockDim"] == 3 and doc["sub_operator_text_size"]["AiCore"] > 0
-    members = arfile.members(str(b))
+    members = ar.read_members(str(b))
     assert [m for m, _ in members] == ["kern_b.o", "kern_b_split1.o", "kern_b_split2.o", "kern_b_split3.o"]
     for i, (member, data) in enumerate(members):
-        info = objsyms.read_object(member, data)
+        info = objfacts.read_object(member, data=data)
         want = "kern_b_middle" + (f"_split{i}" if i else "")
         assert [s.name for s in info.defined_globals()] == [want]
         assert info.group_count == 0

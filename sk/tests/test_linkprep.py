@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from sk.binfmt import arfile
+from sk.binfmt import ar
 from sk.build import link
 from sk.build import linkprep
 from sk.engine import planfacts
@@ -58,7 +58,7 @@ def _archive(tmp, name, funcs):
         with open(obj, "rb") as f:
             members.append((f"{func}.o", f.read()))
     path = tmp / f"{name}.a"
-    path.write_bytes(arfile.pack(members))
+    path.write_bytes(ar.pack(members))
     return str(path)
 
 
@@ -176,7 +176,7 @@ BROKEN = {
                         lambda tmp, subs, order: ([subs[0], str(tmp / "gone.a")], order, {})),
     "member_not_an_object": ("in archive is not an object", lambda tmp, subs, order: (
         [subs[0], str(arfile_with(tmp, "junk.a", [("kb.o", b"junk"), ("kb_split1.o", b"junk")]))], order, {})),
-    "entry_not_an_object": ("not a valid elf object", lambda tmp, subs, order: (
+    "entry_not_an_object": ("not an elf object", lambda tmp, subs, order: (
         subs, order, {"_junk": "sk_mix_aiv.o"})),
     "entry_without_its_symbol": ("does not define its entry symbol", lambda tmp, subs, order: (
         subs, order, {"_entry": ("sk_mix_aiv", "sk_other")})),
@@ -195,7 +195,7 @@ BROKEN = {
 
 def arfile_with(tmp, name, members):
     path = tmp / name
-    path.write_bytes(arfile.pack(members))
+    path.write_bytes(ar.pack(members))
     return path
 
 

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from sk.binfmt import arfile
+from sk.binfmt import ar
 from sk.cli import main as cli
 from sk.build import subkernel
 from sk.engine import kernel_types
@@ -77,7 +77,7 @@ def test_cli_mix_kernel_on_host_names_both_sides_and_one_object(tmp_path, capsys
         "dav-c220-cube": {"func_name": "kern_a_middle", "obj_files": "kern_a.o"},
         "dav-c220-vec": {"func_name": "kern_a_middle", "obj_files": "kern_a.o"}}
     assert doc["coreType"] == "MIX" and doc["intercoreSync"] == 1 and doc["split_mode"] == 1
-    assert [m for m, _ in arfile.members(str(tmp_path / "out" / "kern_a.o"))] == ["kern_a.o"]
+    assert [m for m, _ in ar.read_members(str(tmp_path / "out" / "kern_a.o"))] == ["kern_a.o"]
 
 
 @needs_tools
@@ -96,13 +96,13 @@ def test_cli_errors_are_one_paragraph_with_exit_2(tmp_path, capsys):
 
 @needs_tools
 def test_packed_facts_spare_gen_the_parse_and_change_nothing(tmp_path):
-    from sk.binfmt import elf
+    from sk.binfmt import objfacts
     from sk.engine import plan
     from sk.engine import platforms
     from sk.engine import subop
 
     doc = _build_kern_a(tmp_path, "KERNEL_TYPE_AIV_ONLY", "split-mode=2")
-    facts = doc[elf.FACTS_KEY]
+    facts = doc[objfacts.FACTS_KEY]
     assert sorted(facts["members"]) == ["kern_a.o", "kern_a_split1.o"]
     assert facts["members"]["kern_a_split1.o"]["functions"] == ["kern_a_middle_split1"]
 
@@ -116,16 +116,16 @@ def test_packed_facts_spare_gen_the_parse_and_change_nothing(tmp_path):
 
     with_facts, plan_facts = load(doc)
     assert with_facts.ops[0]._objects._parsed
-    without = {k: v for k, v in doc.items() if k != elf.FACTS_KEY}
+    without = {k: v for k, v in doc.items() if k != objfacts.FACTS_KEY}
     parsed, plan_parsed = load(without)
     assert not parsed.ops[0]._objects._parsed
     assert with_facts == parsed and plan_facts.to_json() == plan_parsed.to_json()
     # Facts of other bytes are not believed: the archive is parsed and its truth reported.
     stale = json.loads(json.dumps(doc))
-    stale[elf.FACTS_KEY]["sha256"] = "0" * 64
+    stale[objfacts.FACTS_KEY]["sha256"] = "0" * 64
     stale["sub_operator_kernel_name"]["AiCore"]["func_name"] = "not_there"
-    stale[elf.FACTS_KEY]["members"]["kern_a.o"]["symbols"].append("not_there")
-    stale[elf.FACTS_KEY]["members"]["kern_a.o"]["functions"].append("not_there")
+    stale[objfacts.FACTS_KEY]["members"]["kern_a.o"]["symbols"].append("not_there")
+    stale[objfacts.FACTS_KEY]["members"]["kern_a.o"]["functions"].append("not_there")
     with pytest.raises(SkError, match="does not define the sub-kernel entry symbol"):
         load(stale)
 

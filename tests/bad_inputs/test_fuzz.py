@@ -5,7 +5,7 @@
   * the kernel_infos / sub-op JSON loader plus the planner (sk.engine.subop, sk.engine.plan),
     on mutations of a valid fusion input (fields dropped, retyped, replaced,
     added; JSON text cut or spliced);
-  * the ELF and ar reader (sk.binfmt.elf, sk.binfmt.arfile, sk.binfmt.objsyms), on mutated bytes of
+  * the ELF and ar readers (sk.binfmt.ar, sk.binfmt.elf, sk.binfmt.objfacts), on mutated bytes of
     real objects and archives built here with gcc/as/ar.
 
 Any other exception is a bug (sk would print "internal error" and exit 1).
@@ -34,9 +34,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # badinputs.py, beside this file
 
 from badinputs import fusion, make_object  # noqa: E402
-from sk.binfmt import arfile
-from sk.binfmt import elf
-from sk.binfmt import objsyms
+from sk.binfmt import ar, objfacts
 from sk.base.errors import SkError
 from sk.engine.options import KNOWN_OPTIONS, parse_options
 
@@ -212,7 +210,7 @@ def real_objects(tmp_path_factory):
     shutil.copy(root / "as.o", long_name)
     subprocess.run(["ar", "rcs", str(root / "lib.a"), *members, str(long_name)], check=True)
     blobs.append(("lib.a", (root / "lib.a").read_bytes()))
-    blobs.append(("ours.a", arfile.pack([("a_member_with_a_long_name.o", blobs[0][1]), ("b.o", blobs[-2][1])])))
+    blobs.append(("ours.a", ar.pack([("a_member_with_a_long_name.o", blobs[0][1]), ("b.o", blobs[-2][1])])))
     return str(root), blobs
 
 
@@ -252,17 +250,29 @@ def _mutated_bytes(draw, blobs):
     return name, bytes(data)
 
 
+def _engine_read(data, name):
+    """What `sk gen` asks of a sub-kernel object (symbols decode on first use)."""
+    info = objfacts.object_info(data, name, sub_kernel=True)
+    return info.defined_functions, info.defined_symbols, info.text_size
+
+
+def _linker_read(info):
+    return info.defined_globals(), info.undefined(), info.symbols, info.exec_size, info.group_count
+
+
 def _read_all(path, name, data):
-    if elf.is_archive(data):
-        for member, body in elf.parse_archive(data, name).items():
-            accepts_or_sk_error(elf.parse_object, body, member)
-        for obj in objsyms.read_archive(path):
-            obj.defined_globals(), obj.undefined()
-        arfile.members(path)
+    if ar.is_archive(data):
+        names = ar.member_names(path)
+        members = ar.members(data, name)
+        assert [m for m, _ in members] == names  # the header-only walk agrees with the full one
+        for member, body in ar.by_name(members).items():
+            accepts_or_sk_error(_engine_read, body, member)
+        accepts_or_sk_error(objfacts.archive_facts, data, name)
+        for obj in objfacts.read_archive(path):
+            _linker_read(obj)
     else:
-        elf.parse_object(data, name)
-        info = objsyms.read_object(path)
-        info.defined_globals(), info.undefined(), info.symbols
+        _engine_read(data, name)
+        _linker_read(objfacts.read_object(path))
 
 
 @_seeded
@@ -286,7 +296,7 @@ def test_fuzz_fixtures_are_valid(real_objects, valid_fusion):
     for name, data in blobs:
         if name == "s32.o":  # the ELF32 seed is rejected by design
             with pytest.raises(SkError, match="wrong ELF class"):
-                elf.parse_object(data, name)
+                _engine_read(data, name)
             continue
         path = os.path.join(root, "seed-" + name)
         with open(path, "wb") as f:

@@ -11,8 +11,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # badinputs.py, beside this file
 
 from badinputs import fusion  # noqa: E402
-from sk.binfmt import arfile
-from sk.binfmt import elf
+from sk.binfmt import ar
 from sk.base import jsonload
 from sk.base.errors import MAX_VALUE_CHARS, SkError
 
@@ -28,11 +27,11 @@ def _member(name: bytes, size: bytes) -> bytes:
     (b"!<arch>\n" + _member(b"a.o/", b"80") + b"x" * 10, "cut short"),
     (b"!<arch>\n" + _member(b"/99", b"2") + b"xx", "long name"),
 ])
-def test_arfile_members_rejects_corrupt_archives(tmp_path, data, match):
+def test_ar_read_members_rejects_corrupt_archives(tmp_path, data, match):
     path = tmp_path / "lib.a"
     path.write_bytes(data)
     with pytest.raises(SkError, match=match):
-        arfile.members(str(path))
+        ar.read_members(str(path))
 
 
 @pytest.mark.parametrize("name,size,match", [
@@ -40,9 +39,9 @@ def test_arfile_members_rejects_corrupt_archives(tmp_path, data, match):
     (b"#1/8", b"4", "BSD long-name length"),
     (b"a.o/", b"+4", "member size"),
 ])
-def test_elf_parse_archive_rejects_bad_headers(name, size, match):
+def test_ar_members_rejects_bad_headers(name, size, match):
     with pytest.raises(SkError, match=match):
-        elf.parse_archive(b"!<arch>\n" + _member(name, size) + b"abcd", "lib.a")
+        ar.members(b"!<arch>\n" + _member(name, size) + b"abcd", "lib.a")
 
 
 def test_jsonload_duplicate_key_points_at_the_second_one():

@@ -14,7 +14,7 @@ import struct
 import pytest
 
 from sk.twin import model as model_mod
-from sk.binfmt import objsyms
+from sk.binfmt import objfacts
 from sk.twin import run
 from sk.twin import binding as _twin
 
@@ -72,7 +72,7 @@ def test_quickstart_fused_matches_separate_launches(build_root, capsys):
     trace = json.loads((prof / "trace.json").read_text())
     cats = {e.get("cat") for e in trace["traceEvents"] if e["ph"] == "X"}
     assert {"kernel", "sub_kernel"} <= cats
-    fused = objsyms.read_object(str(build_root / "quickstart" / "sk" / "add_skp" / "add_skp.o"))
+    fused = objfacts.read_object(str(build_root / "quickstart" / "sk" / "add_skp" / "add_skp.o"))
     assert [s.name for s in fused.defined_globals()] == ["add_skp_mix_aiv"]
 
 
@@ -83,7 +83,7 @@ def test_mixed_cube_vector_with_colliding_helpers(build_root, capsys):
     root = build_root / "mixed" / "sk" / "mixed_sk"
     meta = json.loads((root / "mixed_sk.json").read_text())
     assert meta["taskRation"] == "1:2"
-    fused = objsyms.read_object(str(root / "mixed_sk.o"))
+    fused = objfacts.read_object(str(root / "mixed_sk.o"))
     assert sorted(s.name for s in fused.defined_globals()) == ["mixed_sk_mix_aic", "mixed_sk_mix_aiv"]
     # Both sub-kernels' helper() are in the object, as local symbols.
     helpers = [s for s in fused.symbols if s.name == "_Z6helperi"]

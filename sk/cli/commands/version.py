@@ -11,14 +11,12 @@ def configure(parser):
 
 
 def run(args) -> int:
-    import elftools
     import jinja2
 
     info = {
         "sk": __version__,
         "python": "%d.%d" % sys.version_info[:2],
         "jinja2": jinja2.__version__,
-        "pyelftools": elftools.__version__,
     }
     if args.json:
         print(json.dumps(info, sort_keys=True))
