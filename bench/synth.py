@@ -99,13 +99,10 @@ def _tree_digest(sk_dir: Path, include_dir: Path) -> str:
 
 def _sk(argv: list[str]) -> None:
     """One sk command in this process (the same code path as `python -m sk`)."""
-    import importlib
-
-    from sk.cli import main as cli
     from sk.base.errors import SkError
+    from sk.cli.main import run_command
 
-    args = cli._parser().parse_args(argv)
-    code = importlib.import_module(args._module).run(args)
+    code = run_command(argv)
     if code:
         raise SkError(f"sk {' '.join(argv[:2])} failed with status {code}")
 

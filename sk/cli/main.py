@@ -115,6 +115,12 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def run_command(argv: list[str]) -> int:
+    """One sk command in this process, exactly as `python -m sk` parses it; an SkError propagates."""
+    args = _parse(argv)
+    return int(importlib.import_module(args._module).run(args) or 0)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     try:
