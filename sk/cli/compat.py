@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 
-from sk.cli.commands.gen import write_outputs
+from sk.render.outputs import write_outputs
 from sk.engine.platforms import DEFAULT_SOC, get_platform
 from sk.engine.plan import build_plan
 from sk.engine.subop import kernel_infos_from_dict

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from sk.cli.commands.gen import write_outputs
+from sk.render.outputs import write_outputs
 from sk.render.conformance_compare import json_without_sha, missing_options, normalise
 from sk.engine.plan import build_plan
 from sk.engine.platforms import get_platform

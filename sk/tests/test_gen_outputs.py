@@ -3,7 +3,7 @@
 import dataclasses
 import json
 
-from sk.cli.commands.gen import dump_plan_json, write_outputs
+from sk.render.outputs import dump_plan_json, write_outputs
 from sk.engine.plan import build_plan
 from sk.engine.platforms import get_platform
 from sk.engine.subop import load_kernel_infos

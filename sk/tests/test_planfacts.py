@@ -5,7 +5,7 @@ import json
 import pytest
 
 from sk.engine import planfacts
-from sk.cli.commands.gen import dump_plan_json
+from sk.render.outputs import dump_plan_json
 from sk.base.errors import SkError
 from sk.engine.plan import build_plan
 from sk.engine.platforms import get_platform

@@ -52,10 +52,12 @@ def build_root(tmp_path_factory):
 def run_model(path, build_root, capsys, **kw):
     name = os.path.basename(os.path.dirname(path))
     prof = build_root / f"prof-{name}"
-    code = run.run_model(path, build_dir=str(build_root / name), seed=kw.pop("seed", 1), repeat=kw.pop("repeat", 1),
-                         prof_dir=str(prof), trace=str(prof / "trace.json"), compiler=TOOLS["g++"], ld=TOOLS["ld"],
-                         objcopy=TOOLS["objcopy"], runtime_dir=RUNTIME_DIR)
-    return code, capsys.readouterr().out, prof
+    report = run.run_model(path, build_dir=str(build_root / name), seed=kw.pop("seed", 1),
+                           repeat=kw.pop("repeat", 1), compiler=TOOLS["g++"], ld=TOOLS["ld"],
+                           objcopy=TOOLS["objcopy"], runtime_dir=RUNTIME_DIR)
+    run.write_profile(report, str(prof))
+    run.write_trace(report, str(prof / "trace.json"))
+    return (0 if report.identical else 1), "\n".join(report.lines()), prof
 
 
 @pytest.mark.skipif(not os.path.exists(QUICKSTART), reason="examples/quickstart is not in this tree (runfiles)")
@@ -116,20 +118,14 @@ def test_sync_all_on_fewer_cores_without_feed_sync_all_is_a_clear_deadlock(build
 
 
 def test_split_mode_4_dispatches_copies_by_core_id(build_root, capsys):
-    from sk.twin import binding as twin_mod
-
     path = os.path.join(MODELS, "split", "model.json")
     m = model_mod.load(path)
     built = run.build(m, str(build_root / "split"), compiler=TOOLS["g++"], ld=TOOLS["ld"],
-                      objcopy=TOOLS["objcopy"], runtime_dir=RUNTIME_DIR, log=lambda *_: None)
-    twin = twin_mod.Twin(built.runtime)
-    mem = run._Memory(twin, m, 0)
-    mem.reset()
-    scope = m.scopes[0]
-    lib = twin.load_kernels(built.scopes[scope.name].library)
-    twin.launch(run._sk_spec(twin, lib, built.scopes[scope.name], m, scope, mem, False))
-    addrs = struct.unpack("<8q", mem.tensors["addrs"].read())
-    ids = struct.unpack("<8q", mem.tensors["ids"].read())
+                      objcopy=TOOLS["objcopy"], runtime_dir=RUNTIME_DIR)
+    session = run.Session(m, built, seed=0)
+    session.run([session.scope_launch(m.scopes[0], False)])
+    addrs = struct.unpack("<8q", session.memory.tensors["addrs"].read())
+    ids = struct.unpack("<8q", session.memory.tensors["ids"].read())
     by_class = {}
     for addr, core in zip(addrs, ids):
         by_class.setdefault(core % 4, set()).add(addr)

@@ -1,7 +1,5 @@
 """`sk gen`: plan a SuperKernel and write its source, kernel JSON and compile options."""
 
-import json
-import os
 import sys
 
 
@@ -14,104 +12,9 @@ def configure(parser):
     parser.add_argument("--plan-out", default=None, metavar="FILE", help="also write the plan as JSON")
 
 
-def dump_json(data) -> str:
-    """`json.dumps(data, indent=2)` + newline (sk.base.jsontext writes the same text without json's slow path)."""
-    from sk.base import jsontext
-
-    return jsontext.dumps(data, indent=2) + "\n"
-
-
-def dump_plan_json(plan: dict) -> str:
-    """The plan file: one top-level key per line, one item of a top-level list per line.
-
-    Still diffable per op, but each line is encoded by json's C encoder:
-    `indent=` forces the pure-Python one, which took 0.6 s of `sk gen` for a
-    6 MB plan of 1,200 sub-kernels (0.15 s this way). One encoder serves every
-    line: json.dumps builds a new one per call (7,000 calls here).
-    """
-    dumps = _line_encoder()
-
-    def value(v) -> str:
-        if isinstance(v, list) and v:
-            return "[\n" + ",\n".join("  " + dumps(item) for item in v) + "\n ]"
-        return dumps(v)
-
-    body = ",\n".join(f" {json.dumps(k)}: {value(v)}" for k, v in plan.items())
-    return "{\n" + body + "\n}\n"
-
-
-def _line_encoder():
-    """A function with json.dumps(v)'s result (ensure_ascii, default separators), reusing one C encoder."""
-    from json import encoder
-
-    if encoder.c_make_encoder is None:  # no C accelerator in this interpreter
-        return json.dumps
-    # markers=None: no circular-reference check, which only ever raises; the text is the same.
-    iterencode = encoder.c_make_encoder(None, encoder.JSONEncoder().default, encoder.encode_basestring_ascii,
-                                        None, ": ", ", ", False, False, True)
-    return lambda v: "".join(iterencode(v, 0))
-
-
-def write_outputs(plan, out_dir: str, plan_out: str | None = None, renderer=None) -> dict:
-    """Writes the generated files; returns {kind: path}.
-
-    renderer: a started sk.render.genhelper.GenHelper, which renders the source while
-    the JSON files are encoded here; without one the source is rendered first.
-    """
-    from sk.base.errors import SkError
-    from sk.render.meta import kernel_json
-    from sk.base.toolrun import write_files_atomic
-
-    name = plan.kernel_name
-    files = {
-        "source": os.path.join(out_dir, f"{name}_kernel.cpp"),
-        "kernel_json": os.path.join(out_dir, f"{name}.json"),
-        "compile_options": os.path.join(out_dir, f"{name}.compile_options.json"),
-    }
-    if renderer is None:
-        from sk.render.genhelper import GenHelper
-
-        renderer = GenHelper()  # renders in this process
-    # Hidden, unique, and removed by the helper's owner whatever happens.
-    scratch = os.path.join(out_dir, f".sk-gen-source-{os.getpid()}.tmp") if os.path.isdir(out_dir) else None
-    renderer.submit(plan, scratch)
-    contents = {
-        "kernel_json": dump_json(kernel_json(plan)),
-        "compile_options": dump_json(plan.compile_options),
-    }
-    if plan_out:
-        files["plan"] = plan_out
-        contents["plan"] = dump_plan_json(plan.to_json())
-    contents["source"] = renderer.result(as_file=True)
-    try:
-        # All or nothing: a failure leaves no new file and keeps the previous good set.
-        write_files_atomic({path: contents[kind] for kind, path in files.items()})
-    except OSError as err:
-        raise SkError(f"cannot write output ({err.strerror})", where="--out-dir",
-                      value=os.path.basename(err.filename or out_dir)) from None
-    return files
-
-
 def run(args) -> int:
-    from sk.engine import subop
-    from sk.render.genhelper import GenHelper, helper_share
-    from sk.engine.platforms import get_platform
+    from sk.render.outputs import generate
 
-    platform = get_platform(args.soc)
-    doc, base_dir = subop.read_kernel_infos(args.kernel_infos)
-    name, options_text, op_list = subop.kernel_infos_header(doc)
-    cut = helper_share(len(op_list))
-    # Started before the planner is imported: the helper loads op_list[cut:] meanwhile,
-    # then imports jinja2 and compiles the templates while this process plans.
-    helper = GenHelper.start(op_list[cut:], base_dir, cut)
-    try:
-        from sk.engine.plan import build_plan
-
-        ops = subop.load_ops(op_list[:cut], base_dir) + helper.loaded()
-        plan = build_plan(subop.KernelInfos(kernel_name=name, options_text=options_text, ops=ops), platform)
-        for warning in plan.warnings:
-            print(f"sk gen: warning: {warning}", file=sys.stderr)
-        write_outputs(plan, args.out_dir, args.plan_out, helper)
-    finally:
-        helper.close()
+    generate(args.kernel_infos, args.out_dir, args.plan_out, soc=args.soc,
+             warn=lambda warning: print(f"sk gen: warning: {warning}", file=sys.stderr))
     return 0
