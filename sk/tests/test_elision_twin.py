@@ -83,7 +83,6 @@ def with_elision(src_path, out_dir, extra="sync-elision=1"):
 
 
 EXAMPLE_MODELS = {
-    "quickstart": os.path.join(REPO, "examples", "quickstart", "model.json"),
     "moe": os.path.join(REPO, "examples", "moe", "model.json"),
     "e2e_mixed": os.path.join(REPO, "tests", "e2e", "models", "mixed", "model.json"),
     "e2e_syncall": os.path.join(REPO, "tests", "e2e", "models", "syncall", "model.json"),

@@ -115,7 +115,7 @@ def _shared(compiler: str, objects: list[str], out: str, extra_flags) -> str:
 def op_tensors(op: model_mod.Op) -> dict:
     """kernel_infos `tensors` of an op (for sync-elision): its bound tensors; its workspace is
     a private buffer (Memory), named after the op so it never aliases another op's."""
-    writes = [op.bind[p] for p in op.kernel.outputs]
+    writes = [op.bind[p] for p in op.kernel.written]
     if op.kernel.workspace:
         writes.append(f"{op.name}.workspace")
     return {"reads": list(dict.fromkeys(op.bind[p] for p in op.kernel.inputs)), "writes": list(dict.fromkeys(writes))}
@@ -206,7 +206,7 @@ class Memory:
 
     def op_params(self, op: model_mod.Op) -> list[int]:
         """The addresses an op is launched with, in its kernel's parameter order."""
-        out = [self.tensors[op.bind[p]].address for p in op.kernel.inputs + op.kernel.outputs]
+        out = [self.tensors[op.bind[p]].address for p in op.kernel.tensor_params]
         if op.kernel.workspace:
             out.append(self.workspace[op.index].address if op.index in self.workspace else 0)
         if op.kernel.tiling:
@@ -503,6 +503,15 @@ def load_built(manifest_path: str, m: model_mod.Model) -> Built:
     return Built(runtime=path(doc["runtime"], "runtime"), standalone=standalone, scopes=scopes)
 
 
+def load_model(manifest_path: str, model_path: str) -> model_mod.Model:
+    """The model a prebuilt manifest runs: declared in BUILD (the manifest's `build` section) with
+    `model_path` as its data file; or, from a manifest without one, `model_path` as a whole model."""
+    doc = _read_manifest(manifest_path)
+    if "build" not in doc:
+        return model_mod.load(model_path, need_sources=False)
+    return model_mod.from_build(doc["build"], os.path.dirname(os.path.abspath(manifest_path)), model_path)
+
+
 def _read_manifest(manifest_path: str) -> dict:
     try:
         with open(manifest_path, encoding="utf-8") as f:
@@ -519,11 +528,12 @@ def run_model(model_path: str, *, seed: int, repeat: int, build_dir: str | None 
     Tools default to g++, ld and objcopy on PATH; build_dir to a per-model temp directory.
     progress, warn: as for build().
     """
-    m = model_mod.load(model_path, need_sources=not built_manifest)
     if repeat < 1:
         raise SkError("repeat must be at least 1", where="--repeat", value=repeat)
     if built_manifest:
+        m = load_model(built_manifest, model_path)
         return execute(m, load_built(built_manifest, m), seed=seed, repeat=repeat)
+    m = model_mod.load(model_path)
     build_dir = build_dir or os.path.join(tempfile.gettempdir(), f"sk-run-{m.name}")
     built = build(m, build_dir, compiler=compiler or find_tool("g++", "--compiler"), ld=ld or find_tool("ld", "--ld"),
                   objcopy=objcopy or find_tool("objcopy", "--objcopy"), tsan=tsan, runtime_dir=runtime_dir,

@@ -15,7 +15,7 @@ import os
 
 
 def configure(parser):
-    parser.add_argument("--model", required=True, help="model description JSON (see sk/model.py)")
+    parser.add_argument("--model", required=True, help="model description JSON (see sk/twin/model.py); with --built, the data file of the model BUILD declares")
     parser.add_argument("--build-dir", help="where objects and libraries go (default: a per-model temp dir)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the input generator")
     parser.add_argument("--repeat", type=int, default=3, help="timed rounds of each run")
