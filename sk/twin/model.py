@@ -520,6 +520,7 @@ def _same_scopes(given, build: list, w: str) -> None:
             here = parse_options(s["options"]).to_json() if isinstance(s["options"], str) else None
             there = parse_options(b["options"]).to_json()
             if here != there:
-                keys = sorted(k for k in set(there) | set(here or {}) if (here or {}).get(k) != there.get(k))
-                raise _differs(f"{where}.options" + (f" ({keys[0]})" if here is not None and keys else ""),
+                ours, theirs = (here or {}).get("options", {}), there.get("options", {})
+                keys = sorted(k for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k))
+                raise _differs(f"{where}.options" + (f" ({keys[0]})" if keys else ""),
                                s["options"], b["options"], b["label"])
