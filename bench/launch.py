@@ -1,6 +1,6 @@
 """Launch benefit on the CPU twin: a model run as separate launches and with its SuperKernels.
 
-Models: a chain of N small vector kernels (sk/tests/modelgen.py `chain_model`)
+Models: a chain of N small vector kernels (sk/twin/synthetic.py `chain_model`)
 and the MoE example (examples/moe/model.json). Each is built once with the
 same steps as `sk run` (sk.twin.run.build), checked bit for bit (separate vs fused),
 then timed: every round runs the separate sequence and the fused sequence back
@@ -37,52 +37,38 @@ def _span_ns(results) -> int:
 
 
 class _Runner:
-    """Holds one model's loaded libraries, memory and launch specs."""
+    """One model's twin session and its two launch sequences (built once, run many times)."""
 
     def __init__(self, m, built):
-        from sk.twin import binding as twin_mod
+        self.session = run_mod.Session(m, built, seed=1)
+        self.separate = self.session.separate(trace=False)[0]
+        self.fused = self.session.fused(trace=False)[0]
 
-        self.m = m
-        self.twin = twin_mod.Twin(built.runtime)
-        self.libs = {k: self.twin.load_kernels(p) for k, p in built.standalone.items()}
-        self.sk_libs = {n: self.twin.load_kernels(s.library) for n, s in built.scopes.items()}
-        self.built = built
-        self.mem = run_mod._Memory(self.twin, m, seed=1)
-        self.separate = [run_mod._op_spec(self.twin, self.libs, self.mem, op, False) for op in m.ops]
-        self.fused = []
-        i = 0
-        while i < len(m.ops):
-            scope = m.scope_of(i)
-            if scope is None:
-                self.fused.append(run_mod._op_spec(self.twin, self.libs, self.mem, m.ops[i], False))
-                i += 1
-                continue
-            self.fused.append(run_mod._sk_spec(self.twin, self.sk_libs[scope.name], built.scopes[scope.name], m,
-                                               scope, self.mem, False))
-            i = scope.ops[-1] + 1
-
-    def run(self, specs) -> tuple[int, dict]:
-        self.mem.reset()
-        results = self.twin.run_sequence(specs)
+    def run(self, specs) -> tuple[int, list]:
+        results = self.session.run(specs)
         return _span_ns(results), results
 
     def check(self) -> list[str]:
         """Tensors that differ between the separate and the fused run (empty: bit-exact)."""
         self.run(self.separate)
-        expected = self.mem.snapshot()
+        expected = self.session.memory.snapshot()
         self.run(self.fused)
-        got = self.mem.snapshot()
+        got = self.session.memory.snapshot()
         return [t for t in sorted(expected) if expected[t] != got[t]]
 
 
 def barrier_counts(built) -> dict:
-    """Barriers of every SuperKernel's plan: total, and by kind (plan `barriers`)."""
+    """Barriers of every SuperKernel's plan: emitted, elided, and by kind (sk.engine.elision.barrier_counts)."""
+    from sk.engine import elision
+
     kinds: dict = {}
+    emitted = elided = 0
     for scope in built.scopes.values():
-        for b in scope.plan.get("barriers", []):
-            kinds[b["kind"]] = kinds.get(b["kind"], 0) + 1
-    emitted = sum(n for k, n in kinds.items() if k != "elided")
-    return {"emitted": emitted, "elided": kinds.get("elided", 0), "by_kind": dict(sorted(kinds.items()))}
+        counts = elision.barrier_counts(scope.plan)
+        emitted, elided = emitted + counts["kept"], elided + counts["elided"]
+        for kind, n in counts["by_kind"].items():
+            kinds[kind] = kinds.get(kind, 0) + n
+    return {"emitted": emitted, "elided": elided, "by_kind": dict(sorted(kinds.items()))}
 
 
 def with_options(doc: dict, extra: str) -> dict:
@@ -98,7 +84,7 @@ def with_options(doc: dict, extra: str) -> dict:
 def build_model(path: str, build_dir: Path, tools, runtime_dir: Path, log=print):
     m = model_mod.load(path)
     built = run_mod.build(m, str(build_dir), compiler=tools.compiler, ld=tools.ld, objcopy=tools.objcopy,
-                          runtime_dir=str(runtime_dir), log=lambda *_: None)
+                          runtime_dir=str(runtime_dir))
     return m, built
 
 
@@ -144,23 +130,13 @@ def measure_model(label: str, path: str, *, build_dir: Path, tools, runtime_dir:
     return out
 
 
-def _modelgen():
-    """sk/tests/modelgen.py (chain_model, write_model); None when it is not importable."""
-    try:
-        from sk.tests import modelgen
-    except ImportError:
-        return None
-    return modelgen
-
-
 def run_chain_variants(n: int, *, work: Path, tools, runtime_dir: Path, rounds: int, elision: bool,
                        branches_every: int = 4, log=print) -> dict:
     """The N-op chain, every op depending on the one before it; and the same chain where every
     `branches_every`-th op starts a new branch (no hazard with its predecessor). Each with
     upstream's default options, and with sync-elision=1 when `elision`."""
-    modelgen = _modelgen()
-    if modelgen is None:
-        return {"skipped": "sk/tests/modelgen.py (chain_model) is not importable"}
+    from sk.twin import synthetic
+
     variants = [("default", None, ""), ("branches%d_default" % branches_every, branches_every, "")]
     if elision:
         variants.insert(1, ("sync_elision", None, "sync-elision=1"))
@@ -168,8 +144,8 @@ def run_chain_variants(n: int, *, work: Path, tools, runtime_dir: Path, rounds: 
     out = {}
     for tag, every, options in variants:
         name = f"chain{n}_{tag}"
-        doc = modelgen.chain_model(n, independent_every=every, options=options, name=name)
-        path = modelgen.write_model(doc, str(work / name))
+        doc = synthetic.chain_model(n, independent_every=every, options=options, name=name)
+        path = synthetic.write_model(doc, str(work / name))
         out[tag] = measure_model(f"chain{n} ({tag})", path, build_dir=work / name / "build", tools=tools,
                                  runtime_dir=runtime_dir, rounds=rounds, log=log)
     return out

@@ -97,16 +97,6 @@ def _tree_digest(sk_dir: Path, include_dir: Path) -> str:
     return _digest(*[str(f.relative_to(sk_dir.parent)).encode() + b"\0" + f.read_bytes() for f in files])
 
 
-def _sk(argv: list[str]) -> None:
-    """One sk command in this process (the same code path as `python -m sk`)."""
-    from sk.base.errors import SkError
-    from sk.cli.main import run_command
-
-    code = run_command(argv)
-    if code:
-        raise SkError(f"sk {' '.join(argv[:2])} failed with status {code}")
-
-
 @dataclass(frozen=True)
 class Tools:
     compiler: str
@@ -129,8 +119,19 @@ class Builder:
         self.built = 0  # archives built (not found in the cache) by the last build()
 
     def _common(self, s: SubKernel) -> list[str]:
+        """What a sub-kernel's objects depend on besides its source (part of the cache key)."""
         return ["--toolchain", "host", "--kernel-type", s.kernel_type, "--block-dim", str(s.block_dim),
-                "--options", OPTIONS, "--op-type", f"Syn{s.kernel_type.title().replace('_', '')}", "--loc", s.loc]
+                "--options", OPTIONS, "--op-type", self._op_type(s), "--loc", s.loc]
+
+    @staticmethod
+    def _op_type(s: SubKernel) -> str:
+        return f"Syn{s.kernel_type.title().replace('_', '')}"
+
+    def _kernel_args(self, s: SubKernel) -> dict:
+        from sk.engine import kernel_types
+
+        return dict(kt=kernel_types.lookup(s.kernel_type, "--kernel-type"), block_dim=s.block_dim, options=OPTIONS,
+                    op_type=self._op_type(s), loc=s.loc)
 
     def _kernel_obj(self, s: SubKernel) -> Path:
         src_text = kernel_source(s.kernel_type, s.size)
@@ -143,8 +144,10 @@ class Builder:
         d.mkdir(parents=True, exist_ok=True)
         src = d / f"{key}.cpp"
         src.write_text(src_text)
-        _sk(["subkernel", "compile", *common, "--compiler", self.tools.compiler, "--include", str(self.include),
-             "-o", str(out), str(src)])
+        from sk.build import subkernel, toolargv
+
+        subkernel.compile_source(toolargv.Tools("host", compiler=self.tools.compiler), str(src), str(out),
+                                 include_dirs=[str(self.include)], **self._kernel_args(s))
         return out
 
     def _archive(self, s: SubKernel, kernel_obj: Path) -> Path:
@@ -158,14 +161,16 @@ class Builder:
         tmp = self.cache / "subs" / f".{key}.tmp"
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
-        params = [a for p in PARAMS for a in ("--param", p)]
+        from sk.build import subkernel, toolargv
+
         wobj = tmp / "wrapper.o"
-        _sk(["subkernel", "wrap", *common, "--compiler", self.tools.compiler, "--include", str(self.include),
-             "--entry", s.entry, "--name", s.name, *params, "--kernel-obj", str(kernel_obj), "-o", str(wobj)])
-        _sk(["subkernel", "pack", *common, "--ld", self.tools.ld, "--objcopy", self.tools.objcopy,
-             "--entry", s.entry, "--name", s.name, *params, "--kernel-obj", str(kernel_obj),
-             "--wrapper-obj", str(wobj), "--out-obj", str(tmp / f"{s.stem}.o"),
-             "--out-json", str(tmp / f"{s.stem}.json")])
+        subkernel.wrap(toolargv.Tools("host", compiler=self.tools.compiler), entry=s.entry, name=s.name,
+                       params=list(PARAMS), kernel_obj=str(kernel_obj), out=str(wobj),
+                       include_dirs=[str(self.include)], **self._kernel_args(s))
+        subkernel.pack(toolargv.Tools("host", linker=self.tools.ld, objcopy=self.tools.objcopy),
+                       kernel_obj=str(kernel_obj), wrapper_obj=str(wobj), entry=s.entry, name=s.name,
+                       params=list(PARAMS), out_obj=str(tmp / f"{s.stem}.o"), out_json=str(tmp / f"{s.stem}.json"),
+                       **self._kernel_args(s))
         wobj.unlink()
         shutil.rmtree(d, ignore_errors=True)
         os.replace(tmp, d)

@@ -9,12 +9,16 @@ SkSubKernelInfo = provider(
         "block_dim": "(int) number of blocks the kernel is launched with",
         "inputs": "(list[str]) input parameter names, in signature order",
         "outputs": "(list[str]) output parameter names, after the inputs",
+        "output_shape": "(bool) an output-shape tensor parameter (`output_shape`) follows the outputs",
         "workspace": "(int) workspace bytes (0 = no workspace parameter)",
+        "tiling": "(bool) a `tiling` parameter follows `workspace` (a dynamic-shape op)",
         "op_type": "(str) operator type, used by dcci-* options and reports",
         "fusable": "(bool) False keeps the kernel out of SuperKernels (the scope is split around it)",
         "sk_objects": "(dict[str, struct(object, json)]) per scope location ('start', 'middle', 'end'): the SK-mode archive (entry `<entry>_<loc>(uint64_t args_offset)`, split copies included) and its sub-op JSON",
         "standalone_object": "(File|None) the ordinary object for separate launches (None for prebuilt kernels)",
         "inherited_options": "(str) the SuperKernel options this object was compiled with (split-mode, early-start, feed-sync-all)",
+        "src": "(File|None) the kernel source (None for prebuilt kernels)",
+        "copts": "(list[str]) the extra compiler flags it was compiled with",
     },
 )
 

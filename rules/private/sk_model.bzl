@@ -3,90 +3,148 @@
 load("@bazel_skylib//lib:paths.bzl", "paths")
 load("//toolchain:defs.bzl", "SK_TOOLCHAIN_TYPE", "find_sk_toolchain")
 load(":actions.bzl", "twin_shared_library")
-load(":providers.bzl", "SkSubKernelInfo", "SuperKernelInfo")
+load(":providers.bzl", "SkOpInfo", "SuperKernelInfo")
+load(":sk_sub_kernel.bzl", "tensor_params_of")
 
 def _rel(from_dir, short_path):
     """Path of a runfile (by short_path) as seen from another runfile's directory."""
     up = len(from_dir.split("/")) if from_dir else 0
     return "/".join([".."] * up + [short_path]) if up else short_path
 
+def _unique(name, taken):
+    """`name`, or `name_2`, `name_3`... for its later occurrences in the run order."""
+    n = taken.get(name, 0) + 1
+    taken[name] = n
+    return name if n == 1 else "%s_%d" % (name, n)
+
+def _kernel_key(ctx, tc, st, info):
+    """The model's key of a kernel (its target name); declares its standalone library once."""
+    label = str(info.label)
+    if label in st.kernel_keys:
+        return st.kernel_keys[label]
+    key = info.label.name
+    if key in st.kernels:
+        fail("%s: kernels %s and %s are both named '%s'; the model keys kernels by target name, rename one" % (ctx.label, st.kernels[key].info.label, info.label, key))
+    if not info.standalone_object:
+        fail("%s: %s is a prebuilt kernel without a standalone object; sk_model needs kernels built from srcs" % (ctx.label, info.label))
+    lib = ctx.actions.declare_file(st.prefix + "kernels/%s.so" % key)
+    twin_shared_library(ctx, tc, [info.standalone_object], lib)
+    st.libs.append(lib)
+    st.kernels[key] = struct(info = info, lib = lib)
+    st.kernel_keys[label] = key
+    return key
+
+def _add_op(ctx, tc, st, op):
+    k = op.kernel
+    st.ops.append({
+        "bind": {p: op.bindings[p] for p in tensor_params_of(k)},
+        "kernel": _kernel_key(ctx, tc, st, k),
+        "label": str(op.label),
+        "name": _unique(op.label.name, st.op_names),
+        "workspace_bytes": k.workspace,
+    })
+    return st.ops[-1]["name"]
+
+def _add_scope(ctx, tc, st, target, here):
+    info = target[SuperKernelInfo]
+    if len(info.segments) != 1:
+        fail("%s: %s is split into %d segments; sk_model runs SuperKernels with exactly one" % (ctx.label, target.label, len(info.segments)))
+    seg = info.segments[0]
+    if seg.kernel_name not in st.scope_libs:
+        lib = ctx.actions.declare_file(st.prefix + "sk/%s.so" % seg.kernel_name)
+        twin_shared_library(ctx, tc, [seg.object], lib)
+        st.libs.append(lib)
+        st.plans.extend([seg.plan, seg.meta])
+        st.scope_libs[seg.kernel_name] = lib
+    st.scopes.append({
+        "label": str(info.label),
+        "library": _rel(here, st.scope_libs[seg.kernel_name].short_path),
+        "meta": _rel(here, seg.meta.short_path),
+        "name": _unique(seg.kernel_name, st.scope_names),
+        "ops": [_add_op(ctx, tc, st, op) for op in seg.ops],
+        "options": info.options,
+        "plan": _rel(here, seg.plan.short_path),
+    })
+
 def _sk_model_impl(ctx):
     tc = find_sk_toolchain(ctx)
     if tc.flavor != "host" or not tc.runtime_lib:
         fail("%s: sk_model runs on the CPU twin and needs the host toolchain; the resolved toolchain is '%s' (build with --@rules_superkernel//toolchain:mode=host)" % (ctx.label, tc.flavor))
     prefix = "_sk_model/%s/" % ctx.label.name
-    libs = []
-    standalone = {}
-    for target, keys in ctx.attr.kernels.items():
-        info = target[SkSubKernelInfo]
-        if not info.standalone_object:
-            fail("%s: %s is a prebuilt kernel without a standalone object; sk_model needs kernels built from srcs" % (ctx.label, target.label))
-        lib = ctx.actions.declare_file(prefix + "kernels/%s.so" % info.kernel_name)
-        twin_shared_library(ctx, tc, [info.standalone_object], lib)
-        libs.append(lib)
-        for key in keys.split(" "):
-            if key in standalone:
-                fail("%s: model kernel '%s' is given by two targets" % (ctx.label, key))
-            standalone[key] = lib
-    scopes = {}
-    plans = []
-    for target, names in ctx.attr.super_kernels.items():
-        info = target[SuperKernelInfo]
-        if len(info.segments) != 1:
-            fail("%s: %s is split into %d segments; sk_model runs SuperKernels with exactly one" % (ctx.label, target.label, len(info.segments)))
-        seg = info.segments[0]
-        lib = ctx.actions.declare_file(prefix + "sk/%s.so" % seg.kernel_name)
-        twin_shared_library(ctx, tc, [seg.object], lib)
-        libs.append(lib)
-        plans += [seg.plan, seg.meta]
-        for scope in names.split(" "):
-            if scope in scopes:
-                fail("%s: model scope '%s' is given by two targets" % (ctx.label, scope))
-            scopes[scope] = struct(library = lib, plan = seg.plan, meta = seg.meta)
-
     manifest = ctx.actions.declare_file(prefix + "manifest.json")
     here = paths.dirname(manifest.short_path)
+
+    # Mutable state of the walk over the run order.
+    st = struct(prefix = prefix, kernels = {}, kernel_keys = {}, libs = [], ops = [], scopes = [], op_names = {}, scope_names = {}, scope_libs = {}, plans = [])
+    for target in ctx.attr.ops:
+        if SuperKernelInfo in target:
+            _add_scope(ctx, tc, st, target, here)
+        else:
+            _add_op(ctx, tc, st, target[SkOpInfo])
+    kernels, ops, scopes, libs, plans = st.kernels, st.ops, st.scopes, st.libs, st.plans
+
     ctx.actions.write(manifest, json.encode_indent({
-        "runtime": _rel(here, tc.runtime_lib.short_path),
-        "standalone": {k: _rel(here, v.short_path) for k, v in sorted(standalone.items())},
-        "scopes": {
-            k: {
-                "library": _rel(here, v.library.short_path),
-                "meta": _rel(here, v.meta.short_path),
-                "plan": _rel(here, v.plan.short_path),
-            }
-            for k, v in sorted(scopes.items())
+        "build": {
+            "data": _rel(here, ctx.file.data.short_path),
+            "kernels": {
+                key: {
+                    "block_dim": k.info.block_dim,
+                    "copts": k.info.copts,
+                    "entry": k.info.kernel_name,
+                    "inputs": k.info.inputs,
+                    "kernel_type": k.info.kernel_type,
+                    "label": str(k.info.label),
+                    "op_type": k.info.op_type,
+                    "output_shape": k.info.output_shape,
+                    "outputs": k.info.outputs,
+                    "src": _rel(here, k.info.src.short_path),
+                    "tiling": k.info.tiling,
+                    "workspace": k.info.workspace > 0,
+                }
+                for key, k in sorted(kernels.items())
+            },
+            "name": ctx.label.name,
+            "ops": ops,
+            "super_kernels": [{f: s[f] for f in ("label", "name", "ops", "options")} for s in scopes],
         },
+        "runtime": _rel(here, tc.runtime_lib.short_path),
+        "standalone": {key: _rel(here, k.lib.short_path) for key, k in sorted(kernels.items())},
+        "scopes": {s["name"]: {f: s[f] for f in ("library", "meta", "plan")} for s in scopes},
     }, indent = "  ") + "\n")
 
     script = ctx.actions.declare_file(ctx.label.name + ".sh")
     ctx.actions.write(script, """#!/bin/sh
-# Runs {model} separately and fused on the CPU twin and compares every output.
+# Runs {name} separately and fused on the CPU twin and compares every output.
 # `bazel run` writes prof_result/ in the directory it was started from;
 # `bazel test` into the test's undeclared outputs.
 set -eu
 out="${{BUILD_WORKING_DIRECTORY:-${{TEST_UNDECLARED_OUTPUTS_DIR:-.}}}}/prof_result"
-exec "{sk}" run --model "{model}" --built "{manifest}" --repeat {repeat} --seed {seed} --prof-dir "$out" "$@"
+exec "{sk}" run --model "{data}" --built "{manifest}" --repeat {repeat} --seed {seed} --prof-dir "$out" "$@"
 """.format(
+        name = ctx.label.name,
         sk = ctx.executable._sk.short_path,
-        model = ctx.file.model.short_path,
+        data = ctx.file.data.short_path,
         manifest = manifest.short_path,
         repeat = ctx.attr.repeat,
         seed = ctx.attr.seed,
     ), is_executable = True)
-    runfiles = ctx.runfiles(files = [ctx.file.model, manifest, tc.runtime_lib] + libs + plans)
+    runfiles = ctx.runfiles(files = [ctx.file.data, manifest, tc.runtime_lib] + libs + plans)
     runfiles = runfiles.merge(ctx.attr._sk[DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = script, runfiles = runfiles)]
 
 _ATTRS = {
-    "model": attr.label(allow_single_file = [".json"], mandatory = True, doc = "Model description (tensors, ops with tensor bindings, scopes); see sk/model.py"),
-    "kernels": attr.label_keyed_string_dict(
-        providers = [SkSubKernelInfo],
-        doc = "sk_sub_kernel -> the model's kernel key(s) it provides (space-separated)",
+    "ops": attr.label_list(
+        mandatory = True,
+        providers = [[SkOpInfo], [SuperKernelInfo]],
+        doc = "The run order: sk_sub_kernel or sk_op targets (one launch each) and super_kernel targets (one fused launch; the separate run launches its ops one by one). A target listed twice runs twice; its later ops and scopes are named `<name>_2`, `<name>_3`...",
     ),
-    "super_kernels": attr.label_keyed_string_dict(
-        providers = [SuperKernelInfo],
-        doc = "super_kernel -> the model's scope name(s) it runs (space-separated): one target can serve several identical scopes",
+    "data": attr.label(
+        allow_single_file = [".json"],
+        mandatory = True,
+        doc = """What BUILD cannot say, as JSON: `tensors` (name -> dtype, shape, init) and per-op runtime data,
+`ops: [{"name": <op>, "tiling": {"dtype": ..., "values": [...]}, "workspace_bytes": N}]` (sk/twin/model.py).
+It may also be a self-contained model (`kernels`, op `kernel`/`bind`, `super_kernels`, as `python -m sk run --model` reads):
+every such field must then agree with BUILD, or the run fails naming the field.""",
     ),
     "repeat": attr.int(default = 3, doc = "Timed rounds of each run"),
     "seed": attr.int(default = 0, doc = "Seed of the input generator"),
@@ -98,8 +156,9 @@ sk_model = rule(
     doc = """Runs a model on the CPU twin twice, as separate launches and with its
 SuperKernels, and compares every output tensor bit for bit (`bazel run`).
 
-Prints op_statistic tables for both runs and `superkernel benefit: X.XX%`;
-exits non-zero when any output differs.""",
+Kernels, op bindings, scopes and their options come from the `ops` targets;
+tensors and tiling data from `data`. Prints op_statistic tables for both runs
+and `superkernel benefit: X.XX%`; exits non-zero when any output differs.""",
     attrs = _ATTRS,
     executable = True,
     toolchains = [SK_TOOLCHAIN_TYPE],

@@ -12,9 +12,19 @@ LOCS = ["start", "middle", "end"]
 def scope_location(position, count):
     return "start" if position == 0 else ("end" if position == count - 1 else "middle")
 
-def params_of(inputs, outputs, workspace):
-    """Upstream's parameter order: inputs, outputs, then workspace."""
-    return inputs + outputs + (["workspace"] if workspace else [])
+# Parameter names the layout itself adds after the inputs and outputs (facts §14.4).
+OUTPUT_SHAPE_PARAM = "output_shape"
+RESERVED_PARAMS = [OUTPUT_SHAPE_PARAM, "workspace", "tiling"]
+
+def params_of(kernel):
+    """Upstream's parameter layout of an SkSubKernelInfo: inputs, outputs, the output-shape
+    tensor, then `workspace`, then `tiling` (a dynamic-shape op ends with `workspace, tiling`)."""
+    return (kernel.inputs + kernel.outputs + ([OUTPUT_SHAPE_PARAM] if kernel.output_shape else []) +
+            (["workspace"] if kernel.workspace else []) + (["tiling"] if kernel.tiling else []))
+
+def tensor_params_of(kernel):
+    """The parameters bound to model tensors: inputs, outputs and the output-shape tensor."""
+    return kernel.inputs + kernel.outputs + ([OUTPUT_SHAPE_PARAM] if kernel.output_shape else [])
 
 def _check(ctx):
     names = ctx.attr.inputs + ctx.attr.outputs
@@ -23,6 +33,12 @@ def _check(ctx):
         if n in seen:
             fail("%s: parameter '%s' is listed twice in inputs/outputs; parameter names must be unique" % (ctx.label, n))
         seen[n] = True
+        if n in RESERVED_PARAMS:
+            fail("%s: inputs/outputs name '%s', which the parameter layout adds itself; use the %s attribute (parameters are inputs, outputs, then %s)" % (ctx.label, n, n, ", ".join(RESERVED_PARAMS)))
+    if ctx.attr.output_shape and not ctx.attr.outputs:
+        fail("%s: output_shape = True but outputs is empty; the output-shape tensor describes the shapes of the outputs" % ctx.label)
+    if ctx.attr.tiling and ctx.attr.workspace <= 0:
+        fail("%s: tiling = True needs workspace > 0: upstream's layout ends with `workspace, tiling` (facts §14.4); set workspace to the kernel's workspace bytes" % ctx.label)
     if ctx.attr.block_dim < 1:
         fail("%s: block_dim = %d; it must be at least 1" % (ctx.label, ctx.attr.block_dim))
     if ctx.attr.workspace < 0:
@@ -37,7 +53,7 @@ def _check(ctx):
 def _sk_sub_kernel_impl(ctx):
     _check(ctx)
     kernel_type = "KERNEL_TYPE_" + ctx.attr.kernel_type
-    params = params_of(ctx.attr.inputs, ctx.attr.outputs, ctx.attr.workspace)
+    params = params_of(ctx.attr)
     options = ctx.attr._inherited_options[BuildSettingInfo].value
     kernel_name = ctx.attr.entry or ctx.label.name
     standalone = None
@@ -72,12 +88,16 @@ def _sk_sub_kernel_impl(ctx):
         block_dim = ctx.attr.block_dim,
         inputs = ctx.attr.inputs,
         outputs = ctx.attr.outputs,
+        output_shape = ctx.attr.output_shape,
         workspace = ctx.attr.workspace,
+        tiling = ctx.attr.tiling,
         op_type = ctx.attr.op_type,
         fusable = ctx.attr.fusable,
         sk_objects = by_loc,
         standalone_object = standalone,
         inherited_options = options,
+        src = ctx.files.srcs[0] if ctx.attr.srcs else None,
+        copts = ctx.attr.copts,
     )
     files = [by_loc["middle"].object, by_loc["middle"].json] + ([standalone] if standalone else [])
     return [
@@ -101,7 +121,18 @@ sk_sub_kernel = rule(
 Either compiled here from `srcs` (one Ascend C translation unit with an
 ordinary entry `extern "C" __global__ __aicore__ void <entry>(GM_ADDR ...)`),
 or prebuilt: `object` + `subop_json` compiled elsewhere, as upstream fuses
-them. Inside a super_kernel it is compiled with the options it must inherit
+them.
+
+The entry's parameters follow upstream's layout: `inputs`, `outputs`, the
+output-shape tensor (`output_shape = True`), `workspace` (`workspace` > 0
+bytes), `tiling` (`tiling = True`). A dynamic-shape Ascend C operator
+
+    extern "C" __global__ __aicore__ void add(GM_ADDR x, GM_ADDR y, GM_ADDR z,
+                                              GM_ADDR workspace, GM_ADDR tiling)
+
+is `inputs = ["x", "y"], outputs = ["z"], workspace = 256, tiling = True`.
+Inside a super_kernel it is compiled with the options it must inherit
+
 (split-mode, early-start, feed-sync-all); kernels shared by SuperKernels with
 the same inherited options are compiled once.""",
     attrs = {
@@ -112,7 +143,9 @@ the same inherited options are compiled once.""",
         "block_dim": attr.int(mandatory = True, doc = "Blocks the kernel runs on"),
         "inputs": attr.string_list(doc = "Input parameters in signature order"),
         "outputs": attr.string_list(doc = "Output parameters, after the inputs"),
-        "workspace": attr.int(default = 0, doc = "Workspace bytes; > 0 adds a trailing `workspace` parameter"),
+        "output_shape": attr.bool(default = False, doc = "True: an output-shape tensor parameter (`output_shape`, bound like an output) follows the outputs"),
+        "workspace": attr.int(default = 0, doc = "Workspace bytes; > 0 adds the `workspace` parameter after the outputs"),
+        "tiling": attr.bool(default = False, doc = "True: a `tiling` parameter follows `workspace` (needs workspace > 0); its values come from sk_model's data file"),
         "op_type": attr.string(doc = "Operator type (e.g. GroupedMatmul), matched by the dcci-* options"),
         "copts": attr.string_list(doc = "Extra compiler flags"),
         "fusable": attr.bool(default = True, doc = "False: SuperKernels split their scope around this kernel"),
@@ -143,15 +176,15 @@ def _check_op(ctx):
 def _sk_op_impl(ctx):
     _check_op(ctx)
     kernel = ctx.attr.kernel[SkSubKernelInfo]
-    params = params_of(kernel.inputs, kernel.outputs, kernel.workspace)
+    params = params_of(kernel)
     unknown = sorted([p for p in ctx.attr.bind if p not in params])
     if unknown:
         fail("%s: bind names %s, which %s does not have; its parameters are %s" % (ctx.label, unknown, kernel.label, params))
     bindings = {p: ctx.attr.bind.get(p, p) for p in params}
     tensors = None
-    if all([p in ctx.attr.bind for p in kernel.inputs + kernel.outputs]):
+    if all([p in ctx.attr.bind for p in tensor_params_of(kernel)]):
         # The workspace is the op's own scratch buffer unless bound to a shared tensor.
-        writes = [bindings[p] for p in kernel.outputs]
+        writes = [bindings[p] for p in kernel.outputs + ([OUTPUT_SHAPE_PARAM] if kernel.output_shape else [])]
         if kernel.workspace:
             writes.append(ctx.attr.bind.get("workspace", "%s.workspace" % ctx.label.name))
         tensors = struct(

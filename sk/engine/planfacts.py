@@ -254,3 +254,47 @@ def _link_order(items: list, where: str) -> tuple[LinkItem, ...]:
                               object_name=_field(item, "object", iw, str), symbol=_field(item, "symbol", iw, str),
                               derived_from=item.get("derived_from")))
     return tuple(order)
+
+
+class ParamLayout(namedtuple("ParamLayout", "slots op_offsets workspace_index workspace_bytes profiling_index")):
+    """The SK entry's parameter array, as a launcher fills it.
+
+    slots: length of the array (the op parameters, then the workspace,
+    profiling and task-id slots where the plan has them); op_offsets: per op,
+    the slot of each of its parameters in kernel-signature order;
+    workspace_index / profiling_index: slot or None; workspace_bytes: the
+    SuperKernel's own workspace (feed-sync-all area, plus the dump area).
+    """
+
+    __slots__ = ()
+
+
+# The dump area the twin gives a plan with dump enabled (upstream's default dump size).
+DUMP_BYTES = 1 << 20
+
+
+def param_layout(doc: dict, where: str = "plan") -> ParamLayout:
+    """The parameter layout of a plan document (sk gen's `params` and each op's `params`)."""
+    layout = _field(doc, "params", where, dict)
+    pw = f"{where}.params"
+    count = _field(layout, "count", pw, int)
+    indices = {k: layout.get(k) for k in ("workspace_index", "profiling_index", "task_id_index")}
+    for key, value in indices.items():
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise SkError("plan field has the wrong type", where=f"{pw}.{key}", value=value)
+    # count covers the op params; the workspace/profiling/task-id slots may lie beyond it.
+    slots = max([count] + [i + 1 for i in indices.values() if i is not None])
+    offsets = []
+    for i, op in enumerate(_field(doc, "ops", where, list)):
+        ow = f"{where}.ops[{i}]"
+        offsets.append(tuple(_field(p, "offset", f"{ow}.params", int) for p in _field(op, "params", ow, list)))
+    size = layout.get("workspace_size") or 0
+    return ParamLayout(slots=slots, op_offsets=tuple(offsets), workspace_index=indices["workspace_index"],
+                       workspace_bytes=int(size) + (DUMP_BYTES if layout.get("dump") else 0),
+                       profiling_index=indices["profiling_index"])
+
+
+def op_kernel_names(doc: dict, where: str = "plan") -> tuple[str, ...]:
+    """The kernel name of each fused op, in scope order."""
+    return tuple(_field(op, "kernel_name", f"{where}.ops[{i}]", str)
+                 for i, op in enumerate(_field(doc, "ops", where, list)))

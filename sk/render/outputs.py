@@ -1,8 +1,11 @@
-"""The files `sk gen` writes for a plan: the rendered source, kernel JSON, compile options and the plan."""
+"""The files `sk gen` writes for a plan: source, kernel JSON, compile options and the plan JSON.
+
+Here (not in the CLI command) so that in-process callers (sk.twin.run) write
+byte-identical files without going through argv.
+"""
 
 import json
 import os
-
 
 def dump_json(data) -> str:
     """`json.dumps(data, indent=2)` + newline (sk.base.jsontext writes the same text without json's slow path)."""
@@ -80,3 +83,33 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None, renderer=None
         raise SkError(f"cannot write output ({err.strerror})", where="--out-dir",
                       value=os.path.basename(err.filename or out_dir)) from None
     return files
+
+
+def generate(kernel_infos: str, out_dir: str, plan_out: str | None = None, *, soc: str | None = None, warn=None):
+    """`sk gen`: plans the SuperKernel of a kernel_infos file and writes its files; returns the plan.
+
+    warn: called with each planner warning before the files are written.
+    """
+    from sk.engine import subop
+    from sk.engine.platforms import get_platform
+    from sk.render.genhelper import GenHelper, helper_share
+
+    platform = get_platform(soc)
+    doc, base_dir = subop.read_kernel_infos(kernel_infos)
+    name, options_text, op_list = subop.kernel_infos_header(doc)
+    cut = helper_share(len(op_list))
+    # Started before the planner is imported: the helper loads op_list[cut:] meanwhile,
+    # then imports jinja2 and compiles the templates while this process plans.
+    helper = GenHelper.start(op_list[cut:], base_dir, cut)
+    try:
+        from sk.engine.plan import build_plan
+
+        ops = subop.load_ops(op_list[:cut], base_dir) + helper.loaded()
+        plan = build_plan(subop.KernelInfos(kernel_name=name, options_text=options_text, ops=ops), platform)
+        for warning in plan.warnings:
+            if warn:
+                warn(warning)
+        write_outputs(plan, out_dir, plan_out, helper)
+    finally:
+        helper.close()
+    return plan

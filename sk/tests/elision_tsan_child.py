@@ -16,7 +16,9 @@ def main(model_path: str, built_path: str) -> int:
         doc = json.load(f)
     scopes = {name: run.BuiltScope(**s) for name, s in doc["scopes"].items()}
     built = run.Built(runtime=doc["runtime"], standalone=doc["standalone"], scopes=scopes)
-    return run.execute(model_mod.load(model_path), built, seed=3, repeat=1, prof_dir=None, trace_path=None)
+    report = run.execute(model_mod.load(model_path), built, seed=3, repeat=1)
+    print("\n".join(report.lines()))
+    return 0 if report.identical else 1
 
 
 if __name__ == "__main__":

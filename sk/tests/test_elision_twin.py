@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, assume, event, given, seed, settings, strate
 from sk.engine import elision
 from sk.twin import run
 from sk.twin import model as model_mod
-from sk.tests import modelgen
+from sk.twin import synthetic as modelgen
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -53,14 +53,13 @@ def build(path, build_dir, root, tsan=False):
     m = model_mod.load(str(path))
     # The default runtime directory: a process loads one twin runtime, shared with the other twin tests.
     built = run.build(m, str(build_dir), compiler=TOOLS["g++"], ld=TOOLS["ld"], objcopy=TOOLS["objcopy"],
-                      tsan=tsan, runtime_dir=str(twin.default_build_dir()), log=lambda *_: None)
+                      tsan=tsan, runtime_dir=str(twin.default_build_dir()))
     return m, built
 
 
 def execute(m, built):
-    lines = []
-    code = run.execute(m, built, seed=3, repeat=1, prof_dir=None, trace_path=None, log=lines.append)
-    return code, "\n".join(lines)
+    report = run.execute(m, built, seed=3, repeat=1)
+    return (0 if report.identical else 1), "\n".join(report.lines())
 
 
 def counts(built):
@@ -84,7 +83,6 @@ def with_elision(src_path, out_dir, extra="sync-elision=1"):
 
 
 EXAMPLE_MODELS = {
-    "quickstart": os.path.join(REPO, "examples", "quickstart", "model.json"),
     "moe": os.path.join(REPO, "examples", "moe", "model.json"),
     "e2e_mixed": os.path.join(REPO, "tests", "e2e", "models", "mixed", "model.json"),
     "e2e_syncall": os.path.join(REPO, "tests", "e2e", "models", "syncall", "model.json"),

@@ -63,3 +63,69 @@ def test_errors_name_the_json_path(tmp_path, mutate, where):
     with pytest.raises(SkError) as err:
         model.load(write(tmp_path, doc))
     assert where in str(err.value)
+
+
+# ------------------------------------------------------------ declared in BUILD (sk_model's manifest)
+
+def build_section():
+    """What sk_model writes for base()'s model, kernel tiled, sources relative to the manifest."""
+    return {
+        "name": "compare", "data": "m.json",
+        "kernels": {"k": {"src": "k.cpp", "entry": "k", "kernel_type": "KERNEL_TYPE_AIV_ONLY", "block_dim": 2,
+                          "inputs": ["a", "b"], "outputs": ["c"], "output_shape": False, "workspace": True,
+                          "tiling": True, "op_type": "", "copts": [], "label": "//m:k"}},
+        "ops": [{"name": "o1", "kernel": "k", "bind": {"a": "x", "b": "y", "c": "z"}, "workspace_bytes": 256,
+                 "label": "//m:o1"},
+                {"name": "o2", "kernel": "k", "bind": {"a": "z", "b": "y", "c": "x"}, "workspace_bytes": 256,
+                 "label": "//m:o2"}],
+        "super_kernels": [{"name": "sk1", "ops": ["o1", "o2"], "options": "split-mode=2", "label": "//m:sk1"}],
+    }
+
+
+def tiling(name, *values):
+    return {"name": name, "tiling": {"dtype": "int32", "values": list(values)}}
+
+
+def test_build_model_takes_tensors_and_tiling_from_the_data_file(tmp_path):
+    doc = {"tensors": base()["tensors"], "ops": [tiling("o1", 1, 2), dict(tiling("o2", 3), workspace_bytes=64)]}
+    m = model.from_build(build_section(), str(tmp_path), write(tmp_path, doc))
+    assert m.kernels["k"].params == ("a", "b", "c", "workspace", "tiling")
+    assert [op.tiling for op in m.ops] == [b"\1\0\0\0\2\0\0\0", b"\3\0\0\0"]
+    assert [op.workspace_bytes for op in m.ops] == [256, 64]
+    assert m.scopes[0].options == "split-mode=2" and m.name == "compare"
+
+
+def test_a_self_contained_model_that_agrees_with_build_runs(tmp_path):
+    doc = base()
+    doc["kernels"]["k"]["tiling"] = True
+    doc["ops"][0]["tiling"] = {"dtype": "int32", "values": [1]}
+    doc["ops"][1]["tiling"] = {"dtype": "int32", "values": [2]}
+    doc["super_kernels"][0]["options"] = "split-mode=2:"  # the same options, written differently
+    m = model.from_build(build_section(), str(tmp_path), write(tmp_path, doc))
+    assert [op.name for op in m.ops] == ["o1", "o2"]
+
+
+@pytest.mark.parametrize("change, where", [
+    (lambda d: d["ops"][1]["bind"].update(a="y"), "ops[1].bind.a"),
+    (lambda d: d["ops"][0].update(kernel="k2"), "ops[0].kernel"),
+    (lambda d: d["super_kernels"][0].update(options="split-mode=4"), "super_kernels[0].options"),
+    (lambda d: d["kernels"]["k"].update(block_dim=4), "kernels.k.block_dim"),
+    (lambda d: d["kernels"]["k"].update(src="other.cpp"), "kernels.k.src"),
+    (lambda d: d["ops"].reverse(), "ops[0].name"),
+])
+def test_a_data_file_that_contradicts_build_names_the_field(tmp_path, change, where):
+    doc = base()
+    doc["kernels"]["k"]["tiling"] = True
+    for op in doc["ops"]:
+        op["tiling"] = {"dtype": "int32", "values": [1]}
+    change(doc)
+    with pytest.raises(SkError, match="disagree") as err:
+        model.from_build(build_section(), str(tmp_path), write(tmp_path, doc))
+    assert where in str(err.value)
+
+
+def test_a_tiled_op_without_tiling_values_is_an_error(tmp_path):
+    with pytest.raises(SkError, match="takes a tiling parameter") as err:
+        model.from_build(build_section(), str(tmp_path), write(tmp_path, {"tensors": base()["tensors"],
+                                                                           "ops": [tiling("o1", 1)]}))
+    assert "o2" in str(err.value)

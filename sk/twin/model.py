@@ -7,7 +7,7 @@ A model is a JSON object (paths relative to the file):
      "kernels": {"add_100": {"src": "kernels/add_100.cpp", "entry": "add_100",
                              "kernel_type": "AIV_ONLY", "block_dim": 40,
                              "inputs": ["x", "y"], "outputs": ["z"],
-                             "workspace": false, "tiling": false,
+                             "output_shape": false, "workspace": false, "tiling": false,
                              "op_type": "Add", "copts": [], "include_dirs": []}, ...},
      "ops": [{"name": "a", "kernel": "add_100", "bind": {"x": "x", "y": "y", "z": "a_out"},
               "workspace_bytes": 0, "tiling": {"dtype": "int32", "values": [1, 2]}}, ...],
@@ -15,8 +15,10 @@ A model is a JSON object (paths relative to the file):
 
 * tensors: dtype one of DTYPES; init "random" (seeded), "zeros" or "ones";
   default: random for tensors no op writes, zeros otherwise.
-* kernels: a kernel's parameters are inputs + outputs, then `workspace` when
-  "workspace" is true, then `tiling` when "tiling" is true (upstream's order).
+* kernels: a kernel's parameters are inputs + outputs, then `output_shape`
+  (a tensor, bound like an output) when "output_shape" is true, then
+  `workspace` when "workspace" is true, then `tiling` when "tiling" is true
+  (upstream's order, facts §14.4).
   kernel_type with or without the KERNEL_TYPE_ prefix. entry defaults to the
   kernel's key.
 * ops: every input/output parameter bound to a tensor; the workspace is a
@@ -50,6 +52,8 @@ DEFAULT_WORKSPACE_BYTES = 1024
 # The twin holds every buffer in host memory (and `sk run` snapshots tensors for the
 # comparison): a larger one is a typo in a shape, not a model to run.
 MAX_BUFFER_BYTES = 1 << 30
+OUTPUT_SHAPE = "output_shape"
+_RESERVED = (OUTPUT_SHAPE, "workspace", "tiling")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -94,6 +98,7 @@ class Kernel:
     block_dim: int
     inputs: tuple[str, ...]
     outputs: tuple[str, ...]
+    output_shape: bool
     workspace: bool
     tiling: bool
     op_type: str
@@ -101,9 +106,18 @@ class Kernel:
     include_dirs: tuple[str, ...]
 
     @property
+    def written(self) -> tuple[str, ...]:
+        """The tensor parameters the kernel writes: its outputs and the output-shape tensor."""
+        return self.outputs + ((OUTPUT_SHAPE,) if self.output_shape else ())
+
+    @property
+    def tensor_params(self) -> tuple[str, ...]:
+        """The parameters bound to tensors, in signature order."""
+        return self.inputs + self.written
+
+    @property
     def params(self) -> tuple[str, ...]:
-        return self.inputs + self.outputs + (("workspace",) if self.workspace else ()) + \
-            (("tiling",) if self.tiling else ())
+        return self.tensor_params + (("workspace",) if self.workspace else ()) + (("tiling",) if self.tiling else ())
 
 
 @dataclass(frozen=True)
@@ -143,7 +157,7 @@ class Model:
         return None
 
     def output_tensors(self) -> list[str]:
-        names = {op.bind[p] for op in self.ops for p in op.kernel.outputs}
+        names = {op.bind[p] for op in self.ops for p in op.kernel.written}
         return sorted(names)
 
 
@@ -198,16 +212,7 @@ def _pos_int(value, where, minimum=1):
 def load(path: str, need_sources: bool = True) -> Model:
     """need_sources=False: kernels come prebuilt (sk run --built), so their
     `src` files need not exist here."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = jsonload.load(f)
-    except FileNotFoundError:
-        raise _err("model file not found", path, allowed="pass --model PATH to a model JSON") from None
-    except json.JSONDecodeError as err:
-        raise _err(f"not valid JSON ({err.msg} at line {err.lineno} column {err.colno})", path) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise _err(f"model file cannot be read ({err})", path) from None
-    return from_dict(doc, path, need_sources)
+    return from_dict(_read(path), path, need_sources)
 
 
 def from_dict(doc, path: str, need_sources: bool = True) -> Model:
@@ -241,7 +246,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         where = f"{w}: kernels.{key}"
         _name(key, where)
         _obj(k, where, ("src", "kernel_type", "block_dim", "inputs", "outputs"),
-             ("entry", "workspace", "tiling", "op_type", "copts", "include_dirs"))
+             ("entry", "output_shape", "workspace", "tiling", "op_type", "copts", "include_dirs"))
         src = os.path.normpath(os.path.join(base, _path(k["src"], f"{where}.src")))
         if need_sources and not os.path.isfile(src):
             raise _err("kernel source not found", f"{where}.src", k["src"], "a path relative to the model file")
@@ -254,15 +259,21 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
             _name(p, f"{where}.inputs/outputs")
         if len(set(inputs + outputs)) != len(inputs + outputs):
             raise _err("parameter names must be unique", f"{where}.inputs/outputs", list(inputs + outputs))
+        reserved = [p for p in inputs + outputs if p in _RESERVED]
+        if reserved:
+            raise _err("the parameter layout adds this name itself", f"{where}.inputs/outputs", reserved[0],
+                       f'set "{reserved[0]}" on the kernel instead')
         if not isinstance(k.get("op_type", ""), str):
             raise _err("must be a string", f"{where}.op_type", k["op_type"], "an operator type such as Add")
-        for flag in ("workspace", "tiling"):
+        for flag in ("output_shape", "workspace", "tiling"):
             if not isinstance(k.get(flag, False), bool):
                 raise _err("must be true or false", f"{where}.{flag}", k[flag])
+        if k.get("output_shape") and not outputs:
+            raise _err("an output-shape tensor needs outputs", f"{where}.output_shape", True, "list the outputs")
         kernels[key] = Kernel(
             key=key, src=src, entry=_name(k.get("entry", key), f"{where}.entry"), kernel_type=kt,
             block_dim=_pos_int(k["block_dim"], f"{where}.block_dim"), inputs=inputs, outputs=outputs,
-            workspace=k.get("workspace", False), tiling=k.get("tiling", False),
+            output_shape=k.get("output_shape", False), workspace=k.get("workspace", False), tiling=k.get("tiling", False),
             op_type=k.get("op_type", ""),
             copts=_str_list(k.get("copts", []), f"{where}.copts"),
             include_dirs=tuple(os.path.normpath(os.path.join(base, _path(d, f"{where}.include_dirs")))
@@ -285,17 +296,17 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         bind = o["bind"]
         if not isinstance(bind, dict):
             raise _err("bind must map parameter names to tensors", f"{where}.bind", bind)
-        want = set(kernel.inputs + kernel.outputs)
+        want = set(kernel.tensor_params)
         for p, t in sorted(bind.items()):
             if p not in want:
                 raise _err("kernel has no such parameter", f"{where}.bind.{p}",
-                           allowed=f"{kernel.key} parameters: " + ", ".join(kernel.inputs + kernel.outputs))
+                           allowed=f"{kernel.key} parameters: " + ", ".join(kernel.tensor_params))
             if not isinstance(t, str) or t not in tensors:
                 raise _err("unknown tensor", f"{where}.bind.{p}", t, "one of: " + ", ".join(tensors))
         missing = sorted(want - set(bind))
         if missing:
             raise _err("parameter is not bound to a tensor", f"{where}.bind.{missing[0]}",
-                       allowed="bind every input and output")
+                       allowed="bind every input and output (and the output-shape tensor)")
         ws = o.get("workspace_bytes", DEFAULT_WORKSPACE_BYTES if kernel.workspace else 0)
         ws = _pos_int(ws, f"{where}.workspace_bytes", minimum=0)
         if ws > MAX_BUFFER_BYTES:
@@ -304,7 +315,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         tiling = _tiling(o.get("tiling"), f"{where}.tiling", kernel)
         ops.append(Op(i, oname, kernel, dict(bind), ws, tiling))
 
-    written = {op.bind[p] for op in ops for p in op.kernel.outputs}
+    written = {op.bind[p] for op in ops for p in op.kernel.written}
     for tname, t in tensors.items():
         if t.init is None:
             tensors[tname] = Tensor(tname, t.dtype, t.shape, "zeros" if tname in written else "random")
@@ -357,3 +368,159 @@ def _tiling(value, where, kernel) -> bytes:
         return struct.pack(f"<{len(values)}{code}", *values)
     except struct.error as err:
         raise _err(f"values do not fit {value['dtype']} ({err})", f"{where}.values", values) from None
+
+
+# ------------------------------------------------------------ BUILD + data file
+
+# Kernel fields a data file may repeat; each must then equal BUILD's. include_dirs is not
+# among them: BUILD names headers (hdrs), not directories.
+_KERNEL_FIELDS = ("src", "entry", "kernel_type", "block_dim", "inputs", "outputs", "output_shape", "workspace",
+                  "tiling", "op_type", "copts")
+
+
+def _differs(where, here, build, label, what="BUILD"):
+    return _err(f"the data file and BUILD disagree: {what} says {json.dumps(build)}", where, here,
+                f"say it once, in BUILD ({label}), or make the data file agree")
+
+
+def from_build(build: dict, base_dir: str, data_path: str) -> Model:
+    """A model declared in BUILD (an sk_model's manifest `build` section, paths relative to base_dir)
+    with its tensors and per-op runtime data (tiling, workspace_bytes) from the data file.
+
+    The data file may also be a self-contained model (kernels, op kernel/bind,
+    super_kernels): every field it gives must equal BUILD's, or an SkError
+    names the field; nothing is silently taken from one side.
+    """
+    data = _read(data_path)
+    w = f"data {os.path.basename(data_path)}"
+    _obj(data, w, ("tensors",), ("name", "kernels", "ops", "super_kernels"))
+    kernels = {}
+    for key, k in build["kernels"].items():
+        kernels[key] = {f: k[f] for f in _KERNEL_FIELDS}
+        kernels[key]["src"] = os.path.normpath(os.path.join(base_dir, k["src"]))
+    if "kernels" in data:
+        _same_kernels(data["kernels"], build["kernels"], kernels, os.path.dirname(os.path.abspath(data_path)), w)
+    runtime = _data_ops(data.get("ops", []), build["ops"], w)
+    ops = []
+    for o in build["ops"]:
+        op = {"name": o["name"], "kernel": o["kernel"], "bind": dict(o["bind"])}
+        extra = runtime.get(o["name"], {})
+        if o["workspace_bytes"] or "workspace_bytes" in extra:
+            op["workspace_bytes"] = extra.get("workspace_bytes", o["workspace_bytes"])
+        if "tiling" in extra:
+            op["tiling"] = extra["tiling"]
+        elif kernels[o["kernel"]]["tiling"]:
+            raise _err("the op's kernel takes a tiling parameter; give its values in the data file",
+                       f"{w}: ops", o["name"], f'{{"name": "{o["name"]}", "tiling": {{"dtype": ..., "values": [...]}}}}')
+        ops.append(op)
+    if "super_kernels" in data:
+        _same_scopes(data["super_kernels"], build["super_kernels"], w)
+    doc = {"name": data.get("name", build["name"]), "tensors": data["tensors"], "kernels": kernels, "ops": ops,
+           "super_kernels": [{"name": s["name"], "ops": s["ops"], "options": s["options"]}
+                             for s in build["super_kernels"]]}
+    return from_dict(doc, data_path, need_sources=False)
+
+
+def _read(path: str):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return jsonload.load(f)
+    except FileNotFoundError:
+        raise _err("model file not found", path, allowed="pass --model PATH to a model JSON") from None
+    except json.JSONDecodeError as err:
+        raise _err(f"not valid JSON ({err.msg} at line {err.lineno} column {err.colno})", path) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise _err(f"model file cannot be read ({err})", path) from None
+
+
+def _same_kernels(given, build: dict, resolved: dict, data_dir: str, w: str) -> None:
+    from sk.engine import kernel_types
+
+    if not isinstance(given, dict):
+        raise _err("must be a JSON object keyed by kernel", f"{w}: kernels", type(given).__name__)
+    if sorted(given) != sorted(build):
+        extra = sorted(set(given) - set(build))
+        missing = sorted(set(build) - set(given))
+        raise _err("the data file's kernels differ from the kernels BUILD runs", f"{w}: kernels",
+                   extra[0] if extra else None,
+                   f"BUILD runs {', '.join(sorted(build))}" + (f"; missing here: {', '.join(missing)}" if missing else ""))
+    for key, k in sorted(given.items()):
+        if not isinstance(k, dict):
+            raise _err("must be a JSON object", f"{w}: kernels.{key}", type(k).__name__)
+        label = build[key]["label"]
+        for field in _KERNEL_FIELDS:
+            if field not in k:
+                continue
+            here, there = k[field], resolved[key][field]
+            if field == "src" and isinstance(here, str):
+                same = os.path.normpath(os.path.join(data_dir, here)) == there or \
+                    os.path.realpath(os.path.join(data_dir, here)) == os.path.realpath(there)
+                there = build[key]["src"]
+            elif field == "kernel_type" and isinstance(here, str):
+                same = kernel_types.lookup(here, f"{w}: kernels.{key}.kernel_type").name == there
+            elif field in ("inputs", "outputs", "copts"):
+                same = here == list(there)
+            else:
+                same = here == there
+            if not same:
+                raise _differs(f"{w}: kernels.{key}.{field}", here, there, label)
+
+
+def _data_ops(given, build_ops: list, w: str) -> dict:
+    """name -> {workspace_bytes, tiling} of the data file's ops; their kernel/bind checked against BUILD."""
+    if not isinstance(given, list):
+        raise _err("ops must be a list", f"{w}: ops", type(given).__name__,
+                   '[{"name": <op>, "tiling": {...}, "workspace_bytes": N}, ...]')
+    names = [o["name"] for o in build_ops]
+    by_name = {o["name"]: o for o in build_ops}
+    full = any(isinstance(o, dict) and ("kernel" in o or "bind" in o) for o in given)
+    out = {}
+    for i, o in enumerate(given):
+        where = f"{w}: ops[{i}]"
+        _obj(o, where, (), ("name", "kernel", "bind", "workspace_bytes", "tiling"))
+        name = o.get("name", o.get("kernel"))
+        if full and (i >= len(names) or name != names[i]):
+            raise _differs(f"{where}.name", name, names[i] if i < len(names) else None, "the run order",
+                           "BUILD's run order (sk_model ops)")
+        if name not in by_name:
+            raise _err("BUILD runs no op of this name", f"{where}.name", name, "one of: " + ", ".join(names))
+        b = by_name[name]
+        if "kernel" in o and o["kernel"] != b["kernel"]:
+            raise _differs(f"{where}.kernel", o["kernel"], b["kernel"], b["label"])
+        if "bind" in o:
+            bind = o["bind"]
+            if not isinstance(bind, dict):
+                raise _err("bind must map parameter names to tensors", f"{where}.bind", bind)
+            for p in sorted(set(bind) | set(b["bind"])):
+                if bind.get(p) != b["bind"].get(p):
+                    raise _differs(f"{where}.bind.{p}", bind.get(p), b["bind"].get(p), b["label"])
+        if name in out:
+            raise _err("op listed twice", f"{where}.name", name, "give each op's runtime data once")
+        out[name] = {k: o[k] for k in ("workspace_bytes", "tiling") if k in o}
+    if full and len(given) != len(names):
+        raise _differs(f"{w}: ops", len(given), len(names), "the run order", "BUILD's run order (sk_model ops)")
+    return out
+
+
+def _same_scopes(given, build: list, w: str) -> None:
+    from sk.engine.options import parse_options
+
+    if not isinstance(given, list):
+        raise _err("super_kernels must be a list of scopes", f"{w}: super_kernels", type(given).__name__)
+    if len(given) != len(build):
+        raise _differs(f"{w}: super_kernels", [s.get("name") if isinstance(s, dict) else s for s in given],
+                       [s["name"] for s in build], "the run order", "BUILD's run order (sk_model ops)")
+    for i, (s, b) in enumerate(zip(given, build)):
+        where = f"{w}: super_kernels[{i}]"
+        _obj(s, where, (), ("name", "ops", "options"))
+        for field in ("name", "ops"):
+            if field in s and s[field] != b[field]:
+                raise _differs(f"{where}.{field}", s[field], b[field], b["label"])
+        if "options" in s:
+            here = parse_options(s["options"]).to_json() if isinstance(s["options"], str) else None
+            there = parse_options(b["options"]).to_json()
+            if here != there:
+                ours, theirs = (here or {}).get("options", {}), there.get("options", {})
+                keys = sorted(k for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k))
+                raise _differs(f"{where}.options" + (f" ({keys[0]})" if keys else ""),
+                               s["options"], b["options"], b["label"])

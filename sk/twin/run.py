@@ -1,25 +1,28 @@
-"""`sk run`: build a model's kernels, run them separately and fused on the CPU twin, compare.
+"""Build a model's kernels, run them separately and fused on the CPU twin, compare: the library of `sk run`.
 
-Build (outside Bazel, into --build-dir; every step is the same sk command a
-Bazel action runs, so the lead's `sk_model` rules can hand in the outputs
-instead — see `Built`):
-  * per kernel: `subkernel compile --plain` -> standalone object -> <key>.so
-  * per SK scope and op: `subkernel compile` (SK mode, the scope's options,
-    loc start/middle/end by position), `subkernel wrap`, `subkernel pack`;
-    kernel_infos.json; `sk gen`; `entry compile`; `link`; <scope>.so
+    built = build(m, build_dir, compiler=..., ld=..., objcopy=...)   # or load_built(manifest, m)
+    report = execute(m, built, seed=0, repeat=3)                     # a RunReport; nothing printed
+    report.lines()                                                    # the text `sk run` prints
+    write_profile(report, "prof_result"); write_trace(report, "prof_result/trace.json")
+
+build() runs, in this process, the same library calls as the sk commands a
+Bazel action runs, so their outputs are byte-identical to Bazel's:
+  * per kernel: a plain (standalone) compile -> <key>.so
+  * per SK scope and op: an SK-mode compile (the scope's options, loc
+    start/middle/end by position), wrap, pack; kernel_infos.json; gen; entry
+    compile; link; <scope>.so
   * the twin runtime (sk.twin.binding.build_runtime)
 
-Run: every tensor is filled from a seeded generator; (i) every op as its own
-launch, (ii) ops of a scope as one SuperKernel launch (ops outside scopes stay
-separate); every tensor is compared byte for byte. Then `--repeat` timed
-rounds of each, an op_statistic table per run, the benefit, CSVs under
---prof-dir and a Chrome trace of the first (checked) rounds.
+execute(): every tensor is filled from a seeded generator; (i) every op as its
+own launch, (ii) ops of a scope as one SuperKernel launch (ops outside scopes
+stay separate); every tensor is compared byte for byte. Then `repeat - 1` more
+timed rounds of each. Session holds one model's loaded libraries, memory and
+launch specs for callers that time runs themselves (bench/launch.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 import os
 import shutil
@@ -28,8 +31,6 @@ import tempfile
 
 from sk.twin import model as model_mod
 from sk.engine import kernel_types, planfacts
-from sk.build import subkernel
-from sk.build import toolargv
 from sk.base.errors import SkError
 from sk.base.toolrun import run_tool, write_text_atomic
 
@@ -44,61 +45,63 @@ class BuiltScope:
 
     name: str
     library: str  # shared library holding <name>.o
-    plan: dict  # the plan JSON (params layout, entries)
+    plan: dict  # the plan JSON (read through sk.engine.planfacts)
     meta: dict  # <name>.json (taskRation, blockDim)
 
 
 @dataclasses.dataclass(frozen=True)
 class Built:
-    """Everything `sk run` launches. Bazel can construct it from prebuilt files."""
+    """Everything `sk run` launches. Bazel can construct it from prebuilt files (load_built)."""
 
     runtime: str  # the twin runtime shared library
     standalone: dict  # kernel key -> shared library with the ordinary entry
     scopes: dict  # scope name -> BuiltScope
 
 
-def _sk(argv: list[str]) -> None:
-    """Runs an sk command in-process; its SkError propagates unchanged."""
-    from sk.cli import main as cli
-
-    args = cli._parser().parse_args(argv)
-    code = importlib.import_module(args._module).run(args)
-    if code:
-        raise SkError(f"sk {argv[0]} failed with status {code}", where=" ".join(argv[:2]))
-
-
-def _loc(position: int, count: int) -> str:
-    # GE's GetSubOpLoc: the first op is "start", the last "end", the rest "middle".
-    return "start" if position == 0 else "end" if position == count - 1 else "middle"
-
-
 def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy: str, tsan: bool = False,
-          runtime_dir: str | None = None, log=print) -> Built:
-    """runtime_dir: where the twin runtime is built (one runtime per process; share it across models)."""
+          runtime_dir: str | None = None, progress=None, warn=None) -> Built:
+    """Builds every kernel of `m` standalone and every scope fused, under build_dir.
+
+    runtime_dir: where the twin runtime is built (one runtime per process; share it across models).
+    progress: called with one line per finished step ("built 4 standalone kernel(s)", ...).
+    warn: called with each planner warning (what `sk gen` prints as "sk gen: warning: ...").
+    """
+    from sk.build import subkernel, toolargv
     from sk.twin import binding as twin
 
     os.makedirs(build_dir, exist_ok=True)
     runtime = str(twin.build_runtime(runtime_dir or os.path.join(build_dir, "runtime"), tsan=tsan))
     include = str(twin.INCLUDE_DIR)
     extra_flags = ["-O1", "-fsanitize=thread"] if tsan else []
-    tool = ["--toolchain", "host"]
+    tools = toolargv.Tools("host", compiler=compiler)
     standalone = {}
     for key, k in sorted(m.kernels.items()):
         d = os.path.join(build_dir, "kernels", key)
         obj = os.path.join(d, "standalone.o")
-        _sk(["subkernel", "compile", *tool, "--compiler", compiler, "--include", include,
-             *[f"--include={i}" for i in k.include_dirs], "--kernel-type", k.kernel_type,
-             "--block-dim", str(k.block_dim), "--plain", "-o", obj, k.src, "--", *k.copts, *extra_flags])
+        subkernel.compile_source(tools, k.src, obj, kt=kernel_types.lookup(k.kernel_type, f"kernel {key}"),
+                                 block_dim=k.block_dim, options=None, include_dirs=[include, *k.include_dirs],
+                                 extra=[*k.copts, *extra_flags], plain=True)
         standalone[key] = _shared(compiler, [obj], os.path.join(d, f"{key}.so"), extra_flags)
-    log(f"built {len(standalone)} standalone kernel(s)")
+    _say(progress, f"built {len(standalone)} standalone kernel(s)")
     scopes = {}
     for scope in m.scopes:
         # Under ThreadSanitizer the kernels also call into libtsan: its symbols may stay undefined too.
         runtimes = [runtime] + ([twin.tsan_runtime_library()] if tsan else [])
         scopes[scope.name] = _build_scope(m, scope, build_dir, compiler=compiler, ld=ld, objcopy=objcopy,
-                                          include=include, extra_flags=extra_flags, runtime=runtimes)
-        log(f"built SuperKernel {scope.name} ({len(scope.ops)} ops, {scopes[scope.name].meta.get('taskRation')})")
+                                          include=include, extra_flags=extra_flags, runtime=runtimes, warn=warn)
+        _say(progress, f"built SuperKernel {scope.name} ({len(scope.ops)} ops, "
+                       f"{scopes[scope.name].meta.get('taskRation')})")
     return Built(runtime=runtime, standalone=standalone, scopes=scopes)
+
+
+def _say(progress, line: str) -> None:
+    if progress:
+        progress(line)
+
+
+def scope_location(position: int, count: int) -> str:
+    """GE's GetSubOpLoc: the first op of a scope is "start", the last "end", the rest "middle"."""
+    return "start" if position == 0 else "end" if position == count - 1 else "middle"
 
 
 def _shared(compiler: str, objects: list[str], out: str, extra_flags) -> str:
@@ -109,63 +112,66 @@ def _shared(compiler: str, objects: list[str], out: str, extra_flags) -> str:
     return out
 
 
-def _op_tensors(op) -> dict:
+def op_tensors(op: model_mod.Op) -> dict:
     """kernel_infos `tensors` of an op (for sync-elision): its bound tensors; its workspace is
-    a private buffer (_Memory), named after the op so it never aliases another op's."""
-    writes = [op.bind[p] for p in op.kernel.outputs]
+    a private buffer (Memory), named after the op so it never aliases another op's."""
+    writes = [op.bind[p] for p in op.kernel.written]
     if op.kernel.workspace:
         writes.append(f"{op.name}.workspace")
     return {"reads": list(dict.fromkeys(op.bind[p] for p in op.kernel.inputs)), "writes": list(dict.fromkeys(writes))}
 
 
-def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_flags, runtime: list) -> BuiltScope:
+def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_flags, runtime: list,
+                 warn) -> BuiltScope:
+    from sk.build import entry, link, subkernel, toolargv
+    from sk.render import outputs
+
     root = os.path.join(build_dir, "sk", scope.name)
     subs = os.path.join(root, "subs")
+    compile_tools = toolargv.Tools("host", compiler=compiler)
+    link_tools = toolargv.Tools("host", linker=ld, objcopy=objcopy)
     op_list, sub_objs, made = [], [], {}
     for pos, op_index in enumerate(scope.ops):
         op = m.ops[op_index]
         k = op.kernel
-        loc = _loc(pos, len(scope.ops))
+        loc = scope_location(pos, len(scope.ops))
         name = k.key  # kernel keys are unique in a model, entry names need not be: func = <key>_<loc>
         stem = f"{k.key}_{loc}"
         if stem not in made:
             d = os.path.join(subs, stem)
-            common = ["--kernel-type", k.kernel_type, "--block-dim", str(k.block_dim), "--options", scope.options,
-                      "--op-type", k.op_type, "--loc", loc]
-            incs = ["--include", include, *[f"--include={i}" for i in k.include_dirs]]
+            kt = kernel_types.lookup(k.kernel_type, f"kernel {k.key}")
+            common = dict(kt=kt, block_dim=k.block_dim, options=scope.options, op_type=k.op_type, loc=loc)
+            incs = [include, *k.include_dirs]
             kobj, wobj = os.path.join(d, "kernel.o"), os.path.join(d, "wrapper.o")
-            _sk(["subkernel", "compile", "--toolchain", "host", "--compiler", compiler, *incs, *common,
-                 "-o", kobj, k.src, "--", *k.copts, *extra_flags])
-            params = [a for p in k.params for a in ("--param", p)]
-            _sk(["subkernel", "wrap", "--toolchain", "host", "--compiler", compiler, *incs, *common,
-                 "--entry", k.entry, "--name", name, *params, "--kernel-obj", kobj, "-o", wobj, "--",
-                 *extra_flags])
-            _sk(["subkernel", "pack", "--toolchain", "host", "--ld", ld, "--objcopy", objcopy, *common,
-                 "--entry", k.entry, "--name", name, *params, "--kernel-obj", kobj, "--wrapper-obj", wobj,
-                 "--out-obj", os.path.join(d, f"{stem}.o"), "--out-json", os.path.join(d, f"{stem}.json")])
+            subkernel.compile_source(compile_tools, k.src, kobj, include_dirs=incs, extra=[*k.copts, *extra_flags],
+                                     **common)
+            subkernel.wrap(compile_tools, entry=k.entry, name=name, params=list(k.params), kernel_obj=kobj, out=wobj,
+                           include_dirs=incs, extra=extra_flags, **common)
+            subkernel.pack(link_tools, kernel_obj=kobj, wrapper_obj=wobj, entry=k.entry, name=name,
+                           params=list(k.params), out_obj=os.path.join(d, f"{stem}.o"),
+                           out_json=os.path.join(d, f"{stem}.json"), **common)
             made[stem] = d
         d = made[stem]
         op_list.append({"bin_path": os.path.relpath(os.path.join(d, f"{stem}.o"), root),
                         "json_path": os.path.relpath(os.path.join(d, f"{stem}.json"), root),
-                        "stream_id": 0, "task_type": "normal", "tensors": _op_tensors(op)})
+                        "stream_id": 0, "task_type": "normal", "tensors": op_tensors(op)})
         sub_objs.append(os.path.join(d, f"{stem}.o"))
     infos = os.path.join(root, "kernel_infos.json")
     write_text_atomic(infos, json.dumps({"kernel_name": scope.name, "op_list": op_list,
                                          "super_kernel_options": scope.options}, indent=2) + "\n")
     gen, plan_path = os.path.join(root, "gen"), os.path.join(root, "plan.json")
-    _sk(["gen", "--kernel-infos", infos, "--out-dir", gen, "--plan-out", plan_path])
+    outputs.generate(infos, gen, plan_path, warn=warn)
     entry_dir = os.path.join(root, "entry")
     os.makedirs(entry_dir, exist_ok=True)
     copts = os.path.join(gen, f"{scope.name}.compile_options.json")
-    _sk(["entry", "compile", "--toolchain", "host", "--compiler", compiler, "--include", include,
-         "--plan", plan_path, "--src", os.path.join(gen, f"{scope.name}_kernel.cpp"),
-         *(["--compile-options", copts] if os.path.exists(copts) else []), "--out-dir", entry_dir, "--",
-         *extra_flags])
+    facts = planfacts.facts(planfacts.load(plan_path), where=plan_path)
+    flags = entry.load_compile_options(copts) if os.path.exists(copts) else list(facts.compile_options)
+    entry.compile_entry(compile_tools, facts, src=os.path.join(gen, f"{scope.name}_kernel.cpp"), flags=flags,
+                        out_dir=entry_dir, include_dirs=[include], extra=extra_flags)
     out_obj, out_json = os.path.join(root, f"{scope.name}.o"), os.path.join(root, f"{scope.name}.json")
-    _sk(["link", "--toolchain", "host", "--ld", ld, "--objcopy", objcopy, "--plan", plan_path,
-         "--entry-dir", entry_dir, *[a for s in sub_objs for a in ("--sub-obj", s)],
-         "--meta-in", os.path.join(gen, f"{scope.name}.json"), "--out-obj", out_obj, "--out-json", out_json,
-         *[a for lib in runtime for a in ("--runtime-lib", lib)]])
+    link.link_plan(link_tools, planfacts.load_link_facts(plan_path), entry_dir=entry_dir, entry_objs=[],
+                   sub_objs=sub_objs, meta_in=os.path.join(gen, f"{scope.name}.json"), out_obj=out_obj,
+                   out_json=out_json, runtime_libs=runtime)
     lib = _shared(compiler, [out_obj], os.path.join(root, f"{scope.name}.so"), extra_flags)
     with open(plan_path, encoding="utf-8") as f:
         plan = json.load(f)
@@ -176,17 +182,18 @@ def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_f
 
 # ---------------------------------------------------------------- running
 
-class _Memory:
-    """GM buffers of every tensor, workspace and tiling blob of a model."""
+class Memory:
+    """GM buffers of every tensor, workspace and tiling blob of a model (tensors: name -> GmBuffer)."""
 
     def __init__(self, twin, m: model_mod.Model, seed: int):
         self.m, self.seed = m, seed
         self.tensors = {name: twin.alloc(max(1, t.nbytes)) for name, t in sorted(m.tensors.items())}
         self.workspace = {op.index: twin.alloc(op.workspace_bytes) for op in m.ops if op.workspace_bytes}
         self.tiling = {op.index: twin.alloc(len(op.tiling)) for op in m.ops if op.tiling}
-        self.sk_buffers: dict = {}
+        self._sk_buffers: dict = {}
 
     def reset(self) -> None:
+        """Every tensor to its initial contents, workspaces and SK buffers zeroed, tilings rewritten."""
         for name, t in self.m.tensors.items():
             self.tensors[name].write(t.initial_bytes(self.seed))
         for op in self.m.ops:
@@ -194,11 +201,12 @@ class _Memory:
                 self.workspace[op.index].write(bytes(op.workspace_bytes))
             if op.index in self.tiling:
                 self.tiling[op.index].write(op.tiling)
-        for buf, size in self.sk_buffers.values():
+        for buf, size in self._sk_buffers.values():
             buf.write(bytes(size))
 
-    def op_params(self, op) -> list[int]:
-        out = [self.tensors[op.bind[p]].address for p in op.kernel.inputs + op.kernel.outputs]
+    def op_params(self, op: model_mod.Op) -> list[int]:
+        """The addresses an op is launched with, in its kernel's parameter order."""
+        out = [self.tensors[op.bind[p]].address for p in op.kernel.tensor_params]
         if op.kernel.workspace:
             out.append(self.workspace[op.index].address if op.index in self.workspace else 0)
         if op.kernel.tiling:
@@ -206,54 +214,105 @@ class _Memory:
         return out
 
     def sk_buffer(self, twin, key, size):
-        if key not in self.sk_buffers:
-            self.sk_buffers[key] = (twin.alloc(size), size)
-        return self.sk_buffers[key][0]
+        """A zeroed buffer owned by a SuperKernel launch (its workspace, profiling area), made once per key."""
+        if key not in self._sk_buffers:
+            self._sk_buffers[key] = (twin.alloc(size), size)
+        return self._sk_buffers[key][0]
 
     def snapshot(self) -> dict:
+        """name -> bytes of every tensor."""
         return {name: buf.read() for name, buf in self.tensors.items()}
 
 
-def _op_spec(twin, libs, mem, op, trace):
-    from sk.twin import binding as twin_mod
+class Session:
+    """One model on a loaded twin: its libraries, memory and launch specs.
 
-    k = op.kernel
-    entry = twin.symbol(libs[k.key], k.entry)
-    return twin_mod.LaunchSpec(name=op.name, entry=entry, block_dim=k.block_dim, ration=kernel_types.TABLE[k.kernel_type].ration,
-                               params=mem.op_params(op), num_args=len(k.params), trace=trace)
+    separate(trace) / fused(trace) -> (specs, kinds): the launches of each run
+    and, per launch, its op_statistic (OP Type, Core Type); run(specs) resets
+    the memory and runs them back to back.
+    """
+
+    def __init__(self, m: model_mod.Model, built: Built, seed: int):
+        from sk.twin import binding as twin_mod
+
+        self.m, self.built = m, built
+        self.twin = twin_mod.Twin(built.runtime)
+        self._libs = {key: self.twin.load_kernels(path) for key, path in built.standalone.items()}
+        self._sk_libs = {name: self.twin.load_kernels(s.library) for name, s in built.scopes.items()}
+        self.memory = Memory(self.twin, m, seed)
+
+    def op_launch(self, op: model_mod.Op, trace: bool):
+        """The standalone launch of one op."""
+        from sk.twin import binding as twin_mod
+
+        k = op.kernel
+        return twin_mod.LaunchSpec(name=op.name, entry=self.twin.symbol(self._libs[k.key], k.entry),
+                                   block_dim=k.block_dim, ration=kernel_types.TABLE[k.kernel_type].ration,
+                                   params=self.memory.op_params(op), num_args=len(k.params), trace=trace)
+
+    def scope_launch(self, scope: model_mod.Scope, trace: bool):
+        """The SuperKernel launch of one scope, its parameter array filled as the plan lays it out."""
+        from sk.twin import binding as twin_mod
+
+        built = self.built.scopes[scope.name]
+        where = f"plan of {scope.name}"
+        plan = planfacts.facts(built.plan, where=where)
+        layout = planfacts.param_layout(built.plan, where=where)
+        params = [0] * layout.slots
+        for pos, offsets in enumerate(layout.op_offsets):
+            op = self.m.ops[scope.ops[pos]]
+            values = self.memory.op_params(op)
+            if len(values) != len(offsets):
+                raise SkError("the plan's parameter count differs from the model's", where=op.label,
+                              value=len(offsets), allowed=f"the model gives {len(values)} parameters")
+            for offset, value in zip(offsets, values):
+                params[offset] = value
+        if layout.workspace_index is not None:
+            params[layout.workspace_index] = self.memory.sk_buffer(
+                self.twin, (scope.name, "ws"), max(layout.workspace_bytes, 64)).address
+        if layout.profiling_index is not None:
+            params[layout.profiling_index] = self.memory.sk_buffer(
+                self.twin, (scope.name, "profiling_index"), 1 << 20).address
+        lib = self._sk_libs[scope.name]
+        entries = {e.arch: self.twin.symbol(lib, e.symbol) for e in plan.entries}
+        aic, aiv = (int(x) for x in plan.task_ration.split(":"))
+        entry = entries.get("cube") if aic else entries.get("vec")
+        return twin_mod.LaunchSpec(name=scope.name, entry=entry, entry_aiv=entries.get("vec") if aic and aiv else None,
+                                   block_dim=plan.block_dim, ration=(aic, aiv), params=params, num_args=None,
+                                   trace=trace)
+
+    def _op_kind(self, op) -> tuple[str, str]:
+        return (op.kernel.op_type or op.kernel.key, kernel_types.TABLE[op.kernel.kernel_type].runtime_core_type)
+
+    def separate(self, trace: bool) -> tuple[list, list]:
+        """Every op as its own launch."""
+        return [self.op_launch(op, trace) for op in self.m.ops], [self._op_kind(op) for op in self.m.ops]
+
+    def fused(self, trace: bool) -> tuple[list, list]:
+        """Each scope as one SuperKernel launch; ops outside scopes as their own launches."""
+        specs, kinds, i = [], [], 0
+        while i < len(self.m.ops):
+            scope = self.m.scope_of(i)
+            if scope is None:
+                op = self.m.ops[i]
+                specs.append(self.op_launch(op, trace))
+                kinds.append(self._op_kind(op))
+                i += 1
+                continue
+            specs.append(self.scope_launch(scope, trace))
+            ration = planfacts.facts(self.built.scopes[scope.name].plan, where=f"plan of {scope.name}").task_ration
+            kinds.append((SK_OP_TYPE, "MIX_AIV" if ration == "0:1" else "MIX_AIC"))
+            i = scope.ops[-1] + 1
+        return specs, kinds
+
+    def run(self, specs) -> list:
+        """Resets the memory, then runs `specs` back to back; the LaunchResults."""
+        self.memory.reset()
+        return self.twin.run_sequence(specs)
 
 
-def _sk_spec(twin, lib, built: BuiltScope, m, scope, mem, trace):
-    from sk.twin import binding as twin_mod
-
-    plan = planfacts.facts(built.plan, where=f"plan of {scope.name}")
-    layout = built.plan["params"]
-    # count covers the op params; the workspace/profiling/task-id slots may lie beyond it.
-    extra_slots = [layout.get(k) for k in ("workspace_index", "profiling_index", "task_id_index")]
-    params = [0] * max([int(layout["count"])] + [int(i) + 1 for i in extra_slots if i is not None])
-    for op_plan in built.plan["ops"]:
-        op = m.ops[scope.ops[op_plan["index"]]]
-        values = mem.op_params(op)
-        if len(values) != len(op_plan["params"]):
-            raise SkError("the plan's parameter count differs from the model's", where=f"{op.label}",
-                          value=len(op_plan["params"]), allowed=f"the model gives {len(values)} parameters")
-        for p, value in zip(op_plan["params"], values):
-            params[p["offset"]] = value
-    if layout.get("workspace_index") is not None:
-        size = int(layout.get("workspace_size") or 0) + (1 << 20 if layout.get("dump") else 0)
-        params[layout["workspace_index"]] = mem.sk_buffer(twin, (scope.name, "ws"), max(size, 64)).address
-    for key in ("profiling_index",):
-        if layout.get(key) is not None:
-            params[layout[key]] = mem.sk_buffer(twin, (scope.name, key), 1 << 20).address
-    entries = {e.arch: twin.symbol(lib, e.symbol) for e in plan.entries}
-    aic, aiv = (int(x) for x in plan.task_ration.split(":"))
-    entry = entries.get("cube") if aic else entries.get("vec")
-    return twin_mod.LaunchSpec(name=scope.name, entry=entry, entry_aiv=entries.get("vec") if aic and aiv else None,
-                               block_dim=plan.block_dim, ration=(aic, aiv), params=params, num_args=None,
-                               trace=trace)
-
-
-def _rows(kinds: list[tuple[str, str]], results) -> list[tuple]:
+def op_statistic_rows(kinds: list[tuple[str, str]], results) -> list[tuple]:
+    """op_statistic rows (OP Type, Core Type, Count, Total, Min, Avg, Max us, Ratio %), largest total first."""
     by = {}
     for (op_type, core), r in zip(kinds, results):
         by.setdefault((op_type, core), []).append(r.wall_ns / 1000.0)
@@ -263,7 +322,8 @@ def _rows(kinds: list[tuple[str, str]], results) -> list[tuple]:
     return sorted(rows, key=lambda r: (-r[3], r[0], r[1]))
 
 
-def _table(title: str, rows) -> str:
+def table(title: str, rows) -> str:
+    """The Markdown op_statistic table `sk run` prints."""
     lines = [f"{title}", "| OP Type | Core Type | Count | Total Time(us) | Avg Time(us) |", "|---|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:.2f} | {r[5]:.2f} |")
@@ -271,91 +331,122 @@ def _table(title: str, rows) -> str:
     return "\n".join(lines)
 
 
-def _csv(path: str, rows) -> None:
+def write_csv(path: str, rows) -> None:
+    """op_statistic.csv in the profiler's columns."""
     out = [",".join(CSV_HEADER)]
     for r in rows:
         out.append(f"{r[0]},{r[1]},{r[2]},{r[3]:.3f},{r[4]:.3f},{r[5]:.3f},{r[6]:.3f},{r[7]:.2f}")
     write_text_atomic(path, "\n".join(out) + "\n")
 
 
-def execute(m: model_mod.Model, built: Built, *, seed: int, repeat: int, prof_dir: str | None,
-            trace_path: str | None, log=print) -> int:
+@dataclasses.dataclass(frozen=True)
+class Mismatch:
+    tensor: str
+    differing_bytes: int
+    total_bytes: int
+
+
+@dataclasses.dataclass(frozen=True)
+class RunReport:
+    """What execute() measured and found.
+
+    rows_separate / rows_fused: op_statistic rows over all rounds;
+    mismatches: tensors whose bytes differ between the runs (sorted by name);
+    first_separate / first_fused: LaunchResults of the first (checked, traced) rounds;
+    residual: "<launch>: <counters>" of SuperKernels that left flag counters set.
+    """
+
+    rounds: int
+    rows_separate: list
+    rows_fused: list
+    output_tensors: int
+    tensors: int
+    mismatches: tuple
+    residual: tuple
+    first_separate: list
+    first_fused: list
+
+    @property
+    def identical(self) -> bool:
+        return not self.mismatches
+
+    @property
+    def total_separate_us(self) -> float:
+        return sum(r[3] for r in self.rows_separate)
+
+    @property
+    def total_fused_us(self) -> float:
+        return sum(r[3] for r in self.rows_fused)
+
+    @property
+    def benefit_percent(self) -> float:
+        no, sk = self.total_separate_us, self.total_fused_us
+        return 100.0 * (no - sk) / no if no else 0.0
+
+    def lines(self) -> list[str]:
+        """The report as `sk run` prints it."""
+        rounds = self.rounds
+        out = [table(f"no_sk_model ({rounds} round(s), CPU twin wall time)", self.rows_separate),
+               table(f"sk_model ({rounds} round(s), CPU twin wall time)", self.rows_fused),
+               f"no_sk_model Total Time: {self.total_separate_us:.2f} us; "
+               f"sk_model Total Time: {self.total_fused_us:.2f} us",
+               f"superkernel benefit: {self.benefit_percent:.2f}%"]
+        if self.residual:
+            out.append("note: flag counters left set at the end of: " + "; ".join(self.residual))
+        if self.mismatches:
+            for mm in self.mismatches[:10]:
+                out.append(f"MISMATCH {mm.tensor}: {mm.differing_bytes} of {mm.total_bytes} bytes differ between "
+                           "separate and fused runs")
+            out.append(f"outputs differ: {len(self.mismatches)} of {self.tensors} tensors")
+        else:
+            out.append(f"outputs identical: {self.output_tensors} output tensors ({self.tensors} tensors in all) "
+                       "bit-exact between separate launches and SuperKernel launches")
+        return out
+
+
+def execute(m: model_mod.Model, built: Built, *, seed: int, repeat: int) -> RunReport:
+    """Runs `m` separately and fused (the first round checked and traced, `repeat` rounds timed)."""
+    if repeat < 1:
+        raise SkError("repeat must be at least 1", where="--repeat", value=repeat)
+    session = Session(m, built, seed)
+    specs, kinds_no_sk = session.separate(trace=True)
+    first_no_sk = session.run(specs)
+    expected = session.memory.snapshot()
+    specs, kinds_sk = session.fused(trace=True)
+    first_sk = session.run(specs)
+    got = session.memory.snapshot()
+
+    times_no_sk, times_sk = list(first_no_sk), list(first_sk)
+    for _ in range(repeat - 1):
+        times_no_sk += session.run(session.separate(False)[0])
+        times_sk += session.run(session.fused(False)[0])
+    mismatches = tuple(Mismatch(name, sum(1 for a, b in zip(expected[name], got[name]) if a != b), len(expected[name]))
+                       for name in sorted(expected) if expected[name] != got[name])
+    return RunReport(rounds=repeat, rows_separate=op_statistic_rows(kinds_no_sk * repeat, times_no_sk),
+                     rows_fused=op_statistic_rows(kinds_sk * repeat, times_sk),
+                     output_tensors=len(set(m.output_tensors())), tensors=len(expected), mismatches=mismatches,
+                     residual=tuple(f"{r.name}: {r.residual}" for r in first_sk if r.residual),
+                     first_separate=first_no_sk, first_fused=first_sk)
+
+
+def write_profile(report: RunReport, prof_dir: str) -> None:
+    """<prof_dir>/{no_sk_model,sk_model}/op_statistic.csv."""
+    write_csv(os.path.join(prof_dir, "no_sk_model", "op_statistic.csv"), report.rows_separate)
+    write_csv(os.path.join(prof_dir, "sk_model", "op_statistic.csv"), report.rows_fused)
+
+
+def write_trace(report: RunReport, path: str) -> None:
+    """A Chrome trace (Perfetto) of the first rounds of both runs."""
     from sk.twin import binding as twin_mod
 
-    twin = twin_mod.Twin(built.runtime)
-    libs = {key: twin.load_kernels(path) for key, path in built.standalone.items()}
-    sk_libs = {name: twin.load_kernels(s.library) for name, s in built.scopes.items()}
-    mem = _Memory(twin, m, seed)
-
-    def separate(trace):
-        specs = [_op_spec(twin, libs, mem, op, trace) for op in m.ops]
-        kinds = [(op.kernel.op_type or op.kernel.key, kernel_types.TABLE[op.kernel.kernel_type].runtime_core_type) for op in m.ops]
-        return specs, kinds
-
-    def fused(trace):
-        specs, kinds, i = [], [], 0
-        while i < len(m.ops):
-            scope = m.scope_of(i)
-            if scope is None:
-                op = m.ops[i]
-                specs.append(_op_spec(twin, libs, mem, op, trace))
-                kinds.append((op.kernel.op_type or op.kernel.key, kernel_types.TABLE[op.kernel.kernel_type].runtime_core_type))
-                i += 1
-                continue
-            b = built.scopes[scope.name]
-            specs.append(_sk_spec(twin, sk_libs[scope.name], b, m, scope, mem, trace))
-            kinds.append((SK_OP_TYPE, "MIX_AIV" if b.plan["task_ration"] == "0:1" else "MIX_AIC"))
-            i = scope.ops[-1] + 1
-        return specs, kinds
-
-    mem.reset()
-    specs, kinds_no_sk = separate(trace=True)
-    first_no_sk = twin.run_sequence(specs)
-    expected = mem.snapshot()
-    mem.reset()
-    specs, kinds_sk = fused(trace=True)
-    first_sk = twin.run_sequence(specs)
-    got = mem.snapshot()
-
-    outputs = set(m.output_tensors())
-    bad = [name for name in sorted(expected) if expected[name] != got[name]]
-    times_no_sk, times_sk = list(first_no_sk), list(first_sk)
-    for _ in range(max(0, repeat - 1)):
-        mem.reset()
-        times_no_sk += twin.run_sequence(separate(False)[0])
-        mem.reset()
-        times_sk += twin.run_sequence(fused(False)[0])
-    rounds = max(1, repeat)
-    rows_no = _rows(kinds_no_sk * rounds, times_no_sk)
-    rows_sk = _rows(kinds_sk * rounds, times_sk)
-    total_no, total_sk = sum(r[3] for r in rows_no), sum(r[3] for r in rows_sk)
-    log(_table(f"no_sk_model ({rounds} round(s), CPU twin wall time)", rows_no))
-    log(_table(f"sk_model ({rounds} round(s), CPU twin wall time)", rows_sk))
-    log(f"no_sk_model Total Time: {total_no:.2f} us; sk_model Total Time: {total_sk:.2f} us")
-    log(f"superkernel benefit: {100.0 * (total_no - total_sk) / total_no if total_no else 0.0:.2f}%")
-    if prof_dir:
-        _csv(os.path.join(prof_dir, "no_sk_model", "op_statistic.csv"), rows_no)
-        _csv(os.path.join(prof_dir, "sk_model", "op_statistic.csv"), rows_sk)
-    if trace_path:
-        doc = twin_mod.chrome_trace(first_no_sk + first_sk,
-                                    [f"no_sk_model: {r.name}" for r in first_no_sk]
-                                    + [f"sk_model: {r.name}" for r in first_sk])
-        write_text_atomic(trace_path, json.dumps(doc) + "\n")
-    residual = [f"{r.name}: {r.residual}" for r in first_sk if r.residual]
-    if residual:
-        log("note: flag counters left set at the end of: " + "; ".join(residual))
-    if bad:
-        for name in bad[:10]:
-            diff = sum(1 for a, b in zip(expected[name], got[name]) if a != b)
-            log(f"MISMATCH {name}: {diff} of {len(expected[name])} bytes differ between separate and fused runs")
-        log(f"outputs differ: {len(bad)} of {len(expected)} tensors")
-        return 1
-    log(f"outputs identical: {len(outputs)} output tensors ({len(expected)} tensors in all) bit-exact "
-        "between separate launches and SuperKernel launches")
-    return 0
+    doc = twin_mod.chrome_trace(report.first_separate + report.first_fused,
+                                [f"no_sk_model: {r.name}" for r in report.first_separate]
+                                + [f"sk_model: {r.name}" for r in report.first_fused])
+    write_text_atomic(path, json.dumps(doc) + "\n")
 
 
 def find_tool(name: str, flag: str) -> str:
+    """`name` on PATH, or an SkError naming `flag`."""
     path = shutil.which(name)
     if not path:
         raise SkError(f"{name} not found on PATH", where=flag, allowed=f"install it or pass {flag} PATH")
@@ -370,11 +461,7 @@ def load_built(manifest_path: str, m: model_mod.Model) -> Built:
     relative paths are relative to the manifest's directory.
     """
     base = os.path.dirname(os.path.abspath(manifest_path))
-    try:
-        with open(manifest_path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, json.JSONDecodeError) as err:
-        raise SkError("cannot read the prebuilt manifest", where=manifest_path, allowed=str(err))
+    doc = _read_manifest(manifest_path)
 
     def path(p, where):
         full = p if os.path.isabs(p) else os.path.join(base, p)
@@ -397,34 +484,58 @@ def load_built(manifest_path: str, m: model_mod.Model) -> Built:
         if entry is None:
             raise SkError("the manifest has no SuperKernel for this scope of the model", where=f"scopes.{scope.name}",
                           allowed=f"known: {sorted(doc.get('scopes', {}))}")
-        plan = load_json(entry["plan"], f"scopes.{scope.name}.plan")
+        where = f"scopes.{scope.name}.plan"
+        plan = load_json(entry["plan"], where)
         meta = load_json(entry["meta"], f"scopes.{scope.name}.meta")
-        if len(plan.get("ops", [])) != len(scope.ops):
+        names = planfacts.op_kernel_names(plan, where)
+        if len(names) != len(scope.ops):
             raise SkError("the prebuilt SuperKernel fuses a different number of ops than the model's scope",
-                          where=f"scopes.{scope.name}", value=len(plan.get("ops", [])),
+                          where=f"scopes.{scope.name}", value=len(names),
                           allowed=f"the scope lists {len(scope.ops)} ops")
-        for pos, (planned, op_index) in enumerate(zip(plan["ops"], scope.ops)):
+        for pos, (planned, op_index) in enumerate(zip(names, scope.ops)):
             kernel = m.ops[op_index].kernel
-            if planned.get("kernel_name") not in (kernel.entry, kernel.key):
-                raise SkError("the prebuilt SuperKernel's op differs from the model's", where=f"scopes.{scope.name}.ops[{pos}]",
-                              value=planned.get("kernel_name"), allowed=f"the model has kernel '{kernel.key}' (entry '{kernel.entry}') there")
+            if planned not in (kernel.entry, kernel.key):
+                raise SkError("the prebuilt SuperKernel's op differs from the model's",
+                              where=f"scopes.{scope.name}.ops[{pos}]", value=planned,
+                              allowed=f"the model has kernel '{kernel.key}' (entry '{kernel.entry}') there")
         scopes[scope.name] = BuiltScope(name=scope.name, library=path(entry["library"], f"scopes.{scope.name}.library"),
                                         plan=plan, meta=meta)
     return Built(runtime=path(doc["runtime"], "runtime"), standalone=standalone, scopes=scopes)
 
 
-def run_model(model_path: str, *, build_dir: str | None, seed: int, repeat: int, prof_dir: str | None,
-              trace: str | None, compiler: str | None = None, ld: str | None = None, objcopy: str | None = None,
-              tsan: bool = False, runtime_dir: str | None = None, built_manifest: str | None = None,
-              log=print) -> int:
-    m = model_mod.load(model_path, need_sources=not built_manifest)
+def load_model(manifest_path: str, model_path: str) -> model_mod.Model:
+    """The model a prebuilt manifest runs: declared in BUILD (the manifest's `build` section) with
+    `model_path` as its data file; or, from a manifest without one, `model_path` as a whole model."""
+    doc = _read_manifest(manifest_path)
+    if "build" not in doc:
+        return model_mod.load(model_path, need_sources=False)
+    return model_mod.from_build(doc["build"], os.path.dirname(os.path.abspath(manifest_path)), model_path)
+
+
+def _read_manifest(manifest_path: str) -> dict:
+    try:
+        with open(manifest_path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, json.JSONDecodeError) as err:
+        raise SkError("cannot read the prebuilt manifest", where=manifest_path, allowed=str(err))
+
+
+def run_model(model_path: str, *, seed: int, repeat: int, build_dir: str | None = None, compiler: str | None = None,
+              ld: str | None = None, objcopy: str | None = None, tsan: bool = False, runtime_dir: str | None = None,
+              built_manifest: str | None = None, progress=None, warn=None) -> RunReport:
+    """`sk run`: loads the model, builds it (or loads the prebuilt manifest), executes it.
+
+    Tools default to g++, ld and objcopy on PATH; build_dir to a per-model temp directory.
+    progress, warn: as for build().
+    """
     if repeat < 1:
         raise SkError("repeat must be at least 1", where="--repeat", value=repeat)
     if built_manifest:
-        return execute(m, load_built(built_manifest, m), seed=seed, repeat=repeat, prof_dir=prof_dir,
-                       trace_path=trace, log=log)
+        m = load_model(built_manifest, model_path)
+        return execute(m, load_built(built_manifest, m), seed=seed, repeat=repeat)
+    m = model_mod.load(model_path)
     build_dir = build_dir or os.path.join(tempfile.gettempdir(), f"sk-run-{m.name}")
     built = build(m, build_dir, compiler=compiler or find_tool("g++", "--compiler"), ld=ld or find_tool("ld", "--ld"),
                   objcopy=objcopy or find_tool("objcopy", "--objcopy"), tsan=tsan, runtime_dir=runtime_dir,
-                  log=log)
-    return execute(m, built, seed=seed, repeat=repeat, prof_dir=prof_dir, trace_path=trace, log=log)
+                  progress=progress, warn=warn)
+    return execute(m, built, seed=seed, repeat=repeat)

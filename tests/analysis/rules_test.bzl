@@ -169,3 +169,15 @@ failure_test = analysistest.make(
     attrs = {"expected": attr.string()},
     config_settings = FAKE_CANN,
 )
+
+def _params_layout_impl(ctx):
+    """The --param list of the wrap and pack actions is upstream's layout."""
+    env = analysistest.begin(ctx)
+    actions = _by_mnemonic(env)
+    for mnemonic in ["SkWrap", "SkSubOp"]:
+        for a in actions[mnemonic]:
+            args = _sk_args(a)
+            asserts.equals(env, ctx.attr.expected, [args[i + 1] for i, x in enumerate(args) if x == "--param"])
+    return analysistest.end(env)
+
+params_layout_test = analysistest.make(_params_layout_impl, attrs = {"expected": attr.string_list()}, config_settings = FAKE_CANN)

@@ -9,7 +9,9 @@ import sys
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MODELS = ["examples/quickstart/model.json", "examples/moe/model.json"]
+# The examples that are also self-contained model files (the quickstart is declared in BUILD only;
+# its fused-vs-separate check is //examples/quickstart:compare_test).
+MODELS = ["examples/moe/model.json"]
 
 
 @pytest.mark.parametrize("model", MODELS)

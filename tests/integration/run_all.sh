@@ -7,7 +7,9 @@
 #  3. with a CANN toolkit found through ASCEND_HOME_PATH (tests/fake_cann, a
 #     tree of files), `bazel aquery` of the CANN actions has no absolute path;
 #  4. a consumer workspace outside the repository (local_path_override)
-#     declares its own kernels and SuperKernel, builds and runs them.
+#     declares its own kernels (workspace + tiling parameters) and
+#     SuperKernels in BUILD only, plus a tensors/tiling data file; runs them
+#     bit-exact; data files contradicting BUILD fail naming the field.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 bazel=$repo/tools/bazel
@@ -72,56 +74,142 @@ local_path_override(module_name = "rules_superkernel", path = "$repo")
 MOD
 cp "$repo/examples/.bazelrc" "$c/.bazelrc"
 cp "$repo/.bazelversion" "$c/.bazelversion"
-cat > "$c/kern/scale.cpp" <<'CPP'
+# Kernels of the ordinary Ascend C shape (..., workspace, tiling), declared in BUILD only:
+# a global helper() defined differently in two kernels, a 4-block kernel calling SyncAll
+# fused after a 16-block one (feed-sync-all=1), a MIX_AIC_1_2 kernel fused with a vector
+# kernel under split-mode=2. The data file holds only tensors and tiling values.
+cat > "$c/kern/prep.cpp" <<'CPP'
+// y[i] = helper(x[(i + tile) % n]) + tiling.add, 16 blocks; each block reads the next block's tile.
 #include "kernel_operator.h"
-static inline int32_t helper(int32_t v) { return v * 3; }   // same name as in shift.cpp
-extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y) {
+struct PrepTiling { int32_t n; int32_t add; };
+__aicore__ int32_t helper(int32_t v) { return v * 3; }   // mixk.cpp defines another helper()
+extern "C" __global__ __aicore__ void prep(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    const PrepTiling t = *(__gm__ const PrepTiling*)tiling;
     __gm__ const int32_t* in = (__gm__ const int32_t*)x;
     __gm__ int32_t* out = (__gm__ int32_t*)y;
-    for (int64_t i = AscendC::GetBlockIdx(); i < 256; i += AscendC::GetBlockNum()) out[i] = helper(in[i]);
+    __gm__ int32_t* scratch = (__gm__ int32_t*)workspace;
+    const int64_t tile = t.n / AscendC::GetBlockNum();
+    const int64_t b = AscendC::GetBlockIdx();
+    for (int64_t i = b * tile; i < (b + 1) * tile; ++i) scratch[i] = helper(in[(i + tile) % t.n]);
+    for (int64_t i = b * tile; i < (b + 1) * tile; ++i) out[i] = scratch[i] + t.add;
 }
 CPP
-cat > "$c/kern/shift.cpp" <<'CPP'
+cat > "$c/kern/gsum.cpp" <<'CPP'
+// MIX_AIV_1_0 on 4 blocks: partial sums, SyncAll, then every block writes total + b * tiling.step.
 #include "kernel_operator.h"
-int32_t helper(int32_t v) { return v + 7; }   // a global helper clashing by name with other kernels
-extern "C" __global__ __aicore__ void shift(GM_ADDR x, GM_ADDR y) {
+struct GsumTiling { int32_t n; int32_t step; };
+extern "C" __global__ __aicore__ void gsum(GM_ADDR x, GM_ADDR partial, GM_ADDR out, GM_ADDR workspace,
+                                           GM_ADDR tiling) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);
+    const GsumTiling t = *(__gm__ const GsumTiling*)tiling;
+    __gm__ const int32_t* in = (__gm__ const int32_t*)x;
+    __gm__ int32_t* p = (__gm__ int32_t*)partial;
+    __gm__ int32_t* y = (__gm__ int32_t*)out;
+    const int64_t b = AscendC::GetBlockIdx();
+    const int64_t part = t.n / AscendC::GetBlockNum();
+    int32_t sum = 0;
+    for (int64_t i = b * part; i < (b + 1) * part; ++i) sum += in[i];
+    p[b] = sum;
+    AscendC::SyncAll<true>();
+    int32_t total = 0;
+    for (int64_t k = 0; k < AscendC::GetBlockNum(); ++k) total += p[k];
+    y[b] = total + (int32_t)b * t.step;
+}
+CPP
+cat > "$c/kern/mixk.cpp" <<'CPP'
+// MIX_AIC_1_2 on 4 blocks: the cube of block b fills the first half of its 256 elements,
+// its two vector workers a quarter each; both read one block further on.
+#include "kernel_operator.h"
+struct MixTiling { int32_t n; int32_t mul; };
+__aicore__ int32_t helper(int32_t v) { return v - 11; }   // prep.cpp defines another helper()
+extern "C" __global__ __aicore__ void mixk(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    const MixTiling t = *(__gm__ const MixTiling*)tiling;
     __gm__ const int32_t* in = (__gm__ const int32_t*)x;
     __gm__ int32_t* out = (__gm__ int32_t*)y;
-    for (int64_t i = AscendC::GetBlockIdx(); i < 256; i += AscendC::GetBlockNum()) out[i] = helper(in[i]);
+    const int64_t span = t.n / 4;
+    if ASCEND_IS_AIC {
+        const int64_t base = get_block_idx() * span;
+        for (int64_t i = base; i < base + span / 2; ++i) out[i] = in[(i + span) % t.n] * t.mul;
+    }
+    if ASCEND_IS_AIV {
+        const int64_t base = AscendC::GetBlockIdx() / 2 * span + span / 2 + AscendC::GetSubBlockIdx() * (span / 4);
+        for (int64_t i = base; i < base + span / 4; ++i) out[i] = helper(in[(i + span) % t.n]);
+    }
+}
+CPP
+cat > "$c/kern/vshift.cpp" <<'CPP'
+// y[i] = x[(i + tile) % n] + tiling.shift on 8 vector blocks, through the workspace.
+#include "kernel_operator.h"
+struct ShiftTiling { int32_t n; int32_t shift; };
+extern "C" __global__ __aicore__ void vshift(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    const ShiftTiling t = *(__gm__ const ShiftTiling*)tiling;
+    __gm__ const int32_t* in = (__gm__ const int32_t*)x;
+    __gm__ int32_t* out = (__gm__ int32_t*)y;
+    __gm__ int32_t* scratch = (__gm__ int32_t*)workspace;
+    const int64_t tile = t.n / AscendC::GetBlockNum();
+    const int64_t b = AscendC::GetBlockIdx();
+    for (int64_t i = b * tile; i < (b + 1) * tile; ++i) scratch[i] = in[(i + tile) % t.n] + t.shift;
+    for (int64_t i = b * tile; i < (b + 1) * tile; ++i) out[i] = scratch[i];
 }
 CPP
 cat > "$c/kern/BUILD.bazel" <<'BLD'
 load("@rules_superkernel//rules:defs.bzl", "sk_model_test", "sk_op", "sk_sub_kernel", "super_kernel")
-sk_sub_kernel(name = "scale", srcs = ["scale.cpp"], kernel_type = "AIV_ONLY", block_dim = 4, inputs = ["x"], outputs = ["y"])
-sk_sub_kernel(name = "shift", srcs = ["shift.cpp"], kernel_type = "AIC_ONLY", block_dim = 2, inputs = ["x"], outputs = ["y"])
-sk_op(name = "shift_again", kernel = ":shift", bind = {"x": "t2", "y": "t3"})
-super_kernel(name = "fused", ops = [":scale", ":shift", ":shift_again"], options = "split-mode=4")
-sk_model_test(name = "compare_test", model = "model.json", kernels = {":scale": "scale", ":shift": "shift"},
-              super_kernels = {":fused": "fused"}, repeat = 1)
-super_kernel(name = "bad_options", ops = [":scale"], options = "stream-funsion=1", tags = ["manual"])
+sk_sub_kernel(name = "prep_k", srcs = ["prep.cpp"], entry = "prep", kernel_type = "AIV_ONLY", block_dim = 16,
+              inputs = ["x"], outputs = ["y"], workspace = 4096, tiling = True)
+sk_sub_kernel(name = "gsum_k", srcs = ["gsum.cpp"], entry = "gsum", kernel_type = "MIX_AIV_1_0", block_dim = 4,
+              inputs = ["x"], outputs = ["partial", "out"], workspace = 256, tiling = True)
+sk_sub_kernel(name = "mixk_k", srcs = ["mixk.cpp"], entry = "mixk", kernel_type = "MIX_AIC_1_2", block_dim = 4,
+              inputs = ["x"], outputs = ["y"], workspace = 256, tiling = True)
+sk_sub_kernel(name = "vshift_k", srcs = ["vshift.cpp"], entry = "vshift", kernel_type = "AIV_ONLY", block_dim = 8,
+              inputs = ["x"], outputs = ["y"], workspace = 4096, tiling = True)
+sk_op(name = "prep", kernel = ":prep_k", bind = {"x": "t0", "y": "t1"})
+sk_op(name = "gsum", kernel = ":gsum_k", bind = {"x": "t1", "partial": "p", "out": "s"})
+sk_op(name = "mixk", kernel = ":mixk_k", bind = {"x": "t1", "y": "t2"})
+sk_op(name = "vshift", kernel = ":vshift_k", bind = {"x": "t2", "y": "t3"})
+super_kernel(name = "pre", ops = [":prep", ":gsum"], options = "feed-sync-all=1")
+super_kernel(name = "mix", ops = [":mixk", ":vshift"], options = "split-mode=2")
+sk_model_test(name = "compare_test", ops = [":pre", ":mix"], data = "data.json", repeat = 1)
+# The same model with data files that contradict BUILD: each run must fail naming the field.
+sk_model_test(name = "bad_binding_test", ops = [":pre", ":mix"], data = "bad_binding.json", repeat = 1, tags = ["manual"])
+sk_model_test(name = "bad_option_test", ops = [":pre", ":mix"], data = "bad_option.json", repeat = 1, tags = ["manual"])
+super_kernel(name = "bad_options", ops = [":prep"], options = "stream-funsion=1", tags = ["manual"])
 BLD
-cat > "$c/kern/model.json" <<'JSON'
-{"name": "consumer",
- "tensors": {"t0": {"dtype": "int32", "shape": [256]}, "t1": {"dtype": "int32", "shape": [256]},
-             "t2": {"dtype": "int32", "shape": [256]}, "t3": {"dtype": "int32", "shape": [256]}},
- "kernels": {"scale": {"src": "scale.cpp", "kernel_type": "AIV_ONLY", "block_dim": 4, "inputs": ["x"], "outputs": ["y"]},
-             "shift": {"src": "shift.cpp", "kernel_type": "AIC_ONLY", "block_dim": 2, "inputs": ["x"], "outputs": ["y"]}},
- "ops": [{"name": "a", "kernel": "scale", "bind": {"x": "t0", "y": "t1"}},
-         {"name": "b", "kernel": "shift", "bind": {"x": "t1", "y": "t2"}},
-         {"name": "c", "kernel": "shift", "bind": {"x": "t2", "y": "t3"}}],
- "super_kernels": [{"name": "fused", "ops": ["a", "b", "c"], "options": "split-mode=4"}]}
-JSON
+tensors='"tensors": {"t0": {"dtype": "int32", "shape": [1024]}, "t1": {"dtype": "int32", "shape": [1024]},
+             "t2": {"dtype": "int32", "shape": [1024]}, "t3": {"dtype": "int32", "shape": [1024]},
+             "p": {"dtype": "int32", "shape": [4]}, "s": {"dtype": "int32", "shape": [4]}}'
+op() { printf '{"name": "%s", "tiling": {"dtype": "int32", "values": [1024, %s]}%s}' "$1" "$2" "${3:+, \"bind\": $3}"; }
+tiling="$(op prep 5), $(op gsum 3), $(op mixk 2), $(op vshift -4)"
+printf '{%s,\n "ops": [%s]}\n' "$tensors" "$tiling" > "$c/kern/data.json"
+# Repeats every binding; mixk's x is another tensor than BUILD binds.
+printf '{%s,\n "ops": [%s, %s, %s, %s]}\n' "$tensors" "$(op prep 5 '{"x": "t0", "y": "t1"}')" \
+  "$(op gsum 3 '{"x": "t1", "partial": "p", "out": "s"}')" "$(op mixk 2 '{"x": "t0", "y": "t2"}')" \
+  "$(op vshift -4 '{"x": "t2", "y": "t3"}')" > "$c/kern/bad_binding.json"
+printf '{%s,\n "ops": [%s],\n "super_kernels": [{"name": "pre", "options": "feed-sync-all=1"}, {"name": "mix", "options": "split-mode=4"}]}\n' \
+  "$tensors" "$tiling" > "$c/kern/bad_option.json"
 c_root=$work/out_consumer
 roots+=("$c_root")
 # Bazel's sandbox mounts an empty /tmp (hermetic tmp); a local_path_override
 # into /tmp (a CI clone) must be mounted explicitly to stay visible.
 printf 'build --sandbox_add_mount_pair=%s\n' "$repo" >> "$c/.bazelrc"
-(cd "$c" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$c_root" build //kern:fused > "$work/4.log" 2>&1) \
-  || { cat "$work/4.log" >&2; fail "consumer workspace: build //kern:fused"; }
-[ -s "$c/bazel-bin/kern/fused.o" ] && [ -s "$c/bazel-bin/kern/fused.json" ] || fail "consumer workspace: fused.o / fused.json missing"
+(cd "$c" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$c_root" build //kern:pre //kern:mix > "$work/4.log" 2>&1) \
+  || { cat "$work/4.log" >&2; fail "consumer workspace: build //kern:pre //kern:mix"; }
+[ -s "$c/bazel-bin/kern/pre.o" ] && [ -s "$c/bazel-bin/kern/mix.json" ] || fail "consumer workspace: pre.o / mix.json missing"
 (cd "$c" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$c_root" test //kern:compare_test > "$work/5.log" 2>&1) \
   || { cat "$work/5.log" >&2; cat "$c"/bazel-testlogs/kern/compare_test/test.log >&2 2>/dev/null; fail "consumer workspace: fused run differs or failed"; }
 grep -h "outputs identical" "$c"/bazel-testlogs/kern/compare_test/test.log
+for v in bad_binding:"ops\[2\].bind.x" bad_option:"super_kernels\[1\].options"; do
+  name=${v%%:*}; field=${v#*:}
+  if (cd "$c" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$c_root" test //kern:${name}_test > "$work/6.log" 2>&1); then
+    fail "consumer workspace: //kern:${name}_test passed although its data file contradicts BUILD"
+  fi
+  grep -q "$field" "$c/bazel-testlogs/kern/${name}_test/test.log" && grep -q "disagree" "$c/bazel-testlogs/kern/${name}_test/test.log" \
+    || { cat "$c/bazel-testlogs/kern/${name}_test/test.log" >&2; fail "consumer workspace: //kern:${name}_test did not name $field"; }
+  grep -h "error:" "$c/bazel-testlogs/kern/${name}_test/test.log" | head -1
+done
+pass "consumer workspace: a data file contradicting BUILD (a binding, an option) fails naming the field"
 if (cd "$c" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$c_root" build //kern:bad_options > "$work/7.log" 2>&1); then
   fail "consumer workspace: a misspelt option built"
 fi
@@ -129,7 +217,7 @@ grep -q "//kern:bad_options" "$work/7.log" && grep -q "did you mean 'stream-fusi
   || { cat "$work/7.log" >&2; fail "consumer workspace: the misspelt option's error names neither the target nor the fix"; }
 grep -h "stream-funsion" "$work/7.log" | head -1
 pass "consumer workspace: a misspelt option fails the build naming the target, the option and the fix"
-pass "consumer workspace (local_path_override): own kernels with clashing helpers fused, run, bit-exact"
+pass "consumer workspace (local_path_override): own kernels with workspace + tiling, clashing helpers, SyncAll after a wider kernel, MIX_AIC_1_2 + vector under split-mode=2, declared in BUILD only: fused and separate bit-exact"
 
 # 5. WORKSPACE mode: the same toolchains through rules_superkernel's macros.
 # Offline, the rule sets come from the Debian modules tools/bazel provisioned.

@@ -15,7 +15,7 @@ import os
 
 
 def configure(parser):
-    parser.add_argument("--model", required=True, help="model description JSON (see sk/model.py)")
+    parser.add_argument("--model", required=True, help="model description JSON (see sk/twin/model.py); with --built, the data file of the model BUILD declares")
     parser.add_argument("--build-dir", help="where objects and libraries go (default: a per-model temp dir)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the input generator")
     parser.add_argument("--repeat", type=int, default=3, help="timed rounds of each run")
@@ -48,7 +48,14 @@ def run(args) -> int:
         sys.stdout.flush()
         os.execve(sys.executable, [sys.executable, "-m", "sk", *sys.argv[1:]], env)
 
-    return run_mod.run_model(args.model, build_dir=args.build_dir, seed=args.seed, repeat=args.repeat,
-                             prof_dir=args.prof_dir, trace=args.trace or os.path.join(args.prof_dir, "trace.json"),
-                             compiler=args.compiler, ld=args.ld, objcopy=args.objcopy, built_manifest=args.built,
-                             tsan=args.tsan)
+    trace = args.trace or os.path.join(args.prof_dir, "trace.json")
+    report = run_mod.run_model(args.model, build_dir=args.build_dir, seed=args.seed, repeat=args.repeat,
+                               compiler=args.compiler, ld=args.ld, objcopy=args.objcopy, built_manifest=args.built,
+                               tsan=args.tsan, progress=print,
+                               warn=lambda w: print(f"sk gen: warning: {w}", file=sys.stderr))
+    for line in report.lines():
+        print(line)
+    if args.prof_dir:
+        run_mod.write_profile(report, args.prof_dir)
+    run_mod.write_trace(report, trace)
+    return 0 if report.identical else 1

@@ -1,9 +1,9 @@
-"""Synthetic models for `sk run` (sk/model.py format): long vector chains with independent branches and
+"""Synthetic models for `sk run` (sk/twin/model.py format): long vector chains with independent branches and
 small op graphs of vector, cube and mixed kernels.
 
     doc = chain_model(60, independent_every=4)     # a model dict
     path = write_model(doc, some_dir)               # model.json + kernels/*.cpp
-    run.run_model(path, ...)                        # or model.load(path) + run.build/execute
+    sk.twin.run.run_model(path, ...)                # or model.load(path) + run.build/execute
 
 Kernels (sources in KERNEL_SOURCES, written by write_model), all over int32
 tensors of ELEMENTS values with unsigned (wrapping, so well-defined)
