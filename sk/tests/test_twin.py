@@ -2,10 +2,14 @@
 sequences and Chrome traces."""
 
 import json
+import shutil
 import struct
+import subprocess
 
 import pytest
 
+from sk.build import toolargv
+from sk.cli import main as cli
 from sk.twin import binding as twin
 from sk.base.errors import SkError
 
@@ -134,3 +138,26 @@ def test_kernel_cflags_point_at_the_runtime_headers():
     assert f"-I{twin.INCLUDE_DIR}" in flags and "-D__CCE_KT_TEST__=1" in flags
     assert (twin.INCLUDE_DIR / "kernel_operator.h").exists()
     assert "-fsanitize=thread" in twin.kernel_cflags(tsan=True)
+
+
+def test_sk_twin_lib_links_a_library_the_twin_runs(rt, tmp_path):
+    # The step Bazel's SkTwinLib runs: an object from the twin's compile, linked by `sk twin lib`.
+    (tmp_path / "k.cc").write_text(KERNELS)
+    obj, lib = tmp_path / "k.o", tmp_path / "lib" / "k.so"
+    subprocess.run(toolargv.twin_compile_argv(twin.compiler(), str(tmp_path / "k.cc"), str(obj),
+                                              include_dir=str(twin.INCLUDE_DIR)), check=True)
+    assert cli.main(["twin", "lib", "--toolchain", "host", "--compiler", twin.compiler(), "--ld", shutil.which("ld"),
+                     "--obj", str(obj), "-o", str(lib)]) == 0
+    assert [p.name for p in lib.parent.iterdir()] == ["k.so"]  # no temporary left beside it
+    kernels = rt.load_kernels(lib)
+    x, y, z = rt.alloc(256), rt.alloc(256), rt.alloc(256)
+    x.write(struct.pack("<64f", *range(64)))
+    y.write(struct.pack("<64f", *[0.5] * 64))
+    assert rt.launch(add_spec(rt, kernels, x, y, z)).ok
+    assert floats(z) == [i + 0.5 for i in range(64)]
+
+
+def test_sk_twin_lib_refuses_the_cann_toolchain(tmp_path, capsys):
+    assert cli.main(["twin", "lib", "--toolchain", "cann", "--compiler", "bisheng", "--obj", "a.o",
+                     "-o", str(tmp_path / "k.so")]) == 2
+    assert "twin libraries are built with the host toolchain" in capsys.readouterr().err
