@@ -16,9 +16,7 @@ import pytest
 
 from sk.cli.commands.gen import write_outputs
 from sk.render.conformance_compare import json_without_sha, missing_options, normalise
-from sk.engine.plan import build_plan
-from sk.engine.platforms import get_platform
-from sk.engine.subop import load_kernel_infos
+from sk.tests.scenario import plan_from
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -68,8 +66,7 @@ def generated(tmp_path_factory):
 
     def gen(name):
         if name not in cache:
-            ki = load_kernel_infos(str(DATA / name / "kernel_infos.json"))
-            plan = build_plan(ki, get_platform("Ascend910_9391"))
+            plan = plan_from(DATA / name / "kernel_infos.json")
             out = tmp_path_factory.mktemp(name)
             files = write_outputs(plan, str(out), str(out / "plan.json"))
             cache[name] = {k: pathlib.Path(v).read_text() for k, v in files.items()}

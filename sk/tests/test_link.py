@@ -227,16 +227,12 @@ def test_json_text_around_the_digest_odd_documents(meta):
 def test_json_text_around_the_digest_of_a_kernel_json():
     # The shape sk gen writes for a SuperKernel (sk.render.meta.kernel_json), sub-op lists included.
     from sk.render.meta import kernel_json
-    from sk.engine.plan import build_plan
-    from sk.engine.platforms import get_platform
-    from sk.engine.subop import load_kernel_infos
-    from sk.tests.scenario import write_scenario
+    from sk.tests.scenario import scenario_plan
     import tempfile
 
     ops = [("a", {"kernel_type": "KERNEL_TYPE_AIC_ONLY"}, {}), ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {})]
     with tempfile.TemporaryDirectory() as tmp:
-        plan = build_plan(load_kernel_infos(write_scenario(os.path.join(tmp, "in"), ops, options="split-mode=4")),
-                          get_platform())
+        plan = scenario_plan(os.path.join(tmp, "in"), ops, options="split-mode=4")
         meta = json.loads(jsontext.dumps(kernel_json(plan), indent=2))
     assert "SuperkernelInfo" in meta and "sha256" not in meta
     assert _spliced(meta) == _written_before(meta)
