@@ -9,13 +9,12 @@ Deliberate deviations are listed in sk/conformance/DIFFERENCES.md.
 import json
 import os
 import pathlib
-import subprocess
-import sys
 
 import pytest
 
 from sk.cli.commands.gen import write_outputs
 from sk.render.conformance_compare import json_without_sha, missing_options, normalise
+from sk.tests.harness import run_sk
 from sk.tests.scenario import plan_from
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -131,10 +130,8 @@ def test_no_input_path_leaks(name, generated):
 
 
 def _cli_gen(scenario: pathlib.Path, out: pathlib.Path, cwd: pathlib.Path, seed: str):
-    env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.run([sys.executable, "-m", "sk", "gen", "--kernel-infos", str(scenario / "kernel_infos.json"),
-                           "--out-dir", str(out), "--plan-out", str(out / "plan.json")],
-                          cwd=cwd, env=env, capture_output=True, text=True)
+    proc = run_sk("gen", "--kernel-infos", scenario / "kernel_infos.json", "--out-dir", out,
+                  "--plan-out", out / "plan.json", cwd=cwd, env={"PYTHONHASHSEED": seed})
     assert proc.returncode == 0, proc.stderr
     return {p.name: p.read_bytes() for p in sorted(out.iterdir())}
 

@@ -20,12 +20,13 @@ from sk.build import subkernel
 from sk.engine import kernel_types
 from sk.build import toolargv
 from sk.base.errors import SkError
+from sk.tests.harness import HOST_TOOLS, needs_host_tools
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures")
 MINI = os.path.join(FIX, "mini_rt")
-GXX, LD, OBJCOPY = shutil.which("g++"), shutil.which("ld"), shutil.which("objcopy")
-pytestmark = pytest.mark.skipif(not (GXX and LD and OBJCOPY), reason="needs g++, ld and objcopy on PATH")
+GXX, LD, OBJCOPY = HOST_TOOLS["g++"], HOST_TOOLS["ld"], HOST_TOOLS["objcopy"]
+pytestmark = needs_host_tools
 
 
 def tools():

@@ -8,7 +8,6 @@ split-mode 4 SuperKernel (models/split).
 
 import json
 import os
-import shutil
 import struct
 
 import pytest
@@ -22,26 +21,13 @@ from sk.twin import binding as _twin
 # whole suite can run in one pytest process.
 RUNTIME_DIR = str(_twin.default_build_dir())
 from sk.base.errors import SkError
+from sk.tests.harness import HOST_TOOLS, needs_host_tools, needs_twin_sources
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.join(HERE, "models")
 REPO = os.path.dirname(os.path.dirname(HERE))
 QUICKSTART = os.path.join(REPO, "examples", "quickstart", "model.json")
-TOOLS = {name: shutil.which(name) for name in ("g++", "ld", "objcopy")}
-
-
-def _runtime_available():
-    try:
-        from sk.twin import binding as twin
-    except ImportError:
-        return False
-    return twin.SOURCE_DIR.is_dir() and any(twin.SOURCE_DIR.glob("*.cc"))
-
-
-pytestmark = [
-    pytest.mark.skipif(not all(TOOLS.values()), reason="needs g++, ld and objcopy on PATH"),
-    pytest.mark.skipif(not _runtime_available(), reason="the twin runtime sources (sk/runtime) are not present"),
-]
+pytestmark = [needs_host_tools, needs_twin_sources]
 
 
 @pytest.fixture(scope="session")
@@ -53,8 +39,8 @@ def run_model(path, build_root, capsys, **kw):
     name = os.path.basename(os.path.dirname(path))
     prof = build_root / f"prof-{name}"
     code = run.run_model(path, build_dir=str(build_root / name), seed=kw.pop("seed", 1), repeat=kw.pop("repeat", 1),
-                         prof_dir=str(prof), trace=str(prof / "trace.json"), compiler=TOOLS["g++"], ld=TOOLS["ld"],
-                         objcopy=TOOLS["objcopy"], runtime_dir=RUNTIME_DIR)
+                         prof_dir=str(prof), trace=str(prof / "trace.json"), compiler=HOST_TOOLS["g++"], ld=HOST_TOOLS["ld"],
+                         objcopy=HOST_TOOLS["objcopy"], runtime_dir=RUNTIME_DIR)
     return code, capsys.readouterr().out, prof
 
 
@@ -120,8 +106,8 @@ def test_split_mode_4_dispatches_copies_by_core_id(build_root, capsys):
 
     path = os.path.join(MODELS, "split", "model.json")
     m = model_mod.load(path)
-    built = run.build(m, str(build_root / "split"), compiler=TOOLS["g++"], ld=TOOLS["ld"],
-                      objcopy=TOOLS["objcopy"], runtime_dir=RUNTIME_DIR, log=lambda *_: None)
+    built = run.build(m, str(build_root / "split"), compiler=HOST_TOOLS["g++"], ld=HOST_TOOLS["ld"],
+                      objcopy=HOST_TOOLS["objcopy"], runtime_dir=RUNTIME_DIR, log=lambda *_: None)
     twin = twin_mod.Twin(built.runtime)
     mem = run._Memory(twin, m, 0)
     mem.reset()
