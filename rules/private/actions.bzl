@@ -161,26 +161,16 @@ def link_super_kernel(ctx, tc, plan, entry_dir, sub_objects, meta_in, out_obj, o
     _run_sk(ctx, tc, "SkLink", "Linking SuperKernel %{output}", args, [plan, entry_dir, meta_in] + sub_objects, [out_obj, out_json])
 
 def twin_shared_library(ctx, tc, objects, out):
-    """SkTwinLib: a shared library the CPU twin loads; -Bsymbolic so two
-    kernels' same-named helpers do not interpose."""
+    """SkTwinLib: a shared library the CPU twin loads (`sk twin lib`; its argv is sk's)."""
     args = ctx.actions.args()
-
-    # -B: the driver finds `ld` next to the toolchain's linker, not on a PATH
-    # the pinned environment does not have.
-    args.add("-B" + tc.linker.dirname + "/")
-    args.add_all(["-shared", "-Wl,-Bsymbolic", "-o", out])
-    args.add_all(objects)
-    ctx.actions.run(
-        executable = tc.compiler,
-        arguments = [args],
-        inputs = depset(objects, transitive = [tc.all_files]),
-        outputs = [out],
-        mnemonic = "SkTwinLib",
-        progress_message = "Linking CPU-twin library %{output}",
-        env = SK_ENV,
-        execution_requirements = dict(tc.execution_requirements),
-        toolchain = SK_TOOLCHAIN_TYPE,
-    )
+    args.add("twin")
+    args.add("lib")
+    args.add("--toolchain", tc.flavor)
+    args.add("--compiler", tc.compiler)
+    args.add("--ld", tc.linker)
+    args.add_all(objects, before_each = "--obj")
+    args.add("-o", out)
+    _run_sk(ctx, tc, "SkTwinLib", "Linking CPU-twin library %{output}", args, objects, [out])
 
 def report_super_kernel(ctx, tc, plan, meta, out):
     """SkReport: what was fused, the barriers, sizes."""

@@ -18,6 +18,7 @@ mllvm options) are added here and nowhere else.
 
 from __future__ import annotations
 
+import os
 from collections import namedtuple
 
 from sk.base.errors import SkError
@@ -58,6 +59,25 @@ HOST_ARCH_DEFINES = {
     "vec": ("-D__DAV_C220_VEC__", "-D__DAV_VEC__"),
 }
 HOST_COMPILE_FLAGS = ("-std=c++17", "-O2", "-fPIC")
+
+# The CPU twin's own builds outside the host toolchain (sk.twin.binding builds
+# libskrt.so and kernel libraries for `python -m pytest` and `sk run`), and
+# Bazel's cc rules building the same runtime: render_runtime_bzl() hands them
+# the flags both builds must agree on.
+TWIN_STD = "-std=c++17"
+TWIN_WARNINGS = ("-Wall", "-Wextra")
+# The runtime's own sources build warning-free; kernels (upstream code) need not.
+WERROR = "-Werror"
+TWIN_THREADS = "-pthread"
+# The runtime headers take this path (kernel_operator.h defines it otherwise).
+TWIN_KT_TEST_DEFINE = "-D__CCE_KT_TEST__=1"
+TSAN = "-fsanitize=thread"
+# ThreadSanitizer builds: every object and library the race check loads.
+TSAN_FLAGS = ("-O1", TSAN)
+TWIN_OPT = {False: ("-O2",), True: TSAN_FLAGS}
+# Kernel libraries are loaded next to each other, and two may both define
+# `helper`: -Bsymbolic makes calls inside a library bind to its own definitions.
+SYMBOLIC_SHARED = ("-shared", "-Wl,-Bsymbolic")
 
 
 # A tuple, not a dataclass: importing dataclasses took 10 ms of every `sk link`.
@@ -198,3 +218,77 @@ def redefine_argv(tools: Tools, src: str, dst: str, renames) -> list[str]:
     """One objcopy that writes a copy of src with symbols renamed (old, new)."""
     objcopy = tools.need("objcopy")
     return [objcopy, *[f"--redefine-sym={old}={new}" for old, new in renames], src, dst]
+
+
+def twin_cflags(include_dir: str, *, tsan: bool = False) -> list[str]:
+    """Flags of every twin compile outside Bazel: kernels, SK entries, the runtime, its C++ tests.
+
+    include_dir: sk/runtime/include (the Ascend C surface of the twin).
+    tsan: ThreadSanitizer; the runtime and every kernel loaded with it must agree.
+    """
+    return [TWIN_STD, "-fPIC", "-g", *TWIN_WARNINGS, *TWIN_OPT[tsan], f"-I{include_dir}", TWIN_KT_TEST_DEFINE]
+
+
+def twin_compile_argv(compiler: str, src: str, out: str, *, include_dir: str, extra=(),
+                      tsan: bool = False) -> list[str]:
+    """`-c` of one source for the twin (a golden SuperKernel source, a harness)."""
+    return [compiler, *twin_cflags(include_dir, tsan=tsan), *extra, "-c", src, "-o", out]
+
+
+def twin_runtime_compile_argv(compiler: str, src: str, out: str, *, include_dir: str, source_dir: str,
+                              tsan: bool = False) -> list[str]:
+    """One of the runtime's own sources (libskrt.so), warnings as errors."""
+    return [compiler, *twin_cflags(include_dir, tsan=tsan), WERROR, f"-I{source_dir}", "-c", src, "-o", out]
+
+
+def twin_runtime_link_argv(compiler: str, objects, out: str, *, tsan: bool = False) -> list[str]:
+    """libskrt.so from the runtime's objects (no -Bsymbolic: kernels bind to its symbols)."""
+    return [compiler, *([TSAN] if tsan else []), "-shared", "-o", out, *objects, TWIN_THREADS]
+
+
+def twin_kernel_library_argv(compiler: str, sources, out: str, *, include_dir: str, include_dirs=(), defines=(),
+                             extra=(), tsan: bool = False) -> list[str]:
+    """Compile and link kernel sources (or objects) into one library the twin loads.
+
+    defines are NAME or NAME=VALUE (without -D). Runtime symbols stay
+    undefined: they resolve against the runtime loaded first.
+    """
+    return [compiler, *twin_cflags(include_dir, tsan=tsan), *(f"-I{d}" for d in include_dirs),
+            *(f"-D{d}" for d in defines), *extra, *SYMBOLIC_SHARED, "-o", out, *sources]
+
+
+def twin_program_argv(compiler: str, sources, out: str, *, include_dir: str, runtime_lib: str,
+                      include_dirs=()) -> list[str]:
+    """An executable linked against libskrt.so (the runtime's C++ tests outside Bazel)."""
+    lib_dir, lib_name = os.path.split(runtime_lib)
+    return [compiler, *twin_cflags(include_dir), WERROR, *(f"-I{d}" for d in include_dirs), *sources,
+            "-o", out, f"-L{lib_dir}", f"-l:{lib_name}", f"-Wl,-rpath,{lib_dir}", TWIN_THREADS]
+
+
+def twin_shared_argv(tools: Tools, objects, out: str, *, extra=()) -> list[str]:
+    """A shared library the CPU twin loads, from objects the host toolchain made (SkTwinLib, `sk run`).
+
+    With a linker, the compiler driver is pointed at its directory (-B): under
+    Bazel's pinned environment there is no PATH to find `ld` on.
+    """
+    if tools.flavor != HOST:
+        raise SkError("twin libraries are built with the host toolchain", where="--toolchain", value=tools.flavor,
+                      allowed="use --toolchain host")
+    compiler = tools.need("compiler")
+    driver_dir = [f"-B{os.path.dirname(tools.linker)}/"] if tools.linker and os.path.dirname(tools.linker) else []
+    return [compiler, *driver_dir, *SYMBOLIC_SHARED, *extra, "-o", out, *objects]
+
+
+def render_runtime_bzl() -> str:
+    """sk/runtime/copts.bzl: the flags Bazel's cc rules build the twin runtime with."""
+    def items(flags):
+        return "".join(f'    "{f}",\n' for f in flags)
+    return ("# Generated from sk/build/toolargv.py (python -m sk.build.toolargv > this file);\n"
+            "# //sk:toolargv_test fails when the two differ.\n"
+            '"""Flags of the twin runtime that sk.twin.binding builds with the same values."""\n\n'
+            f"RUNTIME_COPTS = [\n{items((TWIN_STD, *TWIN_WARNINGS, WERROR))}]\n\n"
+            f"RUNTIME_LINKOPTS = [\n{items((TWIN_THREADS,))}]\n")
+
+
+if __name__ == "__main__":
+    print(render_runtime_bzl(), end="")

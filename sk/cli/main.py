@@ -23,6 +23,7 @@ COMMANDS = {
     "subkernel": ("sk.cli.commands.subkernel", "compile, wrap and pack a kernel for SuperKernels (SK mode)"),
     "entry": ("sk.cli.commands.entry", "compile the generated SuperKernel source (cube/vector halves)"),
     "link": ("sk.cli.commands.link", "link a SuperKernel in plan order, localise, verify, fill sha256"),
+    "twin": ("sk.cli.commands.twin", "link a shared library the CPU twin loads (from sk's objects)"),
     "run": ("sk.cli.commands.run", "run a model separately and fused on the CPU twin; compare bit for bit"),
     "report": ("sk.cli.commands.report", "write the human-readable fusion report of a SuperKernel"),
 }

@@ -1,4 +1,5 @@
-"""Test helper: writes a small fusion input (kernel_infos, sub-op JSONs, objects) into a directory."""
+"""Test helper: writes a small fusion input (kernel_infos, sub-op JSONs, objects) into a directory,
+and builds the plan `sk gen` builds from it (the one way tests get a plan)."""
 
 import json
 import os
@@ -47,3 +48,17 @@ def write_scenario(root, ops, options="", kernel_name="te_superkernel_t", split=
     with open(path, "w") as f:
         json.dump(infos, f)
     return path
+
+
+def plan_from(kernel_infos, soc=None):
+    """The plan `sk gen` builds from a kernel_infos JSON (a scenario's or an upstream golden's)."""
+    from sk.engine.plan import build_plan
+    from sk.engine.platforms import get_platform
+    from sk.engine.subop import load_kernel_infos
+
+    return build_plan(load_kernel_infos(str(kernel_infos)), get_platform(soc))
+
+
+def scenario_plan(root, ops, options="", soc=None, **kw):
+    """write_scenario(root, ops, options, **kw), then its plan."""
+    return plan_from(write_scenario(root, ops, options=options, **kw), soc)

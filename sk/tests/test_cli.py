@@ -1,12 +1,13 @@
 """The CLI's contract: help, exit codes, param files, error paragraphs."""
 
-import subprocess
+
 import sys
 
 import pytest
 
 from sk.cli import main as cli
 from sk.base.errors import SkError
+from sk.tests.harness import run_sk
 
 
 def test_help_lists_commands(capsys):
@@ -59,7 +60,7 @@ def test_internal_error_exit_1_asks_for_report(monkeypatch, capsys):
 
 
 def test_python_dash_m_sk_help_runs():
-    res = subprocess.run([sys.executable, "-m", "sk", "--help"], capture_output=True, text=True)
+    res = run_sk("--help")
     assert res.returncode == 0, res.stderr
     assert "SuperKernel" in res.stdout
 

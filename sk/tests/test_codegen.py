@@ -6,16 +6,13 @@ import jinja2
 import pytest
 
 from sk.render import codegen
-from sk.engine.plan import build_plan
-from sk.engine.platforms import get_platform
-from sk.engine.subop import load_kernel_infos
-from sk.tests.scenario import write_scenario
+from sk.tests.scenario import scenario_plan
 
 AIV = "KERNEL_TYPE_AIV_ONLY"
 
 
 def source(tmp_path, ops, options="", **kw):
-    plan = build_plan(load_kernel_infos(write_scenario(tmp_path, ops, options=options, **kw)), get_platform())
+    plan = scenario_plan(tmp_path, ops, options=options, **kw)
     return plan, codegen.render_source(plan)
 
 

@@ -9,16 +9,13 @@ Deliberate deviations are listed in sk/conformance/DIFFERENCES.md.
 import json
 import os
 import pathlib
-import subprocess
-import sys
 
 import pytest
 
 from sk.render.outputs import write_outputs
 from sk.render.conformance_compare import json_without_sha, missing_options, normalise
-from sk.engine.plan import build_plan
-from sk.engine.platforms import get_platform
-from sk.engine.subop import load_kernel_infos
+from sk.tests.harness import run_sk
+from sk.tests.scenario import plan_from
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -68,8 +65,7 @@ def generated(tmp_path_factory):
 
     def gen(name):
         if name not in cache:
-            ki = load_kernel_infos(str(DATA / name / "kernel_infos.json"))
-            plan = build_plan(ki, get_platform("Ascend910_9391"))
+            plan = plan_from(DATA / name / "kernel_infos.json")
             out = tmp_path_factory.mktemp(name)
             files = write_outputs(plan, str(out), str(out / "plan.json"))
             cache[name] = {k: pathlib.Path(v).read_text() for k, v in files.items()}
@@ -134,10 +130,8 @@ def test_no_input_path_leaks(name, generated):
 
 
 def _cli_gen(scenario: pathlib.Path, out: pathlib.Path, cwd: pathlib.Path, seed: str):
-    env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.run([sys.executable, "-m", "sk", "gen", "--kernel-infos", str(scenario / "kernel_infos.json"),
-                           "--out-dir", str(out), "--plan-out", str(out / "plan.json")],
-                          cwd=cwd, env=env, capture_output=True, text=True)
+    proc = run_sk("gen", "--kernel-infos", scenario / "kernel_infos.json", "--out-dir", out,
+                  "--plan-out", out / "plan.json", cwd=cwd, env={"PYTHONHASHSEED": seed})
     assert proc.returncode == 0, proc.stderr
     return {p.name: p.read_bytes() for p in sorted(out.iterdir())}
 

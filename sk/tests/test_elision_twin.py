@@ -22,24 +22,15 @@ from sk.engine import elision
 from sk.twin import run
 from sk.twin import model as model_mod
 from sk.twin import synthetic as modelgen
+from sk.tests.harness import HOST_TOOLS, child_env, needs_host_tools, needs_twin_sources
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-TOOLS = {name: shutil.which(name) for name in ("g++", "ld", "objcopy")}
 EXAMPLES = int(os.environ.get("SK_ELISION_EXAMPLES", "3"))
 SEED = int(os.environ.get("SK_ELISION_SEED", "20261125"))
 
 
-def _runtime_available():
-    from sk.twin import binding as twin
-
-    return twin.SOURCE_DIR.is_dir() and any(twin.SOURCE_DIR.glob("*.cc"))
-
-
-pytestmark = [
-    pytest.mark.skipif(not all(TOOLS.values()), reason="needs g++, ld and objcopy on PATH"),
-    pytest.mark.skipif(not _runtime_available(), reason="the twin runtime sources (sk/runtime) are not present"),
-]
+pytestmark = [needs_host_tools, needs_twin_sources]
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +43,7 @@ def build(path, build_dir, root, tsan=False):
 
     m = model_mod.load(str(path))
     # The default runtime directory: a process loads one twin runtime, shared with the other twin tests.
-    built = run.build(m, str(build_dir), compiler=TOOLS["g++"], ld=TOOLS["ld"], objcopy=TOOLS["objcopy"],
+    built = run.build(m, str(build_dir), compiler=HOST_TOOLS["g++"], ld=HOST_TOOLS["ld"], objcopy=HOST_TOOLS["objcopy"],
                       tsan=tsan, runtime_dir=str(twin.default_build_dir()))
     return m, built
 
@@ -214,9 +205,7 @@ def _run_under_tsan(m, built, tmp):
 
     manifest = tmp / "built.json"
     manifest.write_text(json.dumps(dataclasses.asdict(built)))
-    env = twin.tsan_env()
-    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(os.path.dirname(os.path.abspath(run.__file__)))]
-                                        + [p for p in sys.path if p])
+    env = child_env(base=twin.tsan_env())
     return subprocess.run([sys.executable, os.path.join(HERE, "elision_tsan_child.py"), m.path, str(manifest)],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, timeout=600)
 

@@ -4,29 +4,21 @@ import dataclasses
 import json
 
 from sk.render.outputs import dump_plan_json, write_outputs
-from sk.engine.plan import build_plan
-from sk.engine.platforms import get_platform
-from sk.engine.subop import load_kernel_infos
-from sk.tests.scenario import write_scenario
+from sk.tests.scenario import scenario_plan
 
 OPS = [("a", {"kernel_type": "KERNEL_TYPE_AIC_ONLY"}, {}),
        ("b", {"kernel_type": "KERNEL_TYPE_AIV_ONLY"}, {}),
        ("c", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {})]
 
 
-def _plan(tmp_path):
-    path = write_scenario(tmp_path / "in", OPS, options="split-mode=4")
-    return build_plan(load_kernel_infos(path), get_platform("Ascend910_9391"))
-
-
 def test_to_json_is_the_dataclass_as_plain_data(tmp_path):
-    plan = _plan(tmp_path)
+    plan = scenario_plan(tmp_path / "in", OPS, "split-mode=4")
     assert plan.to_json() == dataclasses.asdict(plan)
     assert list(plan.to_json()) == [f.name for f in dataclasses.fields(plan)]
 
 
 def test_plan_file_round_trips_one_item_per_line(tmp_path):
-    plan = _plan(tmp_path)
+    plan = scenario_plan(tmp_path / "in", OPS, "split-mode=4")
     text = dump_plan_json(plan.to_json())
     assert json.loads(text) == json.loads(json.dumps(dataclasses.asdict(plan)))
     lines = text.splitlines()
@@ -38,8 +30,8 @@ def test_plan_file_round_trips_one_item_per_line(tmp_path):
 
 
 def test_plan_file_is_deterministic(tmp_path):
-    a = write_outputs(_plan(tmp_path), str(tmp_path / "o1"), str(tmp_path / "o1" / "plan.json"))
-    b = write_outputs(_plan(tmp_path), str(tmp_path / "o2"), str(tmp_path / "o2" / "plan.json"))
+    a = write_outputs(scenario_plan(tmp_path / "in", OPS, "split-mode=4"), str(tmp_path / "o1"), str(tmp_path / "o1" / "plan.json"))
+    b = write_outputs(scenario_plan(tmp_path / "in", OPS, "split-mode=4"), str(tmp_path / "o2"), str(tmp_path / "o2" / "plan.json"))
     for kind in a:
         with open(a[kind], "rb") as fa, open(b[kind], "rb") as fb:
             assert fa.read() == fb.read(), kind

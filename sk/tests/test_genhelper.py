@@ -11,23 +11,13 @@ import pytest
 from sk.cli import main as cli
 from sk.render import codegen
 from sk.engine import subop
-from sk.engine.plan import build_plan
-from sk.engine.platforms import get_platform
 from sk.base.errors import SkError
 from sk.render.genhelper import GenHelper, helper_share
-from sk.engine.subop import load_kernel_infos
-from sk.tests.scenario import write_scenario
-
-OPS = [("a", {"kernel_type": "KERNEL_TYPE_AIC_ONLY"}, {}), ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {})]
-
-
-def _plan(tmp_path):
-    return build_plan(load_kernel_infos(write_scenario(tmp_path, OPS, options="split-mode=4")), get_platform())
-
+from sk.tests.scenario import plan_from, write_scenario
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this OS: the helper works in-process")
-def test_forked_helper_renders_the_same_text(tmp_path):
-    plan = _plan(tmp_path)
+def test_forked_helper_renders_the_same_text(split_plan):
+    plan = split_plan
     helper = GenHelper.start()
     try:
         assert helper._pid is not None  # really a helper process
@@ -38,15 +28,15 @@ def test_forked_helper_renders_the_same_text(tmp_path):
     assert text == codegen.render_source(plan)
 
 
-def test_in_process_helper_renders_the_same_text(tmp_path):
-    plan = _plan(tmp_path)
+def test_in_process_helper_renders_the_same_text(split_plan):
+    plan = split_plan
     helper = GenHelper()
     helper.submit(plan)
     assert helper.result() == codegen.render_source(plan)
 
 
-def test_a_failing_render_raises_here_as_render_source_does(tmp_path):
-    code = copy.deepcopy(_plan(tmp_path).code)
+def test_a_failing_render_raises_here_as_render_source_does(split_plan):
+    code = copy.deepcopy(split_plan.code)
     code["entry"]["body"].append({"kind": "no_such_step"})
     broken = types.SimpleNamespace(code=code)
     with pytest.raises(jinja2.UndefinedError) as direct:
@@ -123,18 +113,18 @@ def test_a_user_error_in_the_helpers_share_is_raised_as_if_loaded_here(tmp_path)
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this OS")
-def test_a_dead_helper_leaves_the_work_to_sk_gen(tmp_path):
+def test_a_dead_helper_leaves_the_work_to_sk_gen(tmp_path, split_infos):
     entries, base_dir, cut, expected = _helpers_share(tmp_path)
     helper = GenHelper.start(entries, base_dir, cut)
     try:
         os.kill(helper._pid, 9)
         ops = helper.loaded()
-        helper.submit(_plan(tmp_path / "small"))
+        helper.submit(plan_from(split_infos))
         text = helper.result()
     finally:
         helper.close()
     assert ops == expected
-    assert text == codegen.render_source(_plan(tmp_path / "small"))
+    assert text == codegen.render_source(plan_from(split_infos))
 
 
 @pytest.mark.parametrize("bad, named", [((3, 66), "op_list[3]"), ((66,), "op_list[66]"), ((), None)])
@@ -147,14 +137,14 @@ def test_sk_gen_reports_the_first_bad_op_whichever_process_read_it(tmp_path, cap
     if named is None:
         assert code == 0 and err == ""
         with open(tmp_path / "out" / "te_superkernel_t_kernel.cpp") as f:
-            assert f.read() == codegen.render_source(build_plan(load_kernel_infos(path), get_platform()))
+            assert f.read() == codegen.render_source(plan_from(path))
     else:
         assert code == 2 and named in err and "stream_id" in err and err.count("error") == 1
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this OS")
-def test_the_source_comes_back_through_a_scratch_file_that_is_removed(tmp_path):
-    plan = _plan(tmp_path / "in")
+def test_the_source_comes_back_through_a_scratch_file_that_is_removed(tmp_path, split_plan):
+    plan = split_plan
     scratch = tmp_path / ".sk-gen-source.tmp"
     helper = GenHelper.start()
     try:

@@ -20,12 +20,13 @@ from sk.build import subkernel
 from sk.engine import kernel_types
 from sk.build import toolargv
 from sk.base.errors import SkError
+from sk.tests.harness import HOST_TOOLS, needs_host_tools
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures")
 MINI = os.path.join(FIX, "mini_rt")
-GXX, LD, OBJCOPY = shutil.which("g++"), shutil.which("ld"), shutil.which("objcopy")
-pytestmark = pytest.mark.skipif(not (GXX and LD and OBJCOPY), reason="needs g++, ld and objcopy on PATH")
+GXX, LD, OBJCOPY = HOST_TOOLS["g++"], HOST_TOOLS["ld"], HOST_TOOLS["objcopy"]
+pytestmark = needs_host_tools
 
 
 def tools():
@@ -227,16 +228,12 @@ def test_json_text_around_the_digest_odd_documents(meta):
 def test_json_text_around_the_digest_of_a_kernel_json():
     # The shape sk gen writes for a SuperKernel (sk.render.meta.kernel_json), sub-op lists included.
     from sk.render.meta import kernel_json
-    from sk.engine.plan import build_plan
-    from sk.engine.platforms import get_platform
-    from sk.engine.subop import load_kernel_infos
-    from sk.tests.scenario import write_scenario
+    from sk.tests.scenario import scenario_plan
     import tempfile
 
     ops = [("a", {"kernel_type": "KERNEL_TYPE_AIC_ONLY"}, {}), ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {})]
     with tempfile.TemporaryDirectory() as tmp:
-        plan = build_plan(load_kernel_infos(write_scenario(os.path.join(tmp, "in"), ops, options="split-mode=4")),
-                          get_platform())
+        plan = scenario_plan(os.path.join(tmp, "in"), ops, options="split-mode=4")
         meta = json.loads(jsontext.dumps(kernel_json(plan), indent=2))
     assert "SuperkernelInfo" in meta and "sha256" not in meta
     assert _spliced(meta) == _written_before(meta)

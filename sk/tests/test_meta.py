@@ -3,18 +3,11 @@
 import json
 
 from sk.render.meta import kernel_json, with_sha256
-from sk.engine.plan import build_plan
-from sk.engine.platforms import get_platform
-from sk.engine.subop import load_kernel_infos
-from sk.tests.scenario import write_scenario
-
-
-def _plan(tmp_path, ops, options=""):
-    return build_plan(load_kernel_infos(write_scenario(tmp_path, ops, options=options)), get_platform())
+from sk.tests.scenario import scenario_plan
 
 
 def test_fields_follow_the_plan(tmp_path):
-    plan = _plan(tmp_path, [("a", {"block_dim": 5, "sub_operator_op_type": "IsInf"}, {"send_event_list": [3]}),
+    plan = scenario_plan(tmp_path, [("a", {"block_dim": 5, "sub_operator_op_type": "IsInf"}, {"send_event_list": [3]}),
                             ("b", {"split_mode": None, "debugOptions": "printf", "debugBufSize": 64},
                              {"stream_id": 1, "recv_event_list": [3]})], "feed-sync-all=1")
     doc = kernel_json(plan)
@@ -31,7 +24,7 @@ def test_fields_follow_the_plan(tmp_path):
 
 
 def test_with_sha256(tmp_path):
-    plan = _plan(tmp_path, [("a", {}, {})])
+    plan = scenario_plan(tmp_path, [("a", {}, {})])
     obj = tmp_path / "sk.o"
     obj.write_bytes(b"abc")
     doc = with_sha256(kernel_json(plan), str(obj))

@@ -1,13 +1,12 @@
 """Option strings: upstream grammar, allowed values, defaults, errors."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from sk.base.errors import SkError
 from sk.engine.options import KNOWN_OPTIONS, SkOptions, parse_options
+from sk.tests.harness import run_sk
 
 
 def test_empty_and_blank_mean_defaults():
@@ -126,18 +125,14 @@ def test_to_json_is_normalised_and_complete():
     json.dumps(data)
 
 
-def _run(*argv):
-    return subprocess.run([sys.executable, "-m", "sk", "options", *argv], capture_output=True, text=True)
-
-
 def test_cli_prints_json():
-    proc = _run("stream-fusion=1")
+    proc = run_sk("options", "stream-fusion=1")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["options"]["stream-fusion"] == 1
 
 
 def test_cli_error_is_one_paragraph_exit_2():
-    proc = _run("stream-funsion=1")
+    proc = run_sk("options", "stream-funsion=1")
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert proc.stderr.count("\n") == 1 and "stream-fusion" in proc.stderr

@@ -5,17 +5,11 @@ import json
 import pytest
 
 from sk.base.errors import SkError
-from sk.engine.plan import build_plan, dev_class, preload_count
+from sk.engine.plan import dev_class, preload_count
 from sk.engine.platforms import get_platform
-from sk.engine.subop import load_kernel_infos
-from sk.tests.scenario import write_scenario
+from sk.tests.scenario import plan_from, scenario_plan, write_scenario
 
 AIC, AIV = "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_AIV_ONLY"
-
-
-def plan_of(tmp_path, ops, options="", **kw):
-    path = write_scenario(tmp_path, ops, options=options, **kw)
-    return build_plan(load_kernel_infos(path), get_platform("Ascend910_9391"))
 
 
 def test_preload_count_rule():
@@ -37,20 +31,20 @@ def test_dev_class():
 ])
 def test_sk_kernel_type_and_block(tmp_path, types, blocks, expect):
     ops = [(f"op{i}", {"kernel_type": t, "block_dim": b}, {}) for i, (t, b) in enumerate(zip(types, blocks))]
-    p = plan_of(tmp_path, ops)
+    p = scenario_plan(tmp_path, ops)
     assert (p.kernel_type, p.block_dim, p.task_ration) == expect
 
 
 def test_debug_core_num_override(tmp_path):
     ops = [("a", {"block_dim": 8}, {}), ("b", {"kernel_type": AIV, "block_dim": 16}, {})]
-    p = plan_of(tmp_path, ops, "debug-aic-num=12:debug-aiv-num=24")
+    p = scenario_plan(tmp_path, ops, "debug-aic-num=12:debug-aiv-num=24")
     assert (p.kernel_type, p.block_dim) == ("KERNEL_TYPE_MIX_AIC_1_2", 12)
     with pytest.raises(SkError, match="below the vector cores"):
-        plan_of(tmp_path / "x", ops, "debug-aic-num=8:debug-aiv-num=8")
+        scenario_plan(tmp_path / "x", ops, "debug-aic-num=8:debug-aiv-num=8")
     with pytest.raises(SkError, match="exceeds the SoC's AI cores"):
-        plan_of(tmp_path / "y", ops, "debug-aic-num=30:debug-aiv-num=30")
+        scenario_plan(tmp_path / "y", ops, "debug-aic-num=30:debug-aiv-num=30")
     with pytest.raises(SkError, match="no vector cores"):
-        plan_of(tmp_path / "z", ops, "debug-aic-num=12")
+        scenario_plan(tmp_path / "z", ops, "debug-aic-num=12")
 
 
 def test_param_layout_with_events_and_dynamic(tmp_path):
@@ -61,7 +55,7 @@ def test_param_layout_with_events_and_dynamic(tmp_path):
     doc["sub_operator_kernel_name"]["dynamic_func_names"] = {
         "2": {"AiCore": "a__kernel0_middle", "kernel_type": AIC}}
     (tmp_path / "a.json").write_text(json.dumps(doc))
-    p = build_plan(load_kernel_infos(path), get_platform())
+    p = plan_from(path)
     a, b = p.ops
     assert a["param_offset"] == 1 and [x["offset"] for x in a["params"]] == [1, 2, 3]
     assert a["dynamic_params"] == {"tiling_key": 4, "block_num": 5, "wait_lock": 6}
@@ -78,13 +72,13 @@ def test_param_layout_with_events_and_dynamic(tmp_path):
 
 def test_single_stream_barriers_follow_early_start(tmp_path):
     ops = [("a", {}, {}), ("b", {"kernel_type": AIV}, {})]
-    p = plan_of(tmp_path, ops)
+    p = scenario_plan(tmp_path, ops)
     assert p.mode == "single_stream" and p.early_start == 1
     assert [(b["between"], b["kind"]) for b in p.barriers] == [([0, 1], "early_start")]
     step = next(s for s in p.code["entry"]["body"] if s["kind"] == "es_barrier")
     assert step["config"] == 0b0001 and step["extra"] == "syncall_aiv"
     assert [s["action"] for s in step["set"]] == ["set", "aic_only"]
-    p0 = plan_of(tmp_path / "es0", ops, "early-start=0")
+    p0 = scenario_plan(tmp_path / "es0", ops, "early-start=0")
     assert [b["kind"] for b in p0.barriers] == ["sync_all"]
     assert "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" not in p0.compile_options
 
@@ -92,10 +86,10 @@ def test_single_stream_barriers_follow_early_start(tmp_path):
 def test_sub_op_early_start_flags_guard_the_complement(tmp_path):
     ops = [("a", {"sub_operator_early_start_set_flag": True}, {}),
            ("b", {"sub_operator_early_start_wait_flag": True, "block_dim": 3}, {})]
-    step = next(s for s in plan_of(tmp_path, ops).code["entry"]["body"] if s["kind"] == "es_barrier")
+    step = next(s for s in scenario_plan(tmp_path, ops).code["entry"]["body"] if s["kind"] == "es_barrier")
     assert step["set"][0]["cond"] == [">=", "raw", 8] or step["set"][0]["cond"] == (">=", "raw", 8)
     assert tuple(step["wait"][0]["cond"]) == (">=", "raw", 3) and step["wait"][1]["cond"] is None
-    step2 = next(s for s in plan_of(tmp_path / "m2", ops, "early-start=2").code["entry"]["body"]
+    step2 = next(s for s in scenario_plan(tmp_path / "m2", ops, "early-start=2").code["entry"]["body"]
                  if s["kind"] == "es_barrier")
     assert step2["set"][0]["cond"] is None  # mode 2: sub-kernels never set the flag themselves
 
@@ -105,7 +99,7 @@ def test_two_stream_crossed_edges_pruned(tmp_path):
            ("v", {"kernel_type": AIV, "block_dim": 1}, {"stream_id": 1, "recv_event_list": [101]}),
            ("c", {}, {"stream_id": 0, "send_event_list": [101]}),
            ("v", {"kernel_type": AIV, "block_dim": 1}, {"stream_id": 1, "recv_event_list": [100]})]
-    p = plan_of(tmp_path, ops, "stream-fusion=1")
+    p = scenario_plan(tmp_path, ops, "stream-fusion=1")
     assert p.mode == "two_stream"
     assert p.sync_edges == [{"from": 0, "to": 2, "kind": "cub:cub"}, {"from": 1, "to": 3, "kind": "vec:vec"},
                             {"from": 2, "to": 1, "kind": "cub:vec"}]
@@ -118,10 +112,10 @@ def test_two_stream_crossed_edges_pruned(tmp_path):
 def test_feed_sync_all_needed_only_for_sync_all_ops_on_fewer_cores(tmp_path):
     ops = [("a", {"block_dim": 32}, {}), ("b", {"block_dim": 4, "sub_op_with_sync_all": True}, {}),
            ("c", {"block_dim": 32, "sub_op_with_sync_all": True}, {})]
-    p = plan_of(tmp_path, ops, "feed-sync-all=1")
+    p = scenario_plan(tmp_path, ops, "feed-sync-all=1")
     assert [op["feed_sync_all"] for op in p.ops] == [False, True, False]
     assert p.params["workspace_size"] == 16384
-    assert plan_of(tmp_path / "off", ops).params["workspace_index"] is None
+    assert scenario_plan(tmp_path / "off", ops).params["workspace_index"] is None
 
 
 @pytest.mark.parametrize("ops,options,match", [
@@ -135,17 +129,17 @@ def test_feed_sync_all_needed_only_for_sync_all_ops_on_fewer_cores(tmp_path):
 ])
 def test_validation_errors(tmp_path, ops, options, match):
     with pytest.raises(SkError, match=match):
-        plan_of(tmp_path, ops, options)
+        scenario_plan(tmp_path, ops, options)
 
 
 def test_connected_streams_need_no_stream_fusion(tmp_path):
     ops = [("a", {}, {"send_event_list": [7]}), ("b", {}, {"stream_id": 1, "recv_event_list": [7]})]
-    p = plan_of(tmp_path, ops)
+    p = scenario_plan(tmp_path, ops)
     assert p.mode == "single_stream" and p.events[0]["inner"]
 
 
 def test_split_copies_derived_when_json_lacks_split_mode(tmp_path):
-    p = plan_of(tmp_path, [("a", {"split_mode": None}, {}), ("b", {}, {})])
+    p = scenario_plan(tmp_path, [("a", {"split_mode": None}, {}), ("b", {}, {})])
     splits = p.ops[0]["funcs"][0]["splits"]
     assert [s["object"] for s in splits] == ["a_split1.o", "a_split2.o", "a_split3.o"]
     assert all(s["derived_from"] == "a.o" for s in splits)
@@ -153,7 +147,7 @@ def test_split_copies_derived_when_json_lacks_split_mode(tmp_path):
 
 
 def test_link_order_per_cube_her_vec_with_super(tmp_path):
-    p = plan_of(tmp_path, [("a", {"split_mode": 2}, {}), ("b", {"kernel_type": AIV, "split_mode": 2}, {}),
+    p = scenario_plan(tmp_path, [("a", {"split_mode": 2}, {}), ("b", {"kernel_type": AIV, "split_mode": 2}, {}),
                            ("a", {"split_mode": 2}, {})], split=2, options="split-mode=2")
     kinds = [(x["kind"], x["arch"], x["object"]) for x in p.link_order]
     assert kinds == [("sk_entry", "cube", "te_superkernel_t_mix_aic.o"), ("sub", "cube", "a.o"),
@@ -163,11 +157,11 @@ def test_link_order_per_cube_her_vec_with_super(tmp_path):
 
 
 def test_plan_json_is_plain_and_stable(tmp_path):
-    p = plan_of(tmp_path, [("a", {}, {}), ("b", {}, {})])
+    p = scenario_plan(tmp_path, [("a", {}, {}), ("b", {}, {})])
     text = json.dumps(p.to_json(), sort_keys=True)
     assert json.loads(text)["schema_version"] == 1
     assert str(tmp_path) not in text
-    assert text == json.dumps(plan_of(tmp_path, [("a", {}, {}), ("b", {}, {})]).to_json(), sort_keys=True)
+    assert text == json.dumps(scenario_plan(tmp_path, [("a", {}, {}), ("b", {}, {})]).to_json(), sort_keys=True)
 
 
 def test_unknown_soc():
@@ -182,5 +176,5 @@ def test_one_kernel_name_with_per_location_symbols_declares_each(tmp_path):
     doc = json.loads((tmp_path / "b.json").read_text())
     doc["kernelName"] = "a__kernel0"
     (tmp_path / "b.json").write_text(json.dumps(doc))
-    p = build_plan(load_kernel_infos(path), get_platform())
+    p = plan_from(path)
     assert [u["declare"] for u in p.code["header"]["units"]] == [["a__kernel0_middle"], ["b__kernel0_middle"]]

@@ -7,10 +7,7 @@ import pytest
 from sk.engine import planfacts
 from sk.render.outputs import dump_plan_json
 from sk.base.errors import SkError
-from sk.engine.plan import build_plan
-from sk.engine.platforms import get_platform
-from sk.engine.subop import load_kernel_infos
-from sk.tests.scenario import write_scenario
+from sk.tests.scenario import scenario_plan
 
 OPS = [("a", {"kernel_type": "KERNEL_TYPE_AIC_ONLY"}, {}), ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {}),
        ("c", {"kernel_type": "KERNEL_TYPE_AIV_ONLY"}, {})]
@@ -18,7 +15,7 @@ OPS = [("a", {"kernel_type": "KERNEL_TYPE_AIC_ONLY"}, {}), ("b", {"kernel_type":
 
 @pytest.fixture
 def plan_doc(tmp_path):
-    plan = build_plan(load_kernel_infos(write_scenario(tmp_path / "in", OPS, options="split-mode=4")), get_platform())
+    plan = scenario_plan(tmp_path / "in", OPS, options="split-mode=4")
     return plan.to_json()
 
 

@@ -2,7 +2,6 @@
 
 import json
 import os
-import shutil
 
 import pytest
 
@@ -11,12 +10,12 @@ from sk.cli import main as cli
 from sk.build import subkernel
 from sk.engine import kernel_types
 from sk.base.errors import SkError
+from sk.tests.harness import HOST_TOOLS, needs_host_tools
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures")
 MINI = os.path.join(FIX, "mini_rt")
-GXX, LD, OBJCOPY = shutil.which("g++"), shutil.which("ld"), shutil.which("objcopy")
-needs_tools = pytest.mark.skipif(not (GXX and LD and OBJCOPY), reason="needs g++, ld and objcopy on PATH")
+GXX, LD, OBJCOPY = HOST_TOOLS["g++"], HOST_TOOLS["ld"], HOST_TOOLS["objcopy"]
 
 
 def test_sk_defines_follow_upstream_per_location_and_option():
@@ -70,7 +69,7 @@ def test_unknown_kernel_type_and_bad_location_are_user_errors():
         subkernel.check_split_mode(2, "split-mode=4")
 
 
-@needs_tools
+@needs_host_tools
 def test_cli_mix_kernel_on_host_names_both_sides_and_one_object(tmp_path, capsys):
     doc = _build_kern_a(tmp_path, "KERNEL_TYPE_MIX_AIC_1_2", "split-mode=1")
     assert doc["sub_operator_kernel_name"] == {
@@ -80,7 +79,7 @@ def test_cli_mix_kernel_on_host_names_both_sides_and_one_object(tmp_path, capsys
     assert [m for m, _ in ar.read_members(str(tmp_path / "out" / "kern_a.o"))] == ["kern_a.o"]
 
 
-@needs_tools
+@needs_host_tools
 def test_cli_errors_are_one_paragraph_with_exit_2(tmp_path, capsys):
     code = cli.main(["subkernel", "compile", "--toolchain", "host", "--compiler", GXX, "--kernel-type", "AIV_ONLY",
                      "--block-dim", "1", "--options", "", "-o", str(tmp_path / "k.o"),
@@ -94,7 +93,7 @@ def test_cli_errors_are_one_paragraph_with_exit_2(tmp_path, capsys):
     assert code == 2 and "split-mode" in capsys.readouterr().err
 
 
-@needs_tools
+@needs_host_tools
 def test_packed_facts_spare_gen_the_parse_and_change_nothing(tmp_path):
     from sk.binfmt import objfacts
     from sk.engine import plan

@@ -1,5 +1,7 @@
 """Exact argv of both flavours; CANN's is pinned to facts §6 token by token."""
 
+import pathlib
+
 import pytest
 
 from sk.build import toolargv
@@ -97,3 +99,62 @@ def test_missing_tool_and_unknown_flavour_are_user_errors():
         toolargv.relocatable_link_argv(toolargv.Tools("host"), ["a.o"], "o.o")
     with pytest.raises(SkError, match="unknown toolchain flavour"):
         toolargv.Tools("gcc")
+
+
+RUNTIME_BZL = pathlib.Path(__file__).resolve().parents[1] / "runtime" / "copts.bzl"
+TWIN_FLAGS = ["-std=c++17", "-fPIC", "-g", "-Wall", "-Wextra"]
+
+
+def test_bazel_runtime_flags_are_rendered_from_here():
+    assert RUNTIME_BZL.read_text() == toolargv.render_runtime_bzl(), (
+        "sk/runtime/copts.bzl is stale: python -m sk.build.toolargv > sk/runtime/copts.bzl")
+    assert '"-std=c++17",\n    "-Wall",\n    "-Wextra",\n    "-Werror",\n]' in RUNTIME_BZL.read_text()
+    assert 'RUNTIME_LINKOPTS = [\n    "-pthread",\n]' in RUNTIME_BZL.read_text()
+
+
+def test_twin_cflags_plain_and_tsan():
+    assert toolargv.twin_cflags("/rt/include") == [*TWIN_FLAGS, "-O2", "-I/rt/include", "-D__CCE_KT_TEST__=1"]
+    assert toolargv.twin_cflags("/rt/include", tsan=True) == [
+        *TWIN_FLAGS, "-O1", "-fsanitize=thread", "-I/rt/include", "-D__CCE_KT_TEST__=1"]
+
+
+def test_twin_runtime_build_argv():
+    assert toolargv.twin_runtime_compile_argv("g++", "src/a.cc", "t/a.o", include_dir="inc", source_dir="src") == [
+        "g++", *TWIN_FLAGS, "-O2", "-Iinc", "-D__CCE_KT_TEST__=1", "-Werror", "-Isrc", "-c", "src/a.cc", "-o", "t/a.o"]
+    assert toolargv.twin_runtime_link_argv("g++", ["a.o", "b.o"], "libskrt.so") == [
+        "g++", "-shared", "-o", "libskrt.so", "a.o", "b.o", "-pthread"]
+    assert toolargv.twin_runtime_link_argv("g++", ["a.o"], "libskrt_tsan.so", tsan=True) == [
+        "g++", "-fsanitize=thread", "-shared", "-o", "libskrt_tsan.so", "a.o", "-pthread"]
+
+
+def test_twin_kernel_library_compiles_and_links_symbolic():
+    argv = toolargv.twin_kernel_library_argv("g++", ["k.cc", "h.o"], "k.so", include_dir="inc", include_dirs=["x"],
+                                             defines=["BARRIER=1"], extra=["-DEXTRA"], tsan=True)
+    assert argv == ["g++", *TWIN_FLAGS, "-O1", "-fsanitize=thread", "-Iinc", "-D__CCE_KT_TEST__=1", "-Ix",
+                    "-DBARRIER=1", "-DEXTRA", "-shared", "-Wl,-Bsymbolic", "-o", "k.so", "k.cc", "h.o"]
+
+
+def test_twin_compile_and_program_argv():
+    assert toolargv.twin_compile_argv("g++", "g.cc", "g.o", include_dir="inc", extra=["-DX"]) == [
+        "g++", *TWIN_FLAGS, "-O2", "-Iinc", "-D__CCE_KT_TEST__=1", "-DX", "-c", "g.cc", "-o", "g.o"]
+    assert toolargv.twin_program_argv("g++", ["t.cc"], "t", include_dir="inc", runtime_lib="/b/libskrt.so",
+                                      include_dirs=["tests"]) == [
+        "g++", *TWIN_FLAGS, "-O2", "-Iinc", "-D__CCE_KT_TEST__=1", "-Werror", "-Itests", "t.cc", "-o", "t",
+        "-L/b", "-l:libskrt.so", "-Wl,-rpath,/b", "-pthread"]
+
+
+def test_twin_shared_library_points_the_driver_at_the_linker():
+    # Bazel's SkTwinLib: exec-root-relative tools, no PATH in the pinned environment.
+    tools = toolargv.Tools("host", compiler="external/h/bin/c++", linker="external/h/bin/ld")
+    assert toolargv.twin_shared_argv(tools, ["a.o", "b.o"], "k.so") == [
+        "external/h/bin/c++", "-Bexternal/h/bin/", "-shared", "-Wl,-Bsymbolic", "-o", "k.so", "a.o", "b.o"]
+    # `sk run` without --ld: the driver's own ld; ThreadSanitizer flags after -Bsymbolic.
+    assert toolargv.twin_shared_argv(toolargv.Tools("host", compiler="g++"), ["a.o"], "k.so",
+                                     extra=toolargv.TSAN_FLAGS) == [
+        "g++", "-shared", "-Wl,-Bsymbolic", "-O1", "-fsanitize=thread", "-o", "k.so", "a.o"]
+
+
+def test_twin_shared_library_is_host_only():
+    with pytest.raises(SkError, match="twin libraries are built with the host toolchain") as e:
+        toolargv.twin_shared_argv(CANN, ["a.o"], "k.so")
+    assert "--toolchain host" in str(e.value)

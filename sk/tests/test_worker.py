@@ -3,22 +3,11 @@
 import io
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
 from sk.cli import worker
-from sk.tests.scenario import write_scenario
-
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OPS = [("a", {"kernel_type": "KERNEL_TYPE_AIC_ONLY"}, {}), ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2"}, {})]
-
-
-def _env():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([REPO] + [p for p in sys.path if p])
-    return env
+from sk.tests.harness import run_sk
 
 
 def test_requests_are_read_however_they_are_laid_out():
@@ -49,11 +38,10 @@ def test_a_request_gets_the_commands_output_and_exit_status(tmp_path):
     assert os.getcwd() == cwd  # back where it was after a sandboxed request
 
 
-def test_the_worker_process_speaks_the_protocol_and_writes_what_sk_writes(tmp_path):
-    infos = write_scenario(tmp_path / "in", OPS, options="split-mode=4")
+def test_the_worker_process_speaks_the_protocol_and_writes_what_sk_writes(tmp_path, split_infos):
+    infos = split_infos
     fresh = tmp_path / "fresh"
-    subprocess.run([sys.executable, "-m", "sk", "gen", "--kernel-infos", infos, "--out-dir", str(fresh),
-                    "--plan-out", str(fresh / "plan.json")], env=_env(), check=True)
+    run_sk("gen", "--kernel-infos", infos, "--out-dir", fresh, "--plan-out", fresh / "plan.json", check=True)
     sandbox = tmp_path / "sandbox"
     sandbox.mkdir()
     params = sandbox / "gen.params"  # Bazel hands a worker the param file's lines as its arguments
@@ -64,9 +52,8 @@ def test_the_worker_process_speaks_the_protocol_and_writes_what_sk_writes(tmp_pa
         {"arguments": ["options", "stream-funsion=1"], "requestId": 2},
         {"arguments": ["@gen.params"], "requestId": 3, "sandboxDir": str(sandbox)},
     ]
-    proc = subprocess.run([sys.executable, "-m", "sk", "--persistent_worker"], env=_env(), cwd=tmp_path,
-                          input="".join(json.dumps(r) + "\n" for r in requests), capture_output=True, text=True,
-                          timeout=120)
+    proc = run_sk("--persistent_worker", cwd=tmp_path, input="".join(json.dumps(r) + "\n" for r in requests),
+                  timeout=120)
     assert proc.returncode == 0, proc.stderr
     responses = [json.loads(line) for line in proc.stdout.splitlines()]  # nothing else on the protocol stream
     assert [(r["requestId"], r["exitCode"]) for r in responses] == [(1, 0), (2, 2), (3, 0)]

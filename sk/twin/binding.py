@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from sk.base.errors import SkError
+from sk.build import toolargv
 
 # Not resolved: under Bazel the runtime sources are runfiles beside this file.
 RUNTIME_DIR = Path(os.path.abspath(__file__)).parent.parent / "runtime"
@@ -39,10 +40,6 @@ MAX_ARGS = 32
 RATIONS = ((1, 0), (0, 1), (1, 1), (1, 2))
 
 STATUS_NAMES = {0: "ok", 1: "deadlock", 2: "kernel error", 3: "bad launch"}
-
-_COMMON_FLAGS = ("-std=c++17", "-fPIC", "-g", "-Wall", "-Wextra")
-_PLAIN_FLAGS = ("-O2",)
-_TSAN_FLAGS = ("-O1", "-fsanitize=thread")
 
 
 def compiler() -> str:
@@ -59,8 +56,7 @@ def compiler() -> str:
 
 def kernel_cflags(tsan: bool = False) -> list[str]:
     """Flags to compile kernels and SK entries for the twin."""
-    flags = list(_COMMON_FLAGS) + list(_TSAN_FLAGS if tsan else _PLAIN_FLAGS)
-    return flags + [f"-I{INCLUDE_DIR}", "-D__CCE_KT_TEST__=1"]
+    return toolargv.twin_cflags(str(INCLUDE_DIR), tsan=tsan)
 
 
 def runtime_sources() -> list[Path]:
@@ -98,9 +94,15 @@ def build_runtime(out_dir: os.PathLike | str, tsan: bool = False) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     lib = out / ("libskrt_tsan.so" if tsan else "libskrt.so")
     cxx = compiler()
-    flags = kernel_cflags(tsan) + ["-Werror", f"-I{SOURCE_DIR}"]
+
+    def compile_argv(src, obj):
+        return toolargv.twin_runtime_compile_argv(cxx, src, obj, include_dir=str(INCLUDE_DIR),
+                                                  source_dir=str(SOURCE_DIR), tsan=tsan)
+
+    # The argv with placeholder paths: a flag change is a rebuild.
     stamp = _stamp(
-        [cxx.encode(), " ".join(flags).encode()]
+        [" ".join(compile_argv("SRC", "OBJ")).encode(),
+         " ".join(toolargv.twin_runtime_link_argv(cxx, ["OBJ"], "LIB", tsan=tsan)).encode()]
         + [p.name.encode() + p.read_bytes() for p in _runtime_inputs()]
     )
     stamp_file = lib.with_suffix(".so.stamp")
@@ -111,7 +113,7 @@ def build_runtime(out_dir: os.PathLike | str, tsan: bool = False) -> Path:
         procs = []
         for src in runtime_sources():
             obj = Path(tmp) / (src.stem + ".o")
-            argv = [cxx, *flags, "-c", str(src), "-o", str(obj)]
+            argv = compile_argv(str(src), str(obj))
             procs.append((argv, subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
             objects.append(str(obj))
         failures = []
@@ -122,8 +124,7 @@ def build_runtime(out_dir: os.PathLike | str, tsan: bool = False) -> Path:
         if failures:
             raise SkError("building the twin runtime failed: " + " | ".join(failures), where=str(SOURCE_DIR))
         staged = Path(tmp) / lib.name
-        link = [cxx, *(["-fsanitize=thread"] if tsan else []), "-shared", "-o", str(staged), *objects, "-pthread"]
-        _run(link, "linking the twin runtime")
+        _run(toolargv.twin_runtime_link_argv(cxx, objects, str(staged), tsan=tsan), "linking the twin runtime")
         os.replace(staged, lib)
     stamp_file.write_text(stamp)
     return lib
@@ -145,11 +146,9 @@ def build_kernel_library(
     """
     out = Path(out_path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    argv = [compiler(), *kernel_cflags(tsan), *(f"-I{d}" for d in include_dirs)]
-    argv += [f"-D{d}" for d in defines] + list(extra_flags)
-    # -Bsymbolic: calls inside the library bind to its own definitions even
-    # when another loaded library exports the same name.
-    argv += ["-shared", "-Wl,-Bsymbolic", "-o", str(out), *(str(s) for s in sources)]
+    argv = toolargv.twin_kernel_library_argv(
+        compiler(), [str(s) for s in sources], str(out), include_dir=str(INCLUDE_DIR),
+        include_dirs=[str(d) for d in include_dirs], defines=defines, extra=extra_flags, tsan=tsan)
     _run(argv, "compiling kernels for the twin")
     return out
 

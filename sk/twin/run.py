@@ -30,9 +30,10 @@ import statistics
 import tempfile
 
 from sk.twin import model as model_mod
+from sk.build import toolargv
 from sk.engine import kernel_types, planfacts
 from sk.base.errors import SkError
-from sk.base.toolrun import run_tool, write_text_atomic
+from sk.base.toolrun import write_text_atomic
 
 SK_OP_TYPE = "SuperKernel"
 CSV_HEADER = ("OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)", "Avg Time(us)", "Max Time(us)",
@@ -72,7 +73,7 @@ def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy
     os.makedirs(build_dir, exist_ok=True)
     runtime = str(twin.build_runtime(runtime_dir or os.path.join(build_dir, "runtime"), tsan=tsan))
     include = str(twin.INCLUDE_DIR)
-    extra_flags = ["-O1", "-fsanitize=thread"] if tsan else []
+    extra_flags = list(toolargv.TSAN_FLAGS) if tsan else []
     tools = toolargv.Tools("host", compiler=compiler)
     standalone = {}
     for key, k in sorted(m.kernels.items()):
@@ -105,11 +106,9 @@ def scope_location(position: int, count: int) -> str:
 
 
 def _shared(compiler: str, objects: list[str], out: str, extra_flags) -> str:
-    # -Bsymbolic: kernel libraries are loaded RTLD_GLOBAL, and two standalone
-    # kernels may both define `helper`; each must call its own.
-    run_tool([compiler, "-shared", "-Wl,-Bsymbolic", *extra_flags, "-o", out, *objects],
-             step="linking a twin shared library", where=out)
-    return out
+    from sk.build.twinlib import link_shared
+
+    return link_shared(toolargv.Tools("host", compiler=compiler), objects, out, extra_flags)
 
 
 def op_tensors(op: model_mod.Op) -> dict:

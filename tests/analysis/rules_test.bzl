@@ -158,6 +158,44 @@ def _tensors_impl(ctx):
 
 tensors_test = analysistest.make(_tensors_impl, config_settings = FAKE_CANN)
 
+FAKE_HOST = {"//command_line_option:extra_toolchains": [str(Label("//tests:fake_host_toolchain"))]}
+HOST_CXX = "tests/fake_host/bin/c++"
+HOST_LD = "tests/fake_host/bin/ld"
+
+def _twin_lib_impl(ctx):
+    env = analysistest.begin(ctx)
+    libs = _by_mnemonic(env)["SkTwinLib"]
+    asserts.equals(env, 5, len(libs))  # four standalone kernels and the SuperKernel
+    by_out = {a.outputs.to_list()[0].basename: a for a in libs}
+    asserts.equals(env, ["add_100.so", "add_200.so", "add_300.so", "add_400.so", "add_skp.so"], sorted(by_out))
+    for name, lib in by_out.items():
+        # sk builds the compiler's argv (sk.build.toolargv.twin_shared_argv); Starlark passes files and tools.
+        args = _sk_args(lib)
+        obj = [f.path for f in lib.inputs.to_list() if f.extension == "o"]
+        asserts.equals(env, 1, len(obj))
+        asserts.equals(env, [
+            "twin",
+            "lib",
+            "--toolchain",
+            "host",
+            "--compiler",
+            HOST_CXX,
+            "--ld",
+            HOST_LD,
+            "--obj",
+            obj[0],
+            "-o",
+            lib.outputs.to_list()[0].path,
+        ], args)
+        asserts.true(env, obj[0].endswith("/add_skp.o" if name == "add_skp.so" else "/%s.o" % name[:-3]), obj[0])
+        asserts.equals(env, SK_ENV, lib.env)
+        inputs = [f.path for f in lib.inputs.to_list()]
+        asserts.true(env, HOST_CXX in inputs and HOST_LD in inputs, "compiler and linker are inputs of SkTwinLib")
+        _no_absolute_paths(env, lib)
+    return analysistest.end(env)
+
+twin_lib_test = analysistest.make(_twin_lib_impl, config_settings = FAKE_HOST)
+
 def _failure_test(ctx):
     env = analysistest.begin(ctx)
     asserts.expect_failure(env, ctx.attr.expected)

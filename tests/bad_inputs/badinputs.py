@@ -11,14 +11,10 @@ import dataclasses
 import json
 import os
 import subprocess
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
-
-from sk.tests.objfactory import make_object  # noqa: E402
-from sk.tests.scenario import write_scenario  # noqa: E402
+from sk.tests.harness import REPO as ROOT, run_sk
+from sk.tests.objfactory import make_object
+from sk.tests.scenario import write_scenario
 
 __all__ = ["Result", "sk", "make_object", "make_elf32", "make_data_object", "fusion", "edit_json", "ROOT"]
 
@@ -31,12 +27,8 @@ class Result:
 
 
 def sk(argv, cwd=None, timeout=300, env=None) -> Result:
-    """`python -m sk ARGV` in a fresh interpreter, with this process's import path."""
-    full_env = dict(os.environ)
-    full_env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    full_env.update(env or {})
-    proc = subprocess.run([sys.executable, "-m", "sk", *map(str, argv)], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env=full_env)
+    """`python -m sk ARGV` (sk.tests.harness.run_sk) as a Result."""
+    proc = run_sk(*argv, cwd=cwd, env=env, timeout=timeout)
     return Result(proc.returncode, proc.stdout, proc.stderr)
 
 

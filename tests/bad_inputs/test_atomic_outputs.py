@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # badinputs.py, beside this file
-
-from badinputs import edit_json, fusion, make_object, sk  # noqa: E402
+from badinputs import edit_json, fusion, make_object, sk
 from sk.base.toolrun import write_files_atomic
 
 LD, OBJCOPY = shutil.which("ld"), shutil.which("objcopy")

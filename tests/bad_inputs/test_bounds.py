@@ -13,14 +13,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import time
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # badinputs.py, beside this file
-
-from badinputs import ROOT, make_object, sk  # noqa: E402
+from badinputs import ROOT, make_object, sk
+from sk.tests.harness import needs_host_tools, needs_twin_sources
 
 N_OPS = 1200
 
@@ -87,12 +85,10 @@ def test_debug_core_nums_at_the_soc_limits(tmp_path, soc, aic, aiv):
 
 
 SYNCALL = os.path.join(ROOT, "tests", "e2e", "models", "syncall")
-TOOLS = [shutil.which(t) for t in ("g++", "ld", "objcopy")]
 
 
-@pytest.mark.skipif(not all(TOOLS), reason="needs g++, ld and objcopy on PATH")
-@pytest.mark.skipif(not os.path.isdir(os.path.join(ROOT, "sk", "runtime", "src")),
-                    reason="the twin runtime sources (sk/runtime) are not in this tree")
+@needs_host_tools
+@needs_twin_sources
 @pytest.mark.skipif(not os.path.exists(os.path.join(SYNCALL, "model.json")),
                     reason="tests/e2e/models/syncall is not in this tree")
 def test_sk_run_deadlock_ends_with_an_error_naming_the_barrier(tmp_path):

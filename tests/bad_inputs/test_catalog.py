@@ -12,13 +12,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # badinputs.py, beside this file
-
-from badinputs import ROOT, edit_json, fusion, make_data_object, make_elf32, make_object, sk  # noqa: E402
+from badinputs import ROOT, edit_json, fusion, make_data_object, make_elf32, make_object, sk
 
 CASES = []
 AIV = "KERNEL_TYPE_AIV_ONLY"

@@ -23,7 +23,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 
 import pytest
@@ -31,9 +30,7 @@ from hypothesis import HealthCheck, event, given, seed, settings
 from hypothesis.control import currently_in_test_context
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # badinputs.py, beside this file
-
-from badinputs import fusion, make_object  # noqa: E402
+from badinputs import fusion, make_object
 from sk.binfmt import ar, objfacts
 from sk.base.errors import SkError
 from sk.engine.options import KNOWN_OPTIONS, parse_options

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # badinputs.py, beside this file
-
-from badinputs import fusion  # noqa: E402
+from badinputs import fusion
 from sk.binfmt import ar
 from sk.base import jsonload
 from sk.base.errors import MAX_VALUE_CHARS, SkError

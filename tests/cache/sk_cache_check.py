@@ -355,7 +355,7 @@ WORKER_RUNNER = "worker"
 def check_determinism(s):
     ref = s.reference() if "reference" not in s.builds else s.builds["reference"]
     ref_manifest = ref.manifest()
-    sk_runners = exec_log.runner_counts(ref.spawns, [m for m in s.mnemonics if m != "SkTwinLib"])
+    sk_runners = exec_log.runner_counts(ref.spawns, s.mnemonics)
     not_worker = {m: r for m, r in sk_runners.items() if set(r) - {WORKER_RUNNER}}
     if not_worker or not sk_runners:
         raise CheckFailed("the reference build did not run every sk action in a persistent worker: %s"

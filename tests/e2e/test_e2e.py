@@ -8,7 +8,6 @@ split-mode 4 SuperKernel (models/split).
 
 import json
 import os
-import shutil
 import struct
 
 import pytest
@@ -17,30 +16,17 @@ from sk.twin import model as model_mod
 from sk.binfmt import objfacts
 from sk.twin import run
 from sk.twin import binding as _twin
+from sk.base.errors import SkError
+from sk.tests.harness import HOST_TOOLS, needs_host_tools, needs_twin_sources
 
 # One twin runtime per process: share the build every other test uses, so the
 # whole suite can run in one pytest process.
 RUNTIME_DIR = str(_twin.default_build_dir())
-from sk.base.errors import SkError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.join(HERE, "models")
 REPO = os.path.dirname(os.path.dirname(HERE))
-TOOLS = {name: shutil.which(name) for name in ("g++", "ld", "objcopy")}
-
-
-def _runtime_available():
-    try:
-        from sk.twin import binding as twin
-    except ImportError:
-        return False
-    return twin.SOURCE_DIR.is_dir() and any(twin.SOURCE_DIR.glob("*.cc"))
-
-
-pytestmark = [
-    pytest.mark.skipif(not all(TOOLS.values()), reason="needs g++, ld and objcopy on PATH"),
-    pytest.mark.skipif(not _runtime_available(), reason="the twin runtime sources (sk/runtime) are not present"),
-]
+pytestmark = [needs_host_tools, needs_twin_sources]
 
 
 @pytest.fixture(scope="session")
@@ -52,8 +38,8 @@ def run_model(path, build_root, capsys, **kw):
     name = os.path.basename(os.path.dirname(path))
     prof = build_root / f"prof-{name}"
     report = run.run_model(path, build_dir=str(build_root / name), seed=kw.pop("seed", 1),
-                           repeat=kw.pop("repeat", 1), compiler=TOOLS["g++"], ld=TOOLS["ld"],
-                           objcopy=TOOLS["objcopy"], runtime_dir=RUNTIME_DIR)
+                           repeat=kw.pop("repeat", 1), compiler=HOST_TOOLS["g++"], ld=HOST_TOOLS["ld"],
+                           objcopy=HOST_TOOLS["objcopy"], runtime_dir=RUNTIME_DIR)
     run.write_profile(report, str(prof))
     run.write_trace(report, str(prof / "trace.json"))
     return (0 if report.identical else 1), "\n".join(report.lines()), prof
@@ -116,8 +102,8 @@ def test_sync_all_on_fewer_cores_without_feed_sync_all_is_a_clear_deadlock(build
 def test_split_mode_4_dispatches_copies_by_core_id(build_root, capsys):
     path = os.path.join(MODELS, "split", "model.json")
     m = model_mod.load(path)
-    built = run.build(m, str(build_root / "split"), compiler=TOOLS["g++"], ld=TOOLS["ld"],
-                      objcopy=TOOLS["objcopy"], runtime_dir=RUNTIME_DIR)
+    built = run.build(m, str(build_root / "split"), compiler=HOST_TOOLS["g++"], ld=HOST_TOOLS["ld"],
+                      objcopy=HOST_TOOLS["objcopy"], runtime_dir=RUNTIME_DIR)
     session = run.Session(m, built, seed=0)
     session.run([session.scope_launch(m.scopes[0], False)])
     addrs = struct.unpack("<8q", session.memory.tensors["addrs"].read())

@@ -3,12 +3,11 @@ example is clean and still bit-exact. (That the check catches a missing
 barrier is shown by sk/runtime's race_check_test and sk's elision twin tests.)"""
 
 import os
-import subprocess
-import sys
 
 import pytest
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from sk.tests.harness import REPO, run_sk
+
 # The examples that are also self-contained model files (the quickstart is declared in BUILD only;
 # its fused-vs-separate check is //examples/quickstart:compare_test).
 MODELS = ["examples/moe/model.json"]
@@ -18,11 +17,8 @@ MODELS = ["examples/moe/model.json"]
 def test_example_is_race_free_under_tsan(model, tmp_path):
     path = os.path.join(REPO, model)
     assert os.path.exists(path), f"{model} must be in the runfiles (data of this test)"
-    res = subprocess.run(
-        [sys.executable, "-m", "sk", "run", "--model", path, "--tsan", "--repeat", "1",
-         "--build-dir", str(tmp_path / "build"), "--prof-dir", str(tmp_path / "prof")],
-        capture_output=True, text=True, cwd=REPO, timeout=900,
-    )
+    res = run_sk("run", "--model", path, "--tsan", "--repeat", "1", "--build-dir", tmp_path / "build",
+                 "--prof-dir", tmp_path / "prof", cwd=REPO, timeout=900)
     assert "ThreadSanitizer" not in res.stderr, res.stderr[-4000:]
     assert res.returncode == 0, res.stderr[-4000:]
     assert "outputs identical" in res.stdout

@@ -6,6 +6,7 @@ import subprocess
 
 import pytest
 
+from sk.build import toolargv
 from sk.twin import binding as twin
 
 HERE = Path(__file__).resolve().parent
@@ -27,10 +28,9 @@ CC_TESTS = {
 @pytest.mark.parametrize("name", sorted(CC_TESTS))
 def test_cc(name, runtime_lib, tmp_path):
     exe = tmp_path / name
-    argv = [twin.compiler(), *twin.kernel_cflags(), "-Werror", f"-I{HERE}"]
-    argv += [str(HERE / s) for s in CC_TESTS[name]]
-    argv += ["-o", str(exe), f"-L{runtime_lib.parent}", f"-l:{runtime_lib.name}",
-             f"-Wl,-rpath,{runtime_lib.parent}", "-pthread"]
+    argv = toolargv.twin_program_argv(twin.compiler(), [str(HERE / s) for s in CC_TESTS[name]], str(exe),
+                                      include_dir=str(twin.INCLUDE_DIR), runtime_lib=str(runtime_lib),
+                                      include_dirs=[str(HERE)])
     build = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert build.returncode == 0, build.stdout
     run = subprocess.run([str(exe)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)

@@ -13,6 +13,7 @@ import subprocess
 
 import pytest
 
+from sk.build import toolargv
 from sk.twin import binding as twin
 
 REPO = Path(__file__).resolve().parents[3]
@@ -136,8 +137,8 @@ def test_golden_compiles_and_runs(name, runtime, tmp_path):
     (tmp_path / "golden.cc").write_text(source)
     (tmp_path / "harness.cc").write_text(harness(functions))
     compile_log = tmp_path / "compile.log"
-    argv = [twin.compiler(), *twin.kernel_cflags(), *golden_options(scenario), "-c",
-            str(tmp_path / "golden.cc"), "-o", str(tmp_path / "golden.o")]
+    argv = toolargv.twin_compile_argv(twin.compiler(), str(tmp_path / "golden.cc"), str(tmp_path / "golden.o"),
+                                      include_dir=str(twin.INCLUDE_DIR), extra=golden_options(scenario))
     result = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     compile_log.write_text(result.stdout)
     assert result.returncode == 0, result.stdout

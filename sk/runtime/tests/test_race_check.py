@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from sk.tests.harness import child_env
 from sk.twin import binding as twin
 
 RACE = Path(os.path.abspath(__file__)).parent / "race"
@@ -24,8 +25,7 @@ def run_under_tsan(runtime_lib: Path, barrier: int, tmp_path: Path) -> subproces
     kernel_lib = twin.build_kernel_library(
         [RACE / "producer_consumer.cc"], tmp_path / f"pc_{barrier}.so", defines=[f"BARRIER={barrier}"], tsan=True
     )
-    env = twin.tsan_env()
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    env = child_env(base=twin.tsan_env())
     return subprocess.run(
         [sys.executable, str(RACE / "run_race.py"), str(runtime_lib), str(kernel_lib)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, timeout=300,

@@ -1,16 +1,12 @@
 """artefact_scan: finds run-specific bytes (paths, names, pids, times) in artefacts."""
 
-import os
 import shutil
 import subprocess
-import sys
 import time
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
-import artefact_scan  # noqa: E402
+import artefact_scan
 
 NOW = time.mktime((2026, 11, 25, 12, 0, 0, 0, 0, 0))
 

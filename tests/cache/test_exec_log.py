@@ -1,13 +1,8 @@
 """exec_log: parsing Bazel 7's JSON execution log and judging cache hits."""
 
-import os
-import sys
-
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
-import exec_log  # noqa: E402
+import exec_log
 
 
 def spawn_json(mnemonic, runner, hit, outputs, cacheable=True, label="//examples/quickstart:sk"):

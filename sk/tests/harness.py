@@ -1,0 +1,44 @@
+"""Test helper: the one way tests start `python -m sk` (or another Python script) in a fresh
+interpreter, and the one check for the host tools and twin sources the CPU-twin tests need.
+
+Shared by sk/tests (also through the fixtures in sk/tests/conftest.py), tests/ and bench/tests.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+# The repository root (the runfiles root under Bazel), so a child imports this tree's sk from any cwd.
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# g++, ld and objcopy from PATH (None where missing): the host toolchain of the CPU twin.
+HOST_TOOLS = {name: shutil.which(name) for name in ("g++", "ld", "objcopy")}
+needs_host_tools = pytest.mark.skipif(not all(HOST_TOOLS.values()), reason="needs g++, ld and objcopy on PATH")
+
+
+def _twin_sources_present() -> bool:
+    from sk.twin import binding as twin
+
+    return twin.SOURCE_DIR.is_dir() and any(twin.SOURCE_DIR.glob("*.cc"))
+
+
+needs_twin_sources = pytest.mark.skipif(not _twin_sources_present(),
+                                        reason="the twin runtime sources (sk/runtime) are not present")
+
+
+def child_env(env=None, base=None) -> dict:
+    """base (default os.environ) plus env, with PYTHONPATH = this process's import path: a child
+    process imports the same sk and third-party packages, whatever its cwd."""
+    full = dict(os.environ if base is None else base)
+    full.update(env or {})
+    full["PYTHONPATH"] = os.pathsep.join([REPO] + [p for p in sys.path if p])
+    return full
+
+
+def run_sk(*argv, cwd=None, env=None, base_env=None, input=None, timeout=300, check=False):
+    """`python -m sk ARGV` in a fresh interpreter: a CompletedProcess with text stdout and stderr."""
+    return subprocess.run([sys.executable, "-m", "sk", *map(str, argv)], cwd=cwd, env=child_env(env, base_env),
+                          input=input, capture_output=True, text=True, timeout=timeout, check=check)
