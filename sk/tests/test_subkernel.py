@@ -9,7 +9,9 @@ import pytest
 from sk.binfmt import arfile
 from sk.cli import main as cli
 from sk.build import subkernel
+from sk.build import syncscan
 from sk.engine import kernel_types
+from sk.engine.inherited import inherited
 from sk.base.errors import SkError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -19,25 +21,32 @@ GXX, LD, OBJCOPY = shutil.which("g++"), shutil.which("ld"), shutil.which("objcop
 needs_tools = pytest.mark.skipif(not (GXX and LD and OBJCOPY), reason="needs g++, ld and objcopy on PATH")
 
 
-def test_sk_defines_follow_upstream_per_location_and_option():
-    opts = subkernel.inherited_options("")
-    assert subkernel.sk_defines(8, opts, "", "middle") == [
+def test_sk_defines_follow_upstream_per_location_option_and_scan():
+    opts = inherited("")
+    both = syncscan.SyncCalls(sync_all=False, set_next_task_start=True, wait_pre_task_end=True)
+    assert subkernel.sk_defines(8, opts, "", "middle", both) == [
         "-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=8",
         "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2", "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START",
         "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END", "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"]
-    start = subkernel.sk_defines(8, opts, "", "start")
+    # An op that calls neither API gets neither enable (facts §14.3).
+    assert subkernel.sk_defines(8, opts, "", "middle") == [
+        "-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=8",
+        "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2", "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"]
+    set_only = subkernel.sk_defines(8, opts, "", "middle", both._replace(wait_pre_task_end=False))
+    assert "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" in set_only
+    assert "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END" not in set_only
+    start = subkernel.sk_defines(8, opts, "", "start", both)
     assert "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END" not in start and "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" in start
-    end = subkernel.sk_defines(8, opts, "", "end")
+    end = subkernel.sk_defines(8, opts, "", "end", both)
     assert "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" not in end
-    off = subkernel.sk_defines(2, subkernel.inherited_options("early-start=0:feed-sync-all=1"), "", "middle")
+    off = subkernel.sk_defines(2, inherited("early-start=0:feed-sync-all=1"), "", "middle", both)
     assert off == ["-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=2",
                    "-D__ASCENDC_SUPERKERNEL_AUTO_SYNC_ALL__",
                    "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"]
-    assert not any("EARLY_START" in d for d in
-                   subkernel.sk_defines(2, subkernel.inherited_options("early-start=2"), "", "middle"))
-    assert not any("EARLY_START" in d for d in
-                   subkernel.sk_defines(2, subkernel.inherited_options("stream-fusion=1"), "", "middle"))
-    dcci = subkernel.inherited_options("dcci-disable-on-kernel=Gmm,Add")
+    assert not any("EARLY_START" in d for d in subkernel.sk_defines(2, inherited("early-start=2"), "", "middle", both))
+    assert not any("EARLY_START" in d or "TASK" in d
+                   for d in subkernel.sk_defines(2, inherited("stream-fusion=1"), "", "middle", both))
+    dcci = inherited("dcci-disable-on-kernel=Gmm,Add")
     assert "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__" not in subkernel.sk_defines(1, dcci, "Add", "middle")
     assert "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__" in subkernel.sk_defines(1, dcci, "Mul", "middle")
 
@@ -87,7 +96,9 @@ def test_cli_errors_are_one_paragraph_with_exit_2(tmp_path, capsys):
                      os.path.join(FIX, "helper_a.cpp")])  # no include dir: kernel_operator.h is missing
     assert code == 2
     err = capsys.readouterr().err
-    assert "compiling the kernel failed" in err and "kernel_operator.h" in err and "Traceback" not in err
+    # The preprocess for the sync-call scan is the first step to meet the missing header.
+    assert "preprocessing the kernel (sync-call scan) failed" in err and "kernel_operator.h" in err
+    assert "Traceback" not in err
     assert not (tmp_path / "k.o").exists()
     code = cli.main(["subkernel", "compile", "--toolchain", "host", "--compiler", GXX, "--kernel-type", "AIV_ONLY",
                      "--block-dim", "1", "--options", "split-mode=99", "-o", str(tmp_path / "k.o"), "x.cpp"])
@@ -134,13 +145,14 @@ def _build_kern_a(tmp_path, kernel_type: str, options: str) -> dict:
     """compile + wrap + pack of fixtures/helper_a.cpp into out/kern_a.o; returns the sub-op JSON."""
     common = ["--toolchain", "host", "--kernel-type", kernel_type, "--block-dim", "2", "--options", options]
     src = os.path.join(FIX, "helper_a.cpp")
+    scan = str(tmp_path / "k.sync.json")
     assert cli.main(["subkernel", "compile", *common, "--compiler", GXX, "--include", MINI,
-                     "-o", str(tmp_path / "k.o"), src]) == 0
+                     "--sync-out", scan, "-o", str(tmp_path / "k.o"), src]) == 0
     assert cli.main(["subkernel", "wrap", *common, "--compiler", GXX, "--include", MINI, "--entry", "kern_a",
                      "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
-                     "-o", str(tmp_path / "w.o")]) == 0
+                     "--sync-scan", scan, "-o", str(tmp_path / "w.o")]) == 0
     assert cli.main(["subkernel", "pack", *common, "--ld", LD, "--objcopy", OBJCOPY, "--entry", "kern_a",
-                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
+                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"), "--sync-scan", scan,
                      "--wrapper-obj", str(tmp_path / "w.o"), "--out-obj", str(tmp_path / "out" / "kern_a.o"),
                      "--out-json", str(tmp_path / "out" / "kern_a.json")]) == 0
     return json.loads((tmp_path / "out" / "kern_a.json").read_text())

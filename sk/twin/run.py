@@ -29,6 +29,7 @@ import tempfile
 from sk.twin import model as model_mod
 from sk.engine import kernel_types, planfacts
 from sk.build import subkernel
+from sk.engine import inherited
 from sk.build import toolargv
 from sk.base.errors import SkError
 from sk.base.toolrun import run_tool, write_text_atomic
@@ -130,18 +131,21 @@ def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_f
         stem = f"{k.key}_{loc}"
         if stem not in made:
             d = os.path.join(subs, stem)
-            common = ["--kernel-type", k.kernel_type, "--block-dim", str(k.block_dim), "--options", scope.options,
-                      "--op-type", k.op_type, "--loc", loc]
+            # The same projection of the scope's options as Bazel's transition (sk/engine/inherited.py).
+            common = ["--kernel-type", k.kernel_type, "--block-dim", str(k.block_dim),
+                      "--options", inherited.project(scope.options), "--op-type", k.op_type, "--loc", loc]
             incs = ["--include", include, *[f"--include={i}" for i in k.include_dirs]]
             kobj, wobj = os.path.join(d, "kernel.o"), os.path.join(d, "wrapper.o")
+            scan = os.path.join(d, "kernel.sync.json")
             _sk(["subkernel", "compile", "--toolchain", "host", "--compiler", compiler, *incs, *common,
-                 "-o", kobj, k.src, "--", *k.copts, *extra_flags])
+                 "--sync-out", scan, "-o", kobj, k.src, "--", *k.copts, *extra_flags])
             params = [a for p in k.params for a in ("--param", p)]
             _sk(["subkernel", "wrap", "--toolchain", "host", "--compiler", compiler, *incs, *common,
-                 "--entry", k.entry, "--name", name, *params, "--kernel-obj", kobj, "-o", wobj, "--",
-                 *extra_flags])
+                 "--entry", k.entry, "--name", name, *params, "--kernel-obj", kobj, "--sync-scan", scan,
+                 "-o", wobj, "--", *extra_flags])
             _sk(["subkernel", "pack", "--toolchain", "host", "--ld", ld, "--objcopy", objcopy, *common,
                  "--entry", k.entry, "--name", name, *params, "--kernel-obj", kobj, "--wrapper-obj", wobj,
+                 "--sync-scan", scan,
                  "--out-obj", os.path.join(d, f"{stem}.o"), "--out-json", os.path.join(d, f"{stem}.json")])
             made[stem] = d
         d = made[stem]
