@@ -140,14 +140,14 @@ class Builder:
         common = self._common(s)
         key = _digest(self.salt, src_text, common)
         out = self.cache / "kernels" / f"{key}.o"
-        if out.exists():
+        if out.exists() and out.with_suffix(".sync.json").exists():
             return out
         d = self.cache / "src"
         d.mkdir(parents=True, exist_ok=True)
         src = d / f"{key}.cpp"
         src.write_text(src_text)
         _sk(["subkernel", "compile", *common, "--compiler", self.tools.compiler, "--include", str(self.include),
-             "-o", str(out), str(src)])
+             "--sync-out", str(out.with_suffix(".sync.json")), "-o", str(out), str(src)])
         return out
 
     def _archive(self, s: SubKernel, kernel_obj: Path) -> Path:
@@ -163,11 +163,13 @@ class Builder:
         tmp.mkdir(parents=True)
         params = [a for p in PARAMS for a in ("--param", p)]
         wobj = tmp / "wrapper.o"
+        scan = kernel_obj.with_suffix(".sync.json")
         _sk(["subkernel", "wrap", *common, "--compiler", self.tools.compiler, "--include", str(self.include),
-             "--entry", s.entry, "--name", s.name, *params, "--kernel-obj", str(kernel_obj), "-o", str(wobj)])
+             "--entry", s.entry, "--name", s.name, *params, "--kernel-obj", str(kernel_obj),
+             "--sync-scan", str(scan), "-o", str(wobj)])
         _sk(["subkernel", "pack", *common, "--ld", self.tools.ld, "--objcopy", self.tools.objcopy,
              "--entry", s.entry, "--name", s.name, *params, "--kernel-obj", str(kernel_obj),
-             "--wrapper-obj", str(wobj), "--out-obj", str(tmp / f"{s.stem}.o"),
+             "--wrapper-obj", str(wobj), "--sync-scan", str(scan), "--out-obj", str(tmp / f"{s.stem}.o"),
              "--out-json", str(tmp / f"{s.stem}.json")])
         wobj.unlink()
         shutil.rmtree(d, ignore_errors=True)

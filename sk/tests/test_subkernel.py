@@ -156,3 +156,158 @@ def _build_kern_a(tmp_path, kernel_type: str, options: str) -> dict:
                      "--wrapper-obj", str(tmp_path / "w.o"), "--out-obj", str(tmp_path / "out" / "kern_a.o"),
                      "--out-json", str(tmp_path / "out" / "kern_a.json")]) == 0
     return json.loads((tmp_path / "out" / "kern_a.json").read_text())
+
+
+# ---------------------------------------------------------------- sync-call scan (facts §14.3)
+
+SCAN_KERNEL = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void kern(GM_ADDR in, GM_ADDR out) {
+    %s
+    *(int32_t*)out = *(int32_t*)in + 1;
+    %s
+}
+"""
+
+
+def _sk_sub(tmp_path, before, after, *, options="", loc="middle", kernel_type="AIV_ONLY"):
+    """compile + wrap + pack against the twin's own header; returns (sub-op JSON, compile argv)."""
+    from sk.build import toolargv
+    from sk.twin import binding
+
+    src = tmp_path / "kern.cpp"
+    src.write_text(SCAN_KERNEL % (before, after))
+    kt = kernel_types.lookup(kernel_type, "test")
+    tools = toolargv.Tools("host", compiler=GXX, linker=LD, objcopy=OBJCOPY)
+    inc = [str(binding.INCLUDE_DIR)]
+    scan = str(tmp_path / "k.sync.json")
+    ran = subkernel.compile_source(tools, str(src), str(tmp_path / "k.o"), kt=kt, block_dim=2, options=options,
+                                   loc=loc, include_dirs=inc, sync_out=scan)
+    subkernel.wrap(tools, entry="kern", name="kern", params=["in", "out"], kt=kt, block_dim=2, options=options,
+                   op_type="", loc=loc, kernel_obj=str(tmp_path / "k.o"), out=str(tmp_path / "w.o"),
+                   sync_scan=scan, include_dirs=inc)
+    doc = subkernel.pack(tools, kernel_obj=str(tmp_path / "k.o"), wrapper_obj=str(tmp_path / "w.o"), entry="kern",
+                         name="kern", kt=kt, block_dim=2, params=["in", "out"], options=options, op_type="", loc=loc,
+                         out_obj=str(tmp_path / "out" / "kern.o"), out_json=str(tmp_path / "out" / "kern.json"),
+                         sync_scan=scan)
+    return doc, ran
+
+
+@needs_tools
+def test_a_templated_sync_all_call_reaches_the_sub_op_json(tmp_path):
+    doc, ran = _sk_sub(tmp_path, "AscendC::SyncAll<true>();", "", options="feed-sync-all=1")
+    assert doc["sub_op_with_sync_all"] is True
+    assert not doc["sub_operator_early_start_set_flag"] and not doc["sub_operator_early_start_wait_flag"]
+    # Preprocess first (its output scanned), then the compile.
+    assert [argv[1] for argv in ran] == ["-E", "-c"]
+
+
+@needs_tools
+def test_one_bare_sync_all_call_beats_the_header_declarations(tmp_path):
+    doc, _ = _sk_sub(tmp_path, "AscendC::SyncAll();", "")
+    assert doc["sub_op_with_sync_all"] is True
+
+
+@needs_tools
+def test_a_kernel_without_calls_gets_no_flags_and_no_enables(tmp_path):
+    doc, ran = _sk_sub(tmp_path, "", "")
+    assert not doc["sub_op_with_sync_all"]
+    assert not doc["sub_operator_early_start_set_flag"] and not doc["sub_operator_early_start_wait_flag"]
+    assert not any("TASK" in tok for tok in ran[-1])
+
+
+@needs_tools
+@pytest.mark.parametrize("loc,set_flag,wait_flag", [("start", True, False), ("middle", True, True),
+                                                    ("end", False, True)])
+def test_early_start_calls_set_the_flags_and_enables_per_location(tmp_path, loc, set_flag, wait_flag):
+    doc, ran = _sk_sub(tmp_path, "AscendC::WaitPreTaskEnd();", "AscendC::SetNextTaskStart();", loc=loc)
+    assert (doc["sub_operator_early_start_set_flag"], doc["sub_operator_early_start_wait_flag"]) == (set_flag,
+                                                                                                       wait_flag)
+    assert ("-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" in ran[-1]) == set_flag
+    assert ("-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END" in ran[-1]) == wait_flag
+    # The preprocess ran without the enables it decides.
+    assert not any("ENABLE_SET_NEXT" in tok or "ENABLE_WAIT_PRE" in tok for tok in ran[0])
+    assert not doc["sub_op_with_sync_all"]
+
+
+@needs_tools
+def test_stream_fusion_keeps_early_start_calls_from_the_flags(tmp_path):
+    doc, ran = _sk_sub(tmp_path, "AscendC::WaitPreTaskEnd();", "AscendC::SetNextTaskStart();",
+                       options="stream-fusion=1")
+    assert not doc["sub_operator_early_start_set_flag"] and not doc["sub_operator_early_start_wait_flag"]
+    assert not any("EARLY_START" in tok or "TASK" in tok for tok in ran[-1])
+
+
+@needs_tools
+def test_the_object_cross_check_fails_loudly_when_the_scan_misses_a_call(tmp_path):
+    """A kernel that calls the twin runtime directly hides the call from the scan: pack says so on the host."""
+    with pytest.raises(SkError, match="calls sk_twin_sync_all but the preprocessed source shows no sync_all"):
+        _sk_sub(tmp_path, "::sk_twin_sync_all(1, 0);", "")
+
+
+@needs_tools
+def test_cli_plain_compile_refuses_a_scan_output(tmp_path, capsys):
+    code = cli.main(["subkernel", "compile", "--toolchain", "host", "--compiler", GXX, "--kernel-type", "AIV_ONLY",
+                     "--block-dim", "1", "--plain", "--sync-out", str(tmp_path / "s.json"),
+                     "-o", str(tmp_path / "k.o"), os.path.join(FIX, "helper_a.cpp")])
+    assert code == 2 and "a plain compile is not scanned" in capsys.readouterr().err
+
+
+FAKE_BISHENG = """#!/bin/sh
+# Stands in for bisheng, which cannot run here: logs its argv; -E writes the
+# source as its "preprocessed" text (plus what Ascend C's headers contribute),
+# -c writes an empty object.
+printf '%s\\n' "$*" >> "$LOG"
+out=""; src=""; mode=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -o) out="$2"; shift ;;
+    -E|-c) mode="$1" ;;
+    *.cpp) src="$1" ;;
+  esac
+  shift
+done
+if [ "$mode" = "-E" ]; then
+  { cat "$src"; echo "void SyncAll(); void SyncAll(); void SetNextTaskStart(); void SetNextTaskStart();"
+    echo "void WaitPreTaskEnd(); void WaitPreTaskEnd();"; } > "$out"
+else
+  : > "$out"
+fi
+"""
+
+
+def test_cann_compile_preprocesses_each_side_then_compiles_with_the_scan(tmp_path, monkeypatch):
+    """The CANN order of steps and argv, run by a logging stand-in for bisheng."""
+    from sk.build import toolargv
+
+    bisheng = tmp_path / "bisheng"
+    bisheng.write_text(FAKE_BISHENG)
+    bisheng.chmod(0o755)
+    log = tmp_path / "argv.log"
+    monkeypatch.setenv("LOG", str(log))
+    src = tmp_path / "gmm.cpp"
+    src.write_text(SCAN_KERNEL % ("AscendC::WaitPreTaskEnd();", "AscendC::SyncAll<false>();"))
+    mix = kernel_types.lookup("MIX_AIC_1_2", "test")
+    tools = toolargv.Tools("cann", compiler=str(bisheng))
+    scan = tmp_path / "gmm.sync.json"
+    ran = subkernel.compile_source(tools, str(src), str(tmp_path / "gmm.o"), kt=mix, block_dim=24, options="",
+                                   loc="middle", include_dirs=["/cann/asc/include"], sync_out=str(scan))
+    assert [line.split() for line in log.read_text().splitlines()] == [argv[1:] for argv in ran]
+    base = ["-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=24",
+            "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2"]
+    dcci = ["-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"]
+    work = [os.path.dirname(argv[argv.index("-o") + 1]) for argv in ran]
+    assert ran == [
+        toolargv.preprocess_argv(tools, str(src), os.path.join(work[0], "cube.i"), arch="cube",
+                                 defines=base + dcci, include_dirs=["/cann/asc/include"]),
+        toolargv.preprocess_argv(tools, str(src), os.path.join(work[1], "vec.i"), arch="vec",
+                                 defines=base + dcci, include_dirs=["/cann/asc/include"]),
+        toolargv.compile_argv(tools, str(src), os.path.join(work[2], "cube.o"), arch="cube",
+                              defines=base + ["-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END"] + dcci,
+                              include_dirs=["/cann/asc/include"]),
+        toolargv.compile_argv(tools, str(src), os.path.join(work[3], "vec.o"), arch="vec",
+                              defines=base + ["-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END"] + dcci,
+                              include_dirs=["/cann/asc/include"]),
+    ]
+    doc = json.loads(scan.read_text())
+    assert (doc["sync_all"], doc["set_next_task_start"], doc["wait_pre_task_end"]) == (True, False, True)
+    assert sorted(doc["counts"]) == ["cube", "vec"]
