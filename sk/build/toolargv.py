@@ -124,6 +124,8 @@ def preprocess_argv(tools: Tools, src: str, out: str, *, arch: str | None, defin
     kernel's preprocessed text for inter-core API calls (facts §14.3), and only
     the same flags give the same predefined macros (-O, arch, twin defines)."""
     argv = compile_argv(tools, src, out, arch=arch, defines=defines, include_dirs=include_dirs, extra=extra)
+    if argv[1] != "-c":
+        raise AssertionError(f"compile_argv no longer starts with the compiler and -c: {argv[:2]}")
     return [argv[0], "-E", *argv[2:]]
 
 

@@ -27,9 +27,8 @@ import statistics
 import tempfile
 
 from sk.twin import model as model_mod
-from sk.engine import kernel_types, planfacts
+from sk.engine import inherited, kernel_types, planfacts
 from sk.build import subkernel
-from sk.engine import inherited
 from sk.build import toolargv
 from sk.base.errors import SkError
 from sk.base.toolrun import run_tool, write_text_atomic
