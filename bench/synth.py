@@ -138,7 +138,7 @@ class Builder:
         common = self._common(s)
         key = _digest(self.salt, src_text, common)
         out = self.cache / "kernels" / f"{key}.o"
-        if out.exists():
+        if out.exists() and out.with_suffix(".sync.json").exists():
             return out
         d = self.cache / "src"
         d.mkdir(parents=True, exist_ok=True)
@@ -147,7 +147,8 @@ class Builder:
         from sk.build import subkernel, toolargv
 
         subkernel.compile_source(toolargv.Tools("host", compiler=self.tools.compiler), str(src), str(out),
-                                 include_dirs=[str(self.include)], **self._kernel_args(s))
+                                 include_dirs=[str(self.include)], sync_out=str(out.with_suffix(".sync.json")),
+                                 **self._kernel_args(s))
         return out
 
     def _archive(self, s: SubKernel, kernel_obj: Path) -> Path:
@@ -164,12 +165,13 @@ class Builder:
         from sk.build import subkernel, toolargv
 
         wobj = tmp / "wrapper.o"
+        scan = str(kernel_obj.with_suffix(".sync.json"))
         subkernel.wrap(toolargv.Tools("host", compiler=self.tools.compiler), entry=s.entry, name=s.name,
                        params=list(PARAMS), kernel_obj=str(kernel_obj), out=str(wobj),
-                       include_dirs=[str(self.include)], **self._kernel_args(s))
+                       include_dirs=[str(self.include)], sync_scan=scan, **self._kernel_args(s))
         subkernel.pack(toolargv.Tools("host", linker=self.tools.ld, objcopy=self.tools.objcopy),
                        kernel_obj=str(kernel_obj), wrapper_obj=str(wobj), entry=s.entry, name=s.name,
-                       params=list(PARAMS), out_obj=str(tmp / f"{s.stem}.o"), out_json=str(tmp / f"{s.stem}.json"),
+                       params=list(PARAMS), out_obj=str(tmp / f"{s.stem}.o"), out_json=str(tmp / f"{s.stem}.json"), sync_scan=scan,
                        **self._kernel_args(s))
         wobj.unlink()
         shutil.rmtree(d, ignore_errors=True)

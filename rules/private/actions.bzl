@@ -64,14 +64,21 @@ def _kernel_args(args, kernel_type, block_dim, options, op_type, loc):
         args.add("--op-type", op_type)
     args.add("--loc", loc)
 
-def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts, hdrs, op_type = "", loc = None):
-    """SkCompile: the user's kernel source, in SK mode at scope location `loc`, or plain when loc is None."""
+def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts, hdrs, op_type = "", loc = None, sync_out = None):
+    """SkCompile: the user's kernel source, in SK mode at scope location `loc`, or plain when loc is None.
+
+    In SK mode the one action preprocesses the source, scans it for
+    SyncAll/SetNextTaskStart/WaitPreTaskEnd calls (the scan decides macros of
+    the compile that follows) and writes the scan to `sync_out` for SkWrap
+    and SkSubOp.
+    """
     args = ctx.actions.args()
     args.add("subkernel")
     args.add("compile")
     _tool_args(args, tc, compiler = True)
     if loc:
         _kernel_args(args, kernel_type, block_dim, options, op_type, loc)
+        args.add("--sync-out", sync_out)
     else:
         args.add("--kernel-type", kernel_type)
         args.add("--block-dim", str(block_dim))
@@ -89,10 +96,10 @@ def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts
         "Compiling %s%s" % (src.short_path, " (SK mode, %s)" % loc if loc else ""),
         args,
         [src] + hdrs,
-        [out],
+        [out] + ([sync_out] if loc else []),
     )
 
-def wrap_sub_kernel(ctx, tc, kernel_obj, out_obj, kernel_name, kernel_type, block_dim, params, options, op_type, loc):
+def wrap_sub_kernel(ctx, tc, kernel_obj, sync_scan, out_obj, kernel_name, kernel_type, block_dim, params, options, op_type, loc):
     """SkWrap: generates and compiles the SK-mode entry `void <entry>_<loc>(uint64_t args_offset)`."""
     args = ctx.actions.args()
     args.add("subkernel")
@@ -102,10 +109,11 @@ def wrap_sub_kernel(ctx, tc, kernel_obj, out_obj, kernel_name, kernel_type, bloc
     args.add("--entry", kernel_name)
     args.add_all(params, before_each = "--param")
     args.add("--kernel-obj", kernel_obj)
+    args.add("--sync-scan", sync_scan)
     args.add("-o", out_obj)
-    _run_sk(ctx, tc, "SkWrap", "Wrapping %{label} for SuperKernel calls", args, [kernel_obj], [out_obj])
+    _run_sk(ctx, tc, "SkWrap", "Wrapping %{label} for SuperKernel calls", args, [kernel_obj, sync_scan], [out_obj])
 
-def pack_sub_kernel(ctx, tc, kernel_obj, wrapper_obj, out_obj, out_json, kernel_name, kernel_type, block_dim, params, options, op_type, loc):
+def pack_sub_kernel(ctx, tc, kernel_obj, wrapper_obj, sync_scan, out_obj, out_json, kernel_name, kernel_type, block_dim, params, options, op_type, loc):
     """SkSubOp: one archive with the split copies, plus its sub-op JSON."""
     args = ctx.actions.args()
     args.add("subkernel")
@@ -114,11 +122,12 @@ def pack_sub_kernel(ctx, tc, kernel_obj, wrapper_obj, out_obj, out_json, kernel_
     _kernel_args(args, kernel_type, block_dim, options, op_type, loc)
     args.add("--kernel-obj", kernel_obj)
     args.add("--wrapper-obj", wrapper_obj)
+    args.add("--sync-scan", sync_scan)
     args.add("--entry", kernel_name)
     args.add_all(params, before_each = "--param")
     args.add("--out-obj", out_obj)
     args.add("--out-json", out_json)
-    _run_sk(ctx, tc, "SkSubOp", "Packing sub-kernel %{label}", args, [kernel_obj, wrapper_obj], [out_obj, out_json])
+    _run_sk(ctx, tc, "SkSubOp", "Packing sub-kernel %{label}", args, [kernel_obj, wrapper_obj, sync_scan], [out_obj, out_json])
 
 def gen_super_kernel(ctx, tc, kernel_infos, inputs, out_dir_files, plan, soc):
     """SkGen: options -> plan -> generated source, kernel JSON, compile options."""

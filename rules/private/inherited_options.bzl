@@ -1,18 +1,21 @@
 """The part of a super_kernel's options its sub-kernels are compiled with.
 
-Sub-kernels must be compiled with the SuperKernel's split-mode, early-start
-and feed-sync-all (superkernel-facts.md §1.4, §2.2). The super_kernel rule
-moves its ops into a configuration carrying only those keys, so two
-SuperKernels that agree on them share one compile of each sub-kernel. Only
-the `k=v:k=v` tokens are picked out here; values are validated and given
-meaning by the sk tool, which receives them unchanged.
+Which options those are is the sk tool's rule (sk/engine/inherited.py),
+rendered into inherited_keys.bzl. The super_kernel rule moves its ops into a
+configuration carrying only those keys, so two SuperKernels that agree on
+them share one compile of each sub-kernel. Only the `k=v:k=v` parts are
+picked out here; values are validated and given meaning by the sk tool,
+which receives them unchanged and reads the same keys.
 """
 
-INHERITED_KEYS = ["early-start", "feed-sync-all", "split-mode"]
+load(":inherited_keys.bzl", "INHERITED_KEYS")
 
 def _pick(options, keys):
     picked = {}
-    for part in options.strip().strip('"').split(":"):
+    text = options.strip()
+    if len(text) >= 2 and text.startswith('"') and text.endswith('"'):
+        text = text[1:-1]
+    for part in text.split(":"):
         key, sep, value = part.partition("=")
         if sep and key.strip() in keys:
             picked[key.strip()] = value.strip()

@@ -16,7 +16,7 @@ SkSubKernelInfo = provider(
         "fusable": "(bool) False keeps the kernel out of SuperKernels (the scope is split around it)",
         "sk_objects": "(dict[str, struct(object, json)]) per scope location ('start', 'middle', 'end'): the SK-mode archive (entry `<entry>_<loc>(uint64_t args_offset)`, split copies included) and its sub-op JSON",
         "standalone_object": "(File|None) the ordinary object for separate launches (None for prebuilt kernels)",
-        "inherited_options": "(str) the SuperKernel options this object was compiled with (split-mode, early-start, feed-sync-all)",
+        "inherited_options": "(str) the SuperKernel options this object was compiled with: the keys of sk/engine/inherited.py (early-start, stream-fusion, feed-sync-all, split-mode, dcci-*)",
         "src": "(File|None) the kernel source (None for prebuilt kernels)",
         "copts": "(list[str]) the extra compiler flags it was compiled with",
     },

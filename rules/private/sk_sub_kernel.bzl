@@ -69,12 +69,13 @@ def _sk_sub_kernel_impl(ctx):
         for loc in LOCS:
             d = prefix + loc + "/"
             raw = ctx.actions.declare_file(d + "kernel_sk.o")
-            compile_sub_kernel(ctx, tc, src, raw, kernel_type, ctx.attr.block_dim, options, ctx.attr.copts, ctx.files.hdrs, ctx.attr.op_type, loc)
+            scan = ctx.actions.declare_file(d + "kernel_sk.sync.json")
+            compile_sub_kernel(ctx, tc, src, raw, kernel_type, ctx.attr.block_dim, options, ctx.attr.copts, ctx.files.hdrs, ctx.attr.op_type, loc, scan)
             wrapper = ctx.actions.declare_file(d + "wrapper.o")
-            wrap_sub_kernel(ctx, tc, raw, wrapper, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type, loc)
+            wrap_sub_kernel(ctx, tc, raw, scan, wrapper, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type, loc)
             obj = ctx.actions.declare_file(d + "%s_%s.o" % (kernel_name, loc))
             meta = ctx.actions.declare_file(d + "%s_%s.json" % (kernel_name, loc))
-            pack_sub_kernel(ctx, tc, raw, wrapper, obj, meta, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type, loc)
+            pack_sub_kernel(ctx, tc, raw, wrapper, scan, obj, meta, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type, loc)
             by_loc[loc] = struct(object = obj, json = meta)
         standalone = ctx.actions.declare_file(prefix + "standalone/" + kernel_name + ".o")
         compile_sub_kernel(ctx, tc, src, standalone, kernel_type, ctx.attr.block_dim, "", ctx.attr.copts, ctx.files.hdrs)
@@ -132,8 +133,8 @@ bytes), `tiling` (`tiling = True`). A dynamic-shape Ascend C operator
 
 is `inputs = ["x", "y"], outputs = ["z"], workspace = 256, tiling = True`.
 Inside a super_kernel it is compiled with the options it must inherit
-
-(split-mode, early-start, feed-sync-all); kernels shared by SuperKernels with
+(the ones sk/engine/inherited.py lists: early-start, stream-fusion,
+feed-sync-all, split-mode, dcci-*); kernels shared by SuperKernels with
 the same inherited options are compiled once.""",
     attrs = {
         "srcs": attr.label_list(allow_files = [".cpp", ".cc", ".cce", ".cxx"], doc = "The kernel source (one file)"),

@@ -73,6 +73,7 @@ def _fuse(ctx, tc, name, out_prefix, ops):
         compile_options = copts,
         report = report,
         ops = ops,
+        sub_files = sub_files,
     )
 
 def _segments(ops):
@@ -150,6 +151,7 @@ def _super_kernel_impl(ctx):
             plan = depset([s.plan for s in segments] + [s.kernel_infos for s in segments]),
             report = collect("report"),
             debug = depset(transitive = [depset([s.generated_src, s.plan, s.kernel_infos, s.report, s.compile_options]) for s in segments]),
+            sub_kernels = depset(transitive = [depset(s.sub_files) for s in segments]),
         ),
         SuperKernelInfo(
             label = ctx.label,
@@ -172,7 +174,8 @@ super_kernel = rule(
 
 Outputs `<name>.o`, `<name>.json` and the fusion report `<name>.report.md`; output groups `generated_src`, `plan`,
 `report` and `debug` hold the generated source, the fusion plan and the
-human-readable report. `options` uses upstream's grammar (`k=v:k=v`) and is
+human-readable report; `sub_kernels` the sub-op archives and JSONs it fused,
+as compiled for their places in the scope. `options` uses upstream's grammar (`k=v:k=v`) and is
 validated by the sk tool at build time.""",
     attrs = {
         "ops": attr.label_list(

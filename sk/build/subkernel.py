@@ -8,14 +8,18 @@ cacheable action:
 
 1. compile — the user's source with the SK-sub macros (static block num,
    early-start, feed-sync-all, GetValue/SetValue dcci), or plain (`--plain`)
-   for standalone launches.
+   for standalone launches. In SK mode the source is preprocessed first and
+   scanned for SyncAll/SetNextTaskStart/WaitPreTaskEnd calls (syncscan,
+   facts §14.3); the scan decides the early-start enables and is written
+   out for the next two steps.
 2. wrap — generates and compiles the SK-mode function `<func>(uint64_t
-   args_offset)` that reads the params and calls the user's entry.
+   args_offset)` that reads the params and calls the user's entry, with the
+   kernel's macros.
 3. pack — `ld -r` kernel + wrapper, localise every global except the SK-mode
    function (two sub-kernels may then define the same helper), make the
    split copies (`objcopy --redefine-sym f=f_split{i}`, one objcopy per copy),
    bundle them into one archive (the sub-op "bin", as upstream) and write the
-   sub-op JSON the fusion engine reads, with what its objects define and
+   sub-op JSON the fusion engine reads (its sync fields from the scan), with what its objects define and
    use keyed to the archive's sha256 (`sk_archive`, objfacts.archive_facts), so
    that `sk gen` does not parse thousands of objects again.
 
@@ -33,11 +37,13 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 
 from sk.binfmt import ar, objfacts
+from sk.build import syncscan
 from sk.build import toolargv
 from sk.base.errors import SkError
+from sk.engine.inherited import Inherited, inherited
 from sk.engine.kernel_types import KernelType
 from sk.base.toolrun import atomic_output, run_tool, scratch_dir, write_text_atomic
 
@@ -70,55 +76,32 @@ def func_names(name: str, kt: KernelType, flavor: str, loc: str) -> dict[str, st
 
 # ---------------------------------------------------------------- options
 
-@dataclass(frozen=True)
-class Inherited:
-    """The SuperKernel options a sub-kernel is compiled with."""
-
-    early_start: int  # 0 off, 1 V2, 2 V2 with sub-kernel flags disabled
-    feed_sync_all: bool
-    stream_fusion: bool
-    split_mode: int
-    dcci_before: tuple[str, ...]
-    dcci_after: tuple[str, ...]
-    dcci_disable: tuple[str, ...]
-
-
-def inherited_options(text: str) -> Inherited:
-    from sk.engine import options as sk_options  # the engine's parser: one grammar, one set of errors
-
-    opts = sk_options.parse_options(text or "")
-    return Inherited(
-        early_start=int(opts.early_start),
-        feed_sync_all=bool(opts.feed_sync_all),
-        stream_fusion=bool(opts.stream_fusion),
-        split_mode=int(opts.split_mode),
-        dcci_before=tuple(opts.dcci_before_kernel_start),
-        dcci_after=tuple(opts.dcci_after_kernel_end),
-        dcci_disable=tuple(opts.dcci_disable_on_kernel),
-    )
-
-
 def check_loc(loc: str) -> str:
     if loc not in LOCS:
         raise SkError("unknown scope location", where="--loc", value=loc, allowed="use start, middle or end")
     return loc
 
 
-def sk_defines(block_dim: int, opts: Inherited, op_type: str, loc: str) -> list[str]:
-    """The SK-sub macros of facts §2.2, in upstream's order."""
+def sk_defines(block_dim: int, opts: Inherited, op_type: str, loc: str,
+               calls: syncscan.SyncCalls = syncscan.NONE) -> list[str]:
+    """The SK-sub macros of facts §2.2/§14.3, in upstream's order.
+
+    calls: what the kernel's preprocessed source calls (syncscan); the
+    early-start enables are added only for an op that calls the API, and not
+    where the SuperKernel itself stands in for it (set at the scope's end,
+    wait at its start). The preprocess runs with calls=NONE: these two
+    macros are the only ones derived from it.
+    """
     defines = ["-D__ASCENDC_ENABLE_SUPER_KERNEL__", f"-D__SUPER_KERNEL_STATIC_BLOCK_NUM__={block_dim}"]
     if opts.feed_sync_all:
         defines.append("-D__ASCENDC_SUPERKERNEL_AUTO_SYNC_ALL__")
-    if opts.early_start == 1 and not opts.stream_fusion:
+    if opts.early_start_macros:
         defines.append("-D__ASCENDC_SUPERKERNEL_EARLY_START_V2")
-        # Upstream adds these only when the op calls the API; an op that does
-        # not call it is unaffected by the macro, and pack records from the
-        # object whether it does (sub_operator_early_start_*_flag).
-        if loc != "end":
+        if calls.set_next_task_start and loc != "end":
             defines.append("-D__ASCENDC_ENABLE_SET_NEXT_TASK_START")
-        if loc != "start":
+        if calls.wait_pre_task_end and loc != "start":
             defines.append("-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END")
-    if not (op_type and op_type in opts.dcci_before + opts.dcci_after + opts.dcci_disable):
+    if not any(opts.dcci_listed(op_type)):
         defines.append("-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__")
     return defines
 
@@ -156,23 +139,46 @@ def _bundle(out: str, objects: list[tuple[str, str]]) -> None:
 
 def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType, block_dim: int,
                    options: str | None, op_type: str = "", loc: str = "middle", include_dirs=(),
-                   extra=(), plain: bool = False, defines=(), stdin: str | None = None) -> list[list[str]]:
+                   extra=(), plain: bool = False, defines=(), stdin: str | None = None,
+                   calls: syncscan.SyncCalls | None = None, sync_out: str | None = None) -> list[list[str]]:
     """Compiles a kernel (or wrapper) source; returns the argv that ran.
 
+    In SK mode the source is first preprocessed with the same flags and
+    scanned for inter-core API calls (syncscan), which decide the early-start
+    enables; sync_out receives the scan for wrap and pack. calls: a scan
+    already made (the wrapper takes its kernel's), skipping the preprocess.
     MIX kernels compiled per side (cann) produce an archive with members
     `cube.o` and `vec.o`; everything else produces one object.
     """
     check_block_dim(block_dim)
-    if plain:
-        sk_defs = []
-    else:
+    opts = None
+    if not plain:
         if options is None:
             raise SkError("SK-mode compile needs the SuperKernel options", where="--options",
                           allowed="pass --options '<option string>' (may be empty), or --plain")
-        sk_defs = sk_defines(block_dim, inherited_options(options), op_type, check_loc(loc))
+        opts = inherited(options)
+        check_loc(loc)
+    elif sync_out:
+        raise SkError("a plain compile is not scanned for SuperKernel sync calls", where="--sync-out",
+                      allowed="drop --sync-out, or compile in SK mode (without --plain)")
     units = compile_units(tools.flavor, kt)
-    ran = []
+    ran, doc = [], None
     with scratch_dir(out) as work:
+        if opts is not None and calls is None:
+            scan = {}
+            for side in units:
+                text_path = os.path.join(work, f"{side or 'unit'}.i")
+                argv = toolargv.preprocess_argv(tools, src, text_path, arch=side,
+                                                defines=[*sk_defines(block_dim, opts, op_type, loc), *defines],
+                                                include_dirs=include_dirs, extra=extra)
+                run_tool(argv, step="preprocessing the kernel (sync-call scan)",
+                         where=src if src != "-" else out, stdin=stdin)
+                ran.append(argv)
+                with open(text_path, encoding="utf-8", errors="replace") as f:
+                    scan[side or "unit"] = syncscan.count(f.read())
+            doc = syncscan.document(scan)
+            calls = syncscan.SyncCalls(*(doc[field] for field in syncscan.SyncCalls._fields))
+        sk_defs = [] if opts is None else sk_defines(block_dim, opts, op_type, loc, calls)
         objects = []
         for side in units:
             obj = os.path.join(work, f"{side or 'unit'}.o")
@@ -182,6 +188,10 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
             ran.append(argv)
             objects.append((f"{side}.o", obj))
         _bundle(out, objects)
+        if sync_out:
+            if doc is None:
+                raise AssertionError("sync_out needs the scan of this compile, not a given one")
+            write_text_atomic(sync_out, syncscan.write_text(doc))
     return ran
 
 
@@ -251,9 +261,13 @@ def _param_idents(params: list[str]) -> list[str]:
 
 
 def wrap(tools: toolargv.Tools, *, entry: str, name: str, params: list[str], kt: KernelType, block_dim: int,
-         options: str, op_type: str, loc: str, kernel_obj: str | None, out: str, include_dirs=(), extra=(),
-         source_out: str | None = None) -> str:
-    """Generates and compiles the SK-mode wrapper; returns the source."""
+         options: str, op_type: str, loc: str, kernel_obj: str | None, out: str, sync_scan: str,
+         include_dirs=(), extra=(), source_out: str | None = None) -> str:
+    """Generates and compiles the SK-mode wrapper; returns the source.
+
+    sync_scan: the kernel's scan (compile's sync_out). Upstream's wrapper is
+    part of the kernel's translation unit, so it gets the kernel's macros.
+    """
     check_ident(entry, "--entry")
     check_ident(name, "--name")
     check_loc(loc)
@@ -268,7 +282,7 @@ def wrap(tools: toolargv.Tools, *, entry: str, name: str, params: list[str], kt:
         write_text_atomic(source_out, source)
     # From stdin, so the object names no temporary path (its FILE symbol is "<stdin>").
     compile_source(tools, "-", out, kt=kt, block_dim=block_dim, options=options, op_type=op_type, loc=loc,
-                   include_dirs=include_dirs, extra=extra, stdin=source)
+                   include_dirs=include_dirs, extra=extra, stdin=source, calls=syncscan.read(sync_scan))
     return source
 
 
@@ -285,8 +299,10 @@ def _check_entry_defined(kernel_obj: str, flavor: str, kt: KernelType, entry: st
 # ---------------------------------------------------------------- pack
 
 # Undefined symbols through which a twin object calls the runtime's
-# inter-core APIs; the sub-op JSON flags are derived from them. These are the
-# out-of-line functions sk/runtime's kernel_operator.h lowers the APIs to.
+# inter-core APIs (the out-of-line functions sk/runtime's kernel_operator.h
+# lowers them to). The sub-op JSON flags come from the source scan; on the
+# host these only cross-check it: an object that calls one of them from a
+# kernel whose scan found no call means the scan rule and the header drifted.
 RUNTIME_MARKERS = {
     "sync_all": ("sk_twin_sync_all",),
     "set_next_task_start": ("sk_twin_set_next_task_start",),
@@ -294,19 +310,18 @@ RUNTIME_MARKERS = {
 }
 
 
-@dataclass(frozen=True)
-class PackedUnit:
-    arch_keys: tuple[str, ...]
-    func_name: str
-    members: tuple[str, ...]  # main object, then split copies 1..S-1
-    text_size: int
-    undefined: frozenset[str]
+# arch_keys: tuple[str, ...]; members: main object, then split copies 1..S-1.
+PackedUnit = namedtuple("PackedUnit", "arch_keys func_name members text_size undefined")
 
 
 def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str, name: str, kt: KernelType,
          block_dim: int, params: list[str], options: str, op_type: str, loc: str, out_obj: str,
-         out_json: str) -> dict:
-    """Builds the sub-op archive and JSON; returns the JSON document."""
+         out_json: str, sync_scan: str) -> dict:
+    """Builds the sub-op archive and JSON; returns the JSON document.
+
+    sync_scan: the kernel's scan (compile's sync_out), the source of the
+    sub_op_with_sync_all / early-start flag fields.
+    """
     check_ident(entry, "--entry")
     check_ident(name, "--name")
     check_block_dim(block_dim)
@@ -316,7 +331,8 @@ def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str
                       "directory", where="--out-json", value=out_json, allowed=f"write it beside {out_obj}")
     if not out_obj.endswith(".o"):
         raise SkError("the sub-kernel object must end in .o", where="--out-obj", value=out_obj)
-    opts = inherited_options(options)
+    opts = inherited(options)
+    calls = syncscan.read(sync_scan)
     funcs = func_names(name, kt, tools.flavor, loc)
     kernel_units = unit_objects(kernel_obj, tools.flavor, kt)
     wrapper_units = unit_objects(wrapper_obj, tools.flavor, kt)
@@ -335,8 +351,10 @@ def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str
             for member in unit.members:
                 with open(os.path.join(work, member), "rb") as f:
                     archive_members.append((member, f.read()))
+        if tools.flavor == toolargv.HOST:
+            _cross_check(calls, packed, kernel_obj, sync_scan)
         doc = sub_op_json(stem=stem, name=name, kt=kt, block_dim=block_dim, params=params, opts=opts,
-                          op_type=op_type, loc=loc, units=packed)
+                          op_type=op_type, loc=loc, units=packed, calls=calls)
         archive = ar.pack(archive_members)
         doc[objfacts.FACTS_KEY] = objfacts.archive_facts(archive, os.path.basename(out_obj))
         with atomic_output(out_obj) as tmp:
@@ -384,14 +402,22 @@ def _pack_unit(tools, work, stem, func, split_mode, keys, kernel, wrapper, entry
                       undefined=frozenset(s.name for s in result.undefined()))
 
 
-def sub_op_json(*, stem, name, kt, block_dim, params, opts, op_type, loc, units) -> dict:
-    """The sub-op JSON fields of facts §2.3 that the engine reads (plus sizes)."""
+def _cross_check(calls: syncscan.SyncCalls, units, kernel_obj: str, sync_scan: str) -> None:
     undefined = frozenset().union(*(u.undefined for u in units))
+    for what, markers in RUNTIME_MARKERS.items():
+        used = sorted(sym for sym in markers if sym in undefined)
+        if used and not getattr(calls, what):
+            raise SkError(f"the object calls {used[0]} but the preprocessed source shows no {what} call",
+                          where=f"{kernel_obj} (scan {sync_scan})",
+                          allowed="call the Ascend C API (AscendC::SyncAll, SetNextTaskStart, WaitPreTaskEnd) "
+                                  "rather than the twin runtime directly; if the kernel does, the twin header "
+                                  "and sk/build/syncscan.py disagree")
 
-    def calls(what):
-        return any(sym in undefined for sym in RUNTIME_MARKERS[what])
 
-    early = opts.early_start == 1 and not opts.stream_fusion
+def sub_op_json(*, stem, name, kt, block_dim, params, opts, op_type, loc, units, calls) -> dict:
+    """The sub-op JSON fields of facts §2.3 that the engine reads (plus sizes)."""
+    early = opts.early_start_macros
+    dcci_before, dcci_after, dcci_disable = opts.dcci_listed(op_type)
     kernel_names, text_sizes = {}, {}
     for unit in units:
         for key in unit.arch_keys:
@@ -411,12 +437,12 @@ def sub_op_json(*, stem, name, kt, block_dim, params, opts, op_type, loc, units)
         "magic": kt.magic,
         "supportSuperKernel": 1,
         "split_mode": opts.split_mode,
-        "sub_op_with_sync_all": calls("sync_all"),
-        "sub_operator_call_dcci_after_kernel_end": bool(op_type) and op_type in opts.dcci_after,
-        "sub_operator_call_dcci_before_kernel_start": bool(op_type) and op_type in opts.dcci_before,
-        "sub_operator_call_dcci_disable_on_kernel": bool(op_type) and op_type in opts.dcci_disable,
-        "sub_operator_early_start_set_flag": early and loc != "end" and calls("set_next_task_start"),
-        "sub_operator_early_start_wait_flag": early and loc != "start" and calls("wait_pre_task_end"),
+        "sub_op_with_sync_all": calls.sync_all,
+        "sub_operator_call_dcci_after_kernel_end": dcci_after,
+        "sub_operator_call_dcci_before_kernel_start": dcci_before,
+        "sub_operator_call_dcci_disable_on_kernel": dcci_disable,
+        "sub_operator_early_start_set_flag": early and loc != "end" and calls.set_next_task_start,
+        "sub_operator_early_start_wait_flag": early and loc != "start" and calls.wait_pre_task_end,
         "sub_operator_kernel_name": kernel_names,
         "sub_operator_kernel_type": kt.name,
         "sub_operator_params": list(params),
@@ -430,8 +456,8 @@ def sub_op_json(*, stem, name, kt, block_dim, params, opts, op_type, loc, units)
 
 def check_split_mode(split_mode: int, options: str) -> None:
     """--split-mode on the command line must agree with the inherited options."""
-    inherited = inherited_options(options).split_mode
-    if split_mode != inherited:
+    inherited_split = inherited(options).split_mode
+    if split_mode != inherited_split:
         raise SkError("split mode disagrees with the SuperKernel options", where="--split-mode", value=split_mode,
-                      allowed=f"the options give split-mode={inherited}; sub-kernels must inherit the "
+                      allowed=f"the options give split-mode={inherited_split}; sub-kernels must inherit the "
                               "SuperKernel's split-mode")

@@ -138,6 +138,17 @@ def compile_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=
             *HOST_ARCH_DEFINES.get(arch, ()), *defines, *extra, *tail, src, "-o", out]
 
 
+def preprocess_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=(), include_dirs=(),
+                    extra=()) -> list[str]:
+    """`-E` instead of `-c` in the compile of the same unit: upstream scans the
+    kernel's preprocessed text for inter-core API calls (facts §14.3), and only
+    the same flags give the same predefined macros (-O, arch, twin defines)."""
+    argv = compile_argv(tools, src, out, arch=arch, defines=defines, include_dirs=include_dirs, extra=extra)
+    if argv[1] != "-c":
+        raise AssertionError(f"compile_argv no longer starts with the compiler and -c: {argv[:2]}")
+    return [argv[0], "-E", *argv[2:]]
+
+
 def translate_flags(flavor: str, flags) -> list[str]:
     """The engine's SK compile flags (upstream's bisheng flags) for this flavour.
 

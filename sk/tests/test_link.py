@@ -39,14 +39,15 @@ def build_sub(tmp, src, entry, block_dim, options="split-mode=2", kernel_type="A
     d = tmp / entry
     d.mkdir()
     t = tools()
+    scan = str(d / "k.sync.json")
     subkernel.compile_source(t, os.path.join(FIX, src), str(d / "k.o"), kt=kt, block_dim=block_dim,
-                             options=options, include_dirs=[MINI], extra=["-O0"])
+                             options=options, include_dirs=[MINI], extra=["-O0"], sync_out=scan)
     subkernel.wrap(t, entry=entry, name=entry, params=["in", "out"], kt=kt, block_dim=block_dim, options=options,
-                   op_type="", loc="middle", kernel_obj=str(d / "k.o"), out=str(d / "w.o"), include_dirs=[MINI],
-                   extra=["-O0"])
+                   op_type="", loc="middle", kernel_obj=str(d / "k.o"), out=str(d / "w.o"), sync_scan=scan,
+                   include_dirs=[MINI], extra=["-O0"])
     doc = subkernel.pack(t, kernel_obj=str(d / "k.o"), wrapper_obj=str(d / "w.o"), entry=entry, name=entry, kt=kt,
                          block_dim=block_dim, params=["in", "out"], options=options, op_type="", loc="middle",
-                         out_obj=str(d / f"{entry}.o"), out_json=str(d / f"{entry}.json"))
+                         out_obj=str(d / f"{entry}.o"), out_json=str(d / f"{entry}.json"), sync_scan=scan)
     return d / f"{entry}.o", doc
 
 

@@ -8,7 +8,9 @@ import pytest
 from sk.binfmt import ar
 from sk.cli import main as cli
 from sk.build import subkernel
+from sk.build import syncscan
 from sk.engine import kernel_types
+from sk.engine.inherited import inherited
 from sk.base.errors import SkError
 from sk.tests.harness import HOST_TOOLS, needs_host_tools
 
@@ -18,25 +20,32 @@ MINI = os.path.join(FIX, "mini_rt")
 GXX, LD, OBJCOPY = HOST_TOOLS["g++"], HOST_TOOLS["ld"], HOST_TOOLS["objcopy"]
 
 
-def test_sk_defines_follow_upstream_per_location_and_option():
-    opts = subkernel.inherited_options("")
-    assert subkernel.sk_defines(8, opts, "", "middle") == [
+def test_sk_defines_follow_upstream_per_location_option_and_scan():
+    opts = inherited("")
+    both = syncscan.SyncCalls(sync_all=False, set_next_task_start=True, wait_pre_task_end=True)
+    assert subkernel.sk_defines(8, opts, "", "middle", both) == [
         "-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=8",
         "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2", "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START",
         "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END", "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"]
-    start = subkernel.sk_defines(8, opts, "", "start")
+    # An op that calls neither API gets neither enable (facts §14.3).
+    assert subkernel.sk_defines(8, opts, "", "middle") == [
+        "-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=8",
+        "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2", "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"]
+    set_only = subkernel.sk_defines(8, opts, "", "middle", both._replace(wait_pre_task_end=False))
+    assert "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" in set_only
+    assert "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END" not in set_only
+    start = subkernel.sk_defines(8, opts, "", "start", both)
     assert "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END" not in start and "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" in start
-    end = subkernel.sk_defines(8, opts, "", "end")
+    end = subkernel.sk_defines(8, opts, "", "end", both)
     assert "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" not in end
-    off = subkernel.sk_defines(2, subkernel.inherited_options("early-start=0:feed-sync-all=1"), "", "middle")
+    off = subkernel.sk_defines(2, inherited("early-start=0:feed-sync-all=1"), "", "middle", both)
     assert off == ["-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=2",
                    "-D__ASCENDC_SUPERKERNEL_AUTO_SYNC_ALL__",
                    "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"]
-    assert not any("EARLY_START" in d for d in
-                   subkernel.sk_defines(2, subkernel.inherited_options("early-start=2"), "", "middle"))
-    assert not any("EARLY_START" in d for d in
-                   subkernel.sk_defines(2, subkernel.inherited_options("stream-fusion=1"), "", "middle"))
-    dcci = subkernel.inherited_options("dcci-disable-on-kernel=Gmm,Add")
+    assert not any("EARLY_START" in d for d in subkernel.sk_defines(2, inherited("early-start=2"), "", "middle", both))
+    assert not any("EARLY_START" in d or "TASK" in d
+                   for d in subkernel.sk_defines(2, inherited("stream-fusion=1"), "", "middle", both))
+    dcci = inherited("dcci-disable-on-kernel=Gmm,Add")
     assert "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__" not in subkernel.sk_defines(1, dcci, "Add", "middle")
     assert "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__" in subkernel.sk_defines(1, dcci, "Mul", "middle")
 
@@ -86,7 +95,9 @@ def test_cli_errors_are_one_paragraph_with_exit_2(tmp_path, capsys):
                      os.path.join(FIX, "helper_a.cpp")])  # no include dir: kernel_operator.h is missing
     assert code == 2
     err = capsys.readouterr().err
-    assert "compiling the kernel failed" in err and "kernel_operator.h" in err and "Traceback" not in err
+    # The preprocess for the sync-call scan is the first step to meet the missing header.
+    assert "preprocessing the kernel (sync-call scan) failed" in err and "kernel_operator.h" in err
+    assert "Traceback" not in err
     assert not (tmp_path / "k.o").exists()
     code = cli.main(["subkernel", "compile", "--toolchain", "host", "--compiler", GXX, "--kernel-type", "AIV_ONLY",
                      "--block-dim", "1", "--options", "split-mode=99", "-o", str(tmp_path / "k.o"), "x.cpp"])
@@ -133,13 +144,169 @@ def _build_kern_a(tmp_path, kernel_type: str, options: str) -> dict:
     """compile + wrap + pack of fixtures/helper_a.cpp into out/kern_a.o; returns the sub-op JSON."""
     common = ["--toolchain", "host", "--kernel-type", kernel_type, "--block-dim", "2", "--options", options]
     src = os.path.join(FIX, "helper_a.cpp")
+    scan = str(tmp_path / "k.sync.json")
     assert cli.main(["subkernel", "compile", *common, "--compiler", GXX, "--include", MINI,
-                     "-o", str(tmp_path / "k.o"), src]) == 0
+                     "--sync-out", scan, "-o", str(tmp_path / "k.o"), src]) == 0
     assert cli.main(["subkernel", "wrap", *common, "--compiler", GXX, "--include", MINI, "--entry", "kern_a",
                      "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
-                     "-o", str(tmp_path / "w.o")]) == 0
+                     "--sync-scan", scan, "-o", str(tmp_path / "w.o")]) == 0
     assert cli.main(["subkernel", "pack", *common, "--ld", LD, "--objcopy", OBJCOPY, "--entry", "kern_a",
-                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"),
+                     "--param", "in", "--param", "out", "--kernel-obj", str(tmp_path / "k.o"), "--sync-scan", scan,
                      "--wrapper-obj", str(tmp_path / "w.o"), "--out-obj", str(tmp_path / "out" / "kern_a.o"),
                      "--out-json", str(tmp_path / "out" / "kern_a.json")]) == 0
     return json.loads((tmp_path / "out" / "kern_a.json").read_text())
+
+
+# ---------------------------------------------------------------- sync-call scan (facts §14.3)
+
+SCAN_KERNEL = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void kern(GM_ADDR in, GM_ADDR out) {
+    %s
+    *(int32_t*)out = *(int32_t*)in + 1;
+    %s
+}
+"""
+
+
+def _sk_sub(tmp_path, before, after, *, options="", loc="middle", kernel_type="AIV_ONLY"):
+    """compile + wrap + pack against the twin's own header; returns (sub-op JSON, compile argv)."""
+    from sk.build import toolargv
+    from sk.twin import binding
+
+    src = tmp_path / "kern.cpp"
+    src.write_text(SCAN_KERNEL % (before, after))
+    kt = kernel_types.lookup(kernel_type, "test")
+    tools = toolargv.Tools("host", compiler=GXX, linker=LD, objcopy=OBJCOPY)
+    inc = [str(binding.INCLUDE_DIR)]
+    scan = str(tmp_path / "k.sync.json")
+    ran = subkernel.compile_source(tools, str(src), str(tmp_path / "k.o"), kt=kt, block_dim=2, options=options,
+                                   loc=loc, include_dirs=inc, sync_out=scan)
+    subkernel.wrap(tools, entry="kern", name="kern", params=["in", "out"], kt=kt, block_dim=2, options=options,
+                   op_type="", loc=loc, kernel_obj=str(tmp_path / "k.o"), out=str(tmp_path / "w.o"),
+                   sync_scan=scan, include_dirs=inc)
+    doc = subkernel.pack(tools, kernel_obj=str(tmp_path / "k.o"), wrapper_obj=str(tmp_path / "w.o"), entry="kern",
+                         name="kern", kt=kt, block_dim=2, params=["in", "out"], options=options, op_type="", loc=loc,
+                         out_obj=str(tmp_path / "out" / "kern.o"), out_json=str(tmp_path / "out" / "kern.json"),
+                         sync_scan=scan)
+    return doc, ran
+
+
+@needs_host_tools
+def test_a_templated_sync_all_call_reaches_the_sub_op_json(tmp_path):
+    doc, ran = _sk_sub(tmp_path, "AscendC::SyncAll<true>();", "", options="feed-sync-all=1")
+    assert doc["sub_op_with_sync_all"] is True
+    assert not doc["sub_operator_early_start_set_flag"] and not doc["sub_operator_early_start_wait_flag"]
+    # Preprocess first (its output scanned), then the compile.
+    assert [argv[1] for argv in ran] == ["-E", "-c"]
+
+
+@needs_host_tools
+def test_one_bare_sync_all_call_beats_the_header_declarations(tmp_path):
+    doc, _ = _sk_sub(tmp_path, "AscendC::SyncAll();", "")
+    assert doc["sub_op_with_sync_all"] is True
+
+
+@needs_host_tools
+def test_a_kernel_without_calls_gets_no_flags_and_no_enables(tmp_path):
+    doc, ran = _sk_sub(tmp_path, "", "")
+    assert not doc["sub_op_with_sync_all"]
+    assert not doc["sub_operator_early_start_set_flag"] and not doc["sub_operator_early_start_wait_flag"]
+    assert not any("TASK" in tok for tok in ran[-1])
+
+
+@needs_host_tools
+@pytest.mark.parametrize("loc,set_flag,wait_flag", [("start", True, False), ("middle", True, True),
+                                                    ("end", False, True)])
+def test_early_start_calls_set_the_flags_and_enables_per_location(tmp_path, loc, set_flag, wait_flag):
+    doc, ran = _sk_sub(tmp_path, "AscendC::WaitPreTaskEnd();", "AscendC::SetNextTaskStart();", loc=loc)
+    assert (doc["sub_operator_early_start_set_flag"], doc["sub_operator_early_start_wait_flag"]) == (set_flag,
+                                                                                                       wait_flag)
+    assert ("-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" in ran[-1]) == set_flag
+    assert ("-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END" in ran[-1]) == wait_flag
+    # The preprocess ran without the enables it decides.
+    assert not any("ENABLE_SET_NEXT" in tok or "ENABLE_WAIT_PRE" in tok for tok in ran[0])
+    assert not doc["sub_op_with_sync_all"]
+
+
+@needs_host_tools
+def test_stream_fusion_keeps_early_start_calls_from_the_flags(tmp_path):
+    doc, ran = _sk_sub(tmp_path, "AscendC::WaitPreTaskEnd();", "AscendC::SetNextTaskStart();",
+                       options="stream-fusion=1")
+    assert not doc["sub_operator_early_start_set_flag"] and not doc["sub_operator_early_start_wait_flag"]
+    assert not any("EARLY_START" in tok or "TASK" in tok for tok in ran[-1])
+
+
+@needs_host_tools
+def test_the_object_cross_check_fails_loudly_when_the_scan_misses_a_call(tmp_path):
+    """A kernel that calls the twin runtime directly hides the call from the scan: pack says so on the host."""
+    with pytest.raises(SkError, match="calls sk_twin_sync_all but the preprocessed source shows no sync_all"):
+        _sk_sub(tmp_path, "::sk_twin_sync_all(1, 0);", "")
+
+
+@needs_host_tools
+def test_cli_plain_compile_refuses_a_scan_output(tmp_path, capsys):
+    code = cli.main(["subkernel", "compile", "--toolchain", "host", "--compiler", GXX, "--kernel-type", "AIV_ONLY",
+                     "--block-dim", "1", "--plain", "--sync-out", str(tmp_path / "s.json"),
+                     "-o", str(tmp_path / "k.o"), os.path.join(FIX, "helper_a.cpp")])
+    assert code == 2 and "a plain compile is not scanned" in capsys.readouterr().err
+
+
+FAKE_BISHENG = """#!/bin/sh
+# Stands in for bisheng, which cannot run here: logs its argv; -E writes the
+# source as its "preprocessed" text (plus what Ascend C's headers contribute),
+# -c writes an empty object.
+printf '%s\\n' "$*" >> "$LOG"
+out=""; src=""; mode=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -o) out="$2"; shift ;;
+    -E|-c) mode="$1" ;;
+    *.cpp) src="$1" ;;
+  esac
+  shift
+done
+if [ "$mode" = "-E" ]; then
+  { cat "$src"; echo "void SyncAll(); void SyncAll(); void SetNextTaskStart(); void SetNextTaskStart();"
+    echo "void WaitPreTaskEnd(); void WaitPreTaskEnd();"; } > "$out"
+else
+  : > "$out"
+fi
+"""
+
+
+def test_cann_compile_preprocesses_each_side_then_compiles_with_the_scan(tmp_path, monkeypatch):
+    """The CANN order of steps and argv, run by a logging stand-in for bisheng."""
+    from sk.build import toolargv
+
+    bisheng = tmp_path / "bisheng"
+    bisheng.write_text(FAKE_BISHENG)
+    bisheng.chmod(0o755)
+    log = tmp_path / "argv.log"
+    monkeypatch.setenv("LOG", str(log))
+    src = tmp_path / "gmm.cpp"
+    src.write_text(SCAN_KERNEL % ("AscendC::WaitPreTaskEnd();", "AscendC::SyncAll<false>();"))
+    mix = kernel_types.lookup("MIX_AIC_1_2", "test")
+    tools = toolargv.Tools("cann", compiler=str(bisheng))
+    scan = tmp_path / "gmm.sync.json"
+    ran = subkernel.compile_source(tools, str(src), str(tmp_path / "gmm.o"), kt=mix, block_dim=24, options="",
+                                   loc="middle", include_dirs=["/cann/asc/include"], sync_out=str(scan))
+    assert [line.split() for line in log.read_text().splitlines()] == [argv[1:] for argv in ran]
+    base = ["-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=24",
+            "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2"]
+    dcci = ["-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"]
+    work = [os.path.dirname(argv[argv.index("-o") + 1]) for argv in ran]
+    assert ran == [
+        toolargv.preprocess_argv(tools, str(src), os.path.join(work[0], "cube.i"), arch="cube",
+                                 defines=base + dcci, include_dirs=["/cann/asc/include"]),
+        toolargv.preprocess_argv(tools, str(src), os.path.join(work[1], "vec.i"), arch="vec",
+                                 defines=base + dcci, include_dirs=["/cann/asc/include"]),
+        toolargv.compile_argv(tools, str(src), os.path.join(work[2], "cube.o"), arch="cube",
+                              defines=base + ["-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END"] + dcci,
+                              include_dirs=["/cann/asc/include"]),
+        toolargv.compile_argv(tools, str(src), os.path.join(work[3], "vec.o"), arch="vec",
+                              defines=base + ["-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END"] + dcci,
+                              include_dirs=["/cann/asc/include"]),
+    ]
+    doc = json.loads(scan.read_text())
+    assert (doc["sync_all"], doc["set_next_task_start"], doc["wait_pre_task_end"]) == (True, False, True)
+    assert sorted(doc["counts"]) == ["cube", "vec"]

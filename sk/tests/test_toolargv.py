@@ -158,3 +158,26 @@ def test_twin_shared_library_is_host_only():
     with pytest.raises(SkError, match="twin libraries are built with the host toolchain") as e:
         toolargv.twin_shared_argv(CANN, ["a.o"], "k.so")
     assert "--toolchain host" in str(e.value)
+
+
+def test_cann_preprocess_is_the_compile_with_dash_e():
+    """bisheng -E with every flag of the compile (facts §14.3: same defines, same arch macros)."""
+    argv = toolargv.preprocess_argv(CANN, "add.cpp", "work/vec.i", arch="vec", include_dirs=["/cann/asc/include"],
+                                    defines=["-D__ASCENDC_ENABLE_SUPER_KERNEL__",
+                                             "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=8"], extra=["-DMY_FLAG=1"])
+    assert argv == [
+        "/cann/bin/bisheng", "-E", "-O3", "-x", "cce", "-I/cann/asc/include",
+        "--cce-disable-kernel-global-attr-check",
+        "-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=8", "-DMY_FLAG=1",
+        "add.cpp", "--cce-aicore-arch=dav-c220-vec", "--cce-aicore-only", "-o", "work/vec.i", *MLLVM_TAIL,
+        "-std=c++17",
+    ]
+    cube = toolargv.preprocess_argv(CANN, "add.cpp", "work/cube.i", arch="cube")
+    assert cube[:2] == ["/cann/bin/bisheng", "-E"] and "--cce-aicore-arch=dav-c220-cube" in cube
+
+
+def test_host_preprocess_is_the_compile_with_dash_e():
+    argv = toolargv.preprocess_argv(HOST, "k.cpp", "k.i", arch=None, include_dirs=["rt/include"], defines=["-DX=1"])
+    assert argv == ["/usr/bin/g++", "-E", "-std=c++17", "-O2", "-fPIC", "-x", "c++", "-Irt/include",
+                    "-D__CCE_KT_TEST__=1", "-D__CCE_AICORE__=220", "-D__DAV_C220__", "-D__NPU_ARCH__=2201",
+                    "-DX=1", "k.cpp", "-o", "k.i"]

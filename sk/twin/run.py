@@ -30,6 +30,7 @@ import statistics
 import tempfile
 
 from sk.twin import model as model_mod
+from sk.engine import inherited
 from sk.build import toolargv
 from sk.engine import kernel_types, planfacts
 from sk.base.errors import SkError
@@ -139,16 +140,19 @@ def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_f
         if stem not in made:
             d = os.path.join(subs, stem)
             kt = kernel_types.lookup(k.kernel_type, f"kernel {k.key}")
-            common = dict(kt=kt, block_dim=k.block_dim, options=scope.options, op_type=k.op_type, loc=loc)
+            # The same projection of the scope's options as Bazel's (sk/engine/inherited.py).
+            common = dict(kt=kt, block_dim=k.block_dim, options=inherited.project(scope.options), op_type=k.op_type,
+                          loc=loc)
             incs = [include, *k.include_dirs]
             kobj, wobj = os.path.join(d, "kernel.o"), os.path.join(d, "wrapper.o")
+            scan = os.path.join(d, "kernel.sync.json")
             subkernel.compile_source(compile_tools, k.src, kobj, include_dirs=incs, extra=[*k.copts, *extra_flags],
-                                     **common)
+                                     sync_out=scan, **common)
             subkernel.wrap(compile_tools, entry=k.entry, name=name, params=list(k.params), kernel_obj=kobj, out=wobj,
-                           include_dirs=incs, extra=extra_flags, **common)
+                           include_dirs=incs, extra=extra_flags, sync_scan=scan, **common)
             subkernel.pack(link_tools, kernel_obj=kobj, wrapper_obj=wobj, entry=k.entry, name=name,
                            params=list(k.params), out_obj=os.path.join(d, f"{stem}.o"),
-                           out_json=os.path.join(d, f"{stem}.json"), **common)
+                           out_json=os.path.join(d, f"{stem}.json"), sync_scan=scan, **common)
             made[stem] = d
         d = made[stem]
         op_list.append({"bin_path": os.path.relpath(os.path.join(d, f"{stem}.o"), root),

@@ -52,6 +52,8 @@ def _sub_kernel_actions_impl(ctx):
         "Add",
         "--loc",
         "middle",
+        "--sync-out",
+        "tests/analysis/_sk/add_custom/middle/kernel_sk.sync.json",
         "-o",
         "tests/analysis/_sk/add_custom/middle/kernel_sk.o",
         "tests/analysis/testdata/add.cpp",
@@ -59,6 +61,16 @@ def _sub_kernel_actions_impl(ctx):
         "-DMY_FLAG=1",
     ], [a.split("bin/", 1)[-1] if a.startswith("bazel-out/") else a for a in tail])
     asserts.true(env, "--plain" in _sk_args(plain))
+    asserts.false(env, "--sync-out" in _sk_args(plain), "a plain compile is not scanned")
+
+    # The scan written by SkCompile (preprocess -> scan -> compile, one action)
+    # is what SkWrap and SkSubOp read: a declared output and input.
+    scan = sk_mode.argv[sk_mode.argv.index("--sync-out") + 1]
+    asserts.true(env, scan in [f.path for f in sk_mode.outputs.to_list()])
+    for mnemonic in ["SkWrap", "SkSubOp"]:
+        step = [a for a in actions[mnemonic] if a.argv[a.argv.index("--loc") + 1] == "middle"][0]
+        asserts.equals(env, scan, step.argv[step.argv.index("--sync-scan") + 1])
+        asserts.true(env, scan in [f.path for f in step.inputs.to_list()], "%s does not read the scan" % mnemonic)
     pack = _sk_args([a for a in actions["SkSubOp"] if "start" in a.argv][0])
     asserts.equals(env, ["subkernel", "pack", "--toolchain", "cann", "--ld", LLD, "--objcopy", OBJCOPY], pack[:8])
     params = [pack[i + 1] for i, a in enumerate(pack) if a == "--param"]

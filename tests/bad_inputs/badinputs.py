@@ -74,3 +74,12 @@ def edit_json(path, mutate):
     with open(path, "w") as f:
         json.dump(doc, f)
     return str(path)
+
+
+def no_calls_scan(path) -> str:
+    """A `subkernel compile --sync-out` file for a kernel that calls no inter-core API."""
+    from sk.build import syncscan
+
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(syncscan.write_text(syncscan.document({"unit": syncscan.count("")})))
+    return str(path)

@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-from badinputs import edit_json, fusion, make_object, sk
+from badinputs import edit_json, fusion, make_object, no_calls_scan, sk
 from sk.base.toolrun import write_files_atomic
 
 LD, OBJCOPY = shutil.which("ld"), shutil.which("objcopy")
@@ -105,6 +105,7 @@ def test_subkernel_pack_failure_keeps_previous_archive_and_json(tmp_path):
         return sk(["subkernel", "pack", "--toolchain", "host", "--ld", LD, "--objcopy", OBJCOPY,
                    "--kernel-type", "AIV_ONLY", "--block-dim", "8", "--options", "split-mode=2",
                    "--kernel-obj", kernel_obj, "--wrapper-obj", wrapper, "--entry", "k",
+                   "--sync-scan", no_calls_scan(tmp_path / "scan.json"),
                    "--out-obj", str(out / "k.o"), "--out-json", str(out / "k.json")])
 
     res = pack(kernel)

@@ -15,7 +15,8 @@ import shutil
 
 import pytest
 
-from badinputs import ROOT, edit_json, fusion, make_data_object, make_elf32, make_object, sk
+from badinputs import (ROOT, edit_json, fusion, make_data_object, make_elf32, make_object, no_calls_scan,
+                       sk)
 
 CASES = []
 AIV = "KERNEL_TYPE_AIV_ONLY"
@@ -359,6 +360,7 @@ def _pack_argv(tmp, kernel_obj, wrapper_obj, entry="k"):
     return ["subkernel", "pack", "--toolchain", "host", "--ld", ld, "--objcopy", objcopy,
             "--kernel-type", "AIV_ONLY", "--block-dim", "8", "--options", "split-mode=2",
             "--kernel-obj", kernel_obj, "--wrapper-obj", wrapper_obj, "--entry", entry,
+            "--sync-scan", no_calls_scan(os.path.join(tmp, "scan.json")),
             "--out-obj", os.path.join(tmp, "out", "k.o"), "--out-json", os.path.join(tmp, "out", "k.json")]
 
 

@@ -1,6 +1,7 @@
 """`sk subkernel compile|wrap|pack`: build a kernel for use inside SuperKernels.
 
-  compile  the user's kernel source, SK mode (default) or --plain (standalone)
+  compile  the user's kernel source, SK mode (default) or --plain (standalone);
+           SK mode preprocesses it first and writes the sync-call scan (--sync-out)
   wrap     generate + compile the SK-mode entry `<func>(uint64_t args_offset)`
   pack     ld -r kernel + wrapper, localise, split copies -> archive + sub-op JSON
 
@@ -28,7 +29,8 @@ def _kernel(p, options_required=True):
     p.add_argument("--kernel-type", required=True, help="KERNEL_TYPE_AIV_ONLY ... KERNEL_TYPE_MIX_AIC_1_2")
     p.add_argument("--block-dim", required=True, type=int, help="blocks the kernel runs on")
     p.add_argument("--options", default=None if not options_required else "",
-                   help="option string of the SuperKernel (split-mode, early-start, feed-sync-all, dcci-*)")
+                   help="option string of the SuperKernel; only the keys of sk/engine/inherited.py count "
+                        "(early-start, stream-fusion, feed-sync-all, split-mode, dcci-*)")
     p.add_argument("--op-type", default="", help="operator type, matched by the dcci-* options")
     p.add_argument("--loc", default="middle", help="scope location start|middle|end (early-start macros)")
 
@@ -41,6 +43,7 @@ def configure(parser):
     _tools(p, compiler=True)
     _kernel(p, options_required=False)
     p.add_argument("--plain", action="store_true", help="ordinary compile for standalone launches")
+    p.add_argument("--sync-out", help="SK mode: write the sync-call scan of the source here (for wrap and pack)")
     p.add_argument("-o", dest="out", required=True, help="output object")
     p.add_argument("src", help="kernel source")
     p.add_argument("extra", nargs="*", help="extra compiler flags, after --")
@@ -52,6 +55,7 @@ def configure(parser):
     p.add_argument("--name", help="base name of the SK-mode function (default: the entry)")
     p.add_argument("--param", action="append", default=[], help="parameter name, in signature order (repeatable)")
     p.add_argument("--kernel-obj", help="the SK-mode kernel object, to check that it defines the entry")
+    p.add_argument("--sync-scan", required=True, help="the kernel's sync-call scan (compile --sync-out)")
     p.add_argument("--source-out", help="also write the generated source here")
     p.add_argument("-o", dest="out", required=True, help="output object")
     p.add_argument("extra", nargs="*", help="extra compiler flags, after --")
@@ -62,6 +66,7 @@ def configure(parser):
     _kernel(p)
     p.add_argument("--kernel-obj", required=True)
     p.add_argument("--wrapper-obj", required=True)
+    p.add_argument("--sync-scan", required=True, help="the kernel's sync-call scan (compile --sync-out)")
     p.add_argument("--entry", required=True)
     p.add_argument("--name", help="base name of the SK-mode function (default: the entry)")
     p.add_argument("--param", action="append", default=[])
@@ -79,19 +84,19 @@ def run(args: argparse.Namespace) -> int:
         tools = toolargv.Tools(args.toolchain, compiler=args.compiler)
         subkernel.compile_source(tools, args.src, args.out, kt=kt, block_dim=args.block_dim, options=args.options,
                                  op_type=args.op_type, loc=args.loc, include_dirs=args.include, extra=args.extra,
-                                 plain=args.plain)
+                                 plain=args.plain, sync_out=args.sync_out)
         return 0
     name = args.name or args.entry
     if args.step == "wrap":
         tools = toolargv.Tools(args.toolchain, compiler=args.compiler)
         subkernel.wrap(tools, entry=args.entry, name=name, params=args.param, kt=kt, block_dim=args.block_dim,
                        options=args.options, op_type=args.op_type, loc=args.loc, kernel_obj=args.kernel_obj,
-                       out=args.out, include_dirs=args.include, extra=args.extra, source_out=args.source_out)
+                       out=args.out, sync_scan=args.sync_scan, include_dirs=args.include, extra=args.extra, source_out=args.source_out)
         return 0
     tools = toolargv.Tools(args.toolchain, linker=args.ld, objcopy=args.objcopy)
     if args.split_mode is not None:
         subkernel.check_split_mode(args.split_mode, args.options)
     subkernel.pack(tools, kernel_obj=args.kernel_obj, wrapper_obj=args.wrapper_obj, entry=args.entry, name=name,
                    kt=kt, block_dim=args.block_dim, params=args.param, options=args.options, op_type=args.op_type,
-                   loc=args.loc, out_obj=args.out_obj, out_json=args.out_json)
+                   loc=args.loc, out_obj=args.out_obj, out_json=args.out_json, sync_scan=args.sync_scan)
     return 0
