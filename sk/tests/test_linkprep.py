@@ -102,7 +102,7 @@ def _link(tmp, subs, order, early, *, meta=None, tools=None, tag=None):
 
     linkprep.EarlyLink.holds = spy
     try:
-        link.link_plan(tools or _tools(), _plan(order, len(subs)), entry_dir=str(tmp / "entry"), entry_objs=[],
+        link.link_plan(tools or _tools(), _plan(order, len(subs)), entry_dirs=[str(tmp / "entry")], entry_objs=[],
                        sub_objs=subs, meta_in=str(meta or tmp / "meta.json"), out_obj=str(out / "sk.o"),
                        out_json=str(out / "sk.json"), early=early)
     finally:

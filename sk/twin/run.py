@@ -157,7 +157,7 @@ def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_f
     entry_dir = os.path.join(root, "entry")
     os.makedirs(entry_dir, exist_ok=True)
     copts = os.path.join(gen, f"{scope.name}.compile_options.json")
-    _sk(["entry", "compile", "--toolchain", "host", "--compiler", compiler, "--include", include,
+    _sk(["entry", "compile", "--toolchain", "host", "--compiler", compiler, "--objcopy", objcopy, "--include", include,
          "--plan", plan_path, "--src", os.path.join(gen, f"{scope.name}_kernel.cpp"),
          *(["--compile-options", copts] if os.path.exists(copts) else []), "--out-dir", entry_dir, "--",
          *extra_flags])
