@@ -34,6 +34,7 @@ from sk.build import toolargv
 from sk.base.errors import SkError
 from sk.build.linkprep import (ArchiveCache, Background, EarlyLink, LinkInput, dedupe, layout, start_link, write_inputs,
                          write_symbol_list)
+from sk.build.linkprep import relocatable_link_argv as _ld_argv
 from sk.base.toolrun import atomic_output, run_tool, scratch_dir, start_tool
 
 # Symbols any host object may leave undefined: the C library and compiler
@@ -174,6 +175,11 @@ def _read_mapped(path: str):
 class _Closable(bytes):
     def close(self) -> None:
         pass
+
+
+def relocatable_link_argv(tools: toolargv.Tools, link_args, out: str) -> list[str]:
+    """The `ld -r` argv `sk link` runs, flags and all, over other inputs (a baseline to compare with)."""
+    return _ld_argv(tools, link_args, out, _gnu_ld_probe(tools))
 
 
 def _is_gnu_ld(tools) -> bool:

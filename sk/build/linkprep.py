@@ -226,10 +226,15 @@ def layout(tools: toolargv.Tools, inputs: list[LinkInput], cache, work: str, gnu
             writes.append((raw, item))
         paths.append(raw)
         link_args.append(raw)
-    ld_argv = toolargv.relocatable_link_argv(tools, link_args, os.path.join(work, "merged.o"),
-                                             discard_locals=tools.flavor == toolargv.CANN,
-                                             hash_size=LD_HASH_SIZE if gnu_ld() else None)
+    ld_argv = relocatable_link_argv(tools, link_args, os.path.join(work, "merged.o"), gnu_ld)
     return Layout(tuple(paths), tuple(writes), tuple(lists), tuple(jobs), tuple(ld_argv))
+
+
+def relocatable_link_argv(tools: toolargv.Tools, link_args, out: str, gnu_ld) -> list[str]:
+    """sk link's `ld -r` of link_args (objects, toolargv.whole_archive tokens): toolargv's argv with the
+    options this linker gets here. gnu_ld: a function answering whether the linker is GNU ld."""
+    return toolargv.relocatable_link_argv(tools, link_args, out, discard_locals=tools.flavor == toolargv.CANN,
+                                          hash_size=LD_HASH_SIZE if gnu_ld() else None)
 
 
 def entry_localize_job(tools: toolargv.Tools, raw: str, out: str, info, entry_symbol: str, label: str):
