@@ -138,7 +138,7 @@ def write_plot(fusion_results: dict, path: Path) -> None:
         {"label": "SK GEN + SK LINK (COLD PROCESSES)", "color": (200, 40, 40), "points": pts("fuse")},
         {"label": "SK GEN + SK LINK (WARM WORKERS)", "color": (230, 140, 40), "points": pts("fuse_warm"),
          "dash": True},
-        {"label": "LD -R (SK LINK'S FLAGS, SAME INPUTS)", "color": (40, 70, 200), "points": pts("ld"), "dash": True},
+        {"label": "LD -R WITH SK LINK FLAGS (SAME INPUTS)", "color": (40, 70, 200), "points": pts("ld"), "dash": True},
     ]
     canvas = png.line_plot(series, title="SUPERKERNEL BUILD TIME VS SUB-KERNELS", x_label="SUB-KERNELS (SPLIT-MODE 4)",
                            y_label="MEDIAN WALL TIME")
