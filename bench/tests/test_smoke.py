@@ -15,17 +15,23 @@ def test_quick_fusion_writes_every_field(tmp_path, capsys):
                             "--plot", str(plot)])
     assert code == 0
     r = json.loads(out.read_text())
-    assert r["schema"] == 1 and r["quick"] is True and r["parts"] == ["fusion"]
+    assert r["schema"] == 2 and r["quick"] is True and r["parts"] == ["fusion"]
     sizes = r["fusion"]["sizes"]
     assert [s["sub_kernels"] for s in sizes] == [10]
     s = sizes[0]
-    assert set(s["median_s"]) == {"gen", "entry", "link", "ld", "fuse", "gen_process", "link_process", "fuse_process"}
+    assert set(s["median_s"]) == {"gen", "entry", "entry_cube", "entry_vec", "link", "ld", "fuse", "build",
+                                  "gen_warm", "link_warm", "fuse_warm"}
     assert s["split_mode"] == 4 and s["rounds"] == 3
     assert s["kernel_types"] == sorted(s["kernel_types"]) and len(s["kernel_types"]) == 6
     # Entry objects + 10 sub-kernels x 4 copies (split-mode 4), MIX ones counted once.
     assert s["link_inputs"] >= 40
-    assert isinstance(s["fuse_over_ld"], float) and s["fuse_over_ld"] > 0
-    assert isinstance(s["fuse_over_ld_process"], float) and s["fuse_over_ld_process"] > 0
+    # The MIX SuperKernel's two halves, each from its own `sk entry compile --arch` action.
+    assert s["entry_halves"] == ["entry_cube/sk_syn10_mix_aic.o", "entry_vec/sk_syn10_mix_aiv.o"]
+    # The baseline ld gets what sk link gives GNU ld.
+    assert s["ld_flags"] == ["-r", "--hash-size=31"]
+    for key in ("fuse_over_ld", "fuse_over_ld_warm", "sk_build_over_ld"):
+        assert isinstance(s[key], float) and s[key] > 0
+    assert r["fusion"]["sk_build_over_ld"] == {"10": s["sk_build_over_ld"]}
     assert plot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     printed = capsys.readouterr().out
     assert "| 10 |" in printed and "fuse_over_ld @1200" in printed

@@ -139,35 +139,38 @@ def gen_super_kernel(ctx, tc, kernel_infos, inputs, out_dir_files, plan, soc):
     args.add("--soc", soc)
     _run_sk(ctx, tc, "SkGen", "Generating SuperKernel %{label}", args, [kernel_infos] + inputs, out_dir_files + [plan])
 
-def compile_entry(ctx, tc, plan, src, compile_options, out_dir):
-    """SkCompileEntry: the generated source, once per core-type half the plan needs."""
+def compile_entry(ctx, tc, plan, src, compile_options, out_dir, side):
+    """SkCompileEntry: the generated source's `side` half (cube or vec) into out_dir, if the plan has one;
+    the half leaves localised (objcopy) as SkLink takes it."""
     args = ctx.actions.args()
     args.add("entry")
     args.add("compile")
-    _tool_args(args, tc, compiler = True)
+    _tool_args(args, tc, compiler = True, objcopy = True)
     args.add("--plan", plan)
     args.add("--src", src)
     args.add("--compile-options", compile_options)
+    args.add("--arch", side)
     args.add("--out-dir", out_dir.path)
     if tc.copts:
         args.add("--")
         args.add_all(tc.copts)
-    _run_sk(ctx, tc, "SkCompileEntry", "Compiling SuperKernel entry %{label}", args, [plan, src, compile_options], [out_dir])
+    _run_sk(ctx, tc, "SkCompileEntry", "Compiling SuperKernel entry %%{label} (%s half)" % side, args, [plan, src, compile_options], [out_dir])
 
-def link_super_kernel(ctx, tc, plan, entry_dir, sub_objects, meta_in, out_obj, out_json):
+def link_super_kernel(ctx, tc, plan, entry_dirs, sub_objects, meta_in, out_obj, out_json):
     """SkLink: link in upstream order, localise, verify, fill sha256."""
     args = ctx.actions.args()
     args.add("link")
     _tool_args(args, tc, linker = True, objcopy = True)
     args.add("--plan", plan)
-    args.add("--entry-dir", entry_dir.path)
+    for entry_dir in entry_dirs:
+        args.add("--entry-dir", entry_dir.path)
     args.add_all(sub_objects, before_each = "--sub-obj")
     args.add("--meta-in", meta_in)
     args.add("--out-obj", out_obj)
     args.add("--out-json", out_json)
     if tc.runtime_lib:
         args.add("--runtime-lib", tc.runtime_lib)
-    _run_sk(ctx, tc, "SkLink", "Linking SuperKernel %{output}", args, [plan, entry_dir, meta_in] + sub_objects, [out_obj, out_json])
+    _run_sk(ctx, tc, "SkLink", "Linking SuperKernel %{output}", args, [plan, meta_in] + entry_dirs + sub_objects, [out_obj, out_json])
 
 def twin_shared_library(ctx, tc, objects, out):
     """SkTwinLib: a shared library the CPU twin loads (`sk twin lib`; its argv is sk's)."""

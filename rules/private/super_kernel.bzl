@@ -54,12 +54,18 @@ def _fuse(ctx, tc, name, out_prefix, ops):
     plan = ctx.actions.declare_file(prefix + "plan.json")
     gen_super_kernel(ctx, tc, kernel_infos, sub_files, [src, meta0, copts], plan, ctx.attr.soc or tc.soc)
 
-    entry_dir = ctx.actions.declare_directory(prefix + "entry")
-    compile_entry(ctx, tc, plan, src, copts, entry_dir)
+    # One action per core side, so the halves compile in parallel. Which halves
+    # exist is the plan's answer (sk gen, at execution); an action whose side the
+    # plan lacks leaves its directory empty.
+    entry_dirs = []
+    for side in ("cube", "vec"):
+        entry_dir = ctx.actions.declare_directory(prefix + "entry_" + side)
+        compile_entry(ctx, tc, plan, src, copts, entry_dir, side)
+        entry_dirs.append(entry_dir)
 
     out_obj = ctx.actions.declare_file(out_prefix + ".o")
     out_json = ctx.actions.declare_file(out_prefix + ".json")
-    link_super_kernel(ctx, tc, plan, entry_dir, objects, meta0, out_obj, out_json)
+    link_super_kernel(ctx, tc, plan, entry_dirs, objects, meta0, out_obj, out_json)
 
     report = ctx.actions.declare_file(out_prefix + ".report.md")
     report_super_kernel(ctx, tc, plan, out_json, report)

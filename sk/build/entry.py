@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from sk.build import toolargv
 from sk.base.errors import SkError
 from sk.base.toolrun import atomic_output, run_tool
+from sk.build.linkprep import localize_entry
 
 @dataclass(frozen=True)
 class EntryUnit:
@@ -64,11 +65,18 @@ def load_compile_options(path: str) -> list[str]:
 def compile_entry(tools: toolargv.Tools, plan, *, src: str, flags: list[str], out_dir: str | None = None,
                   side: str | None = None, out: str | None = None, include_dirs=(),
                   extra=()) -> list[tuple[EntryUnit, str]]:
-    """Compiles the halves (all, or the one `side` into `out`); returns (unit, path)."""
+    """Compiles the halves (all, or the one `side`) into out_dir, or the one `side` into `out`; returns
+    (unit, path).
+
+    side with out_dir: that half if the plan has one, else nothing (a build declares one action per side
+    before the plan says which exist). With an objcopy in `tools`, each half leaves with its entry symbol
+    its only global and its COMDAT groups dissolved, as `sk link` needs it (linkprep.localize_entry): that
+    work depends on this half alone, so it is done in this cached action and not in every link.
+    """
     todo = units(plan)
     if side is not None:
         picked = [u for u in todo if u.side == side]
-        if not picked:
+        if not picked and out is not None:
             raise SkError(f"a {plan.kernel_type} SuperKernel has no {side} half", where="--arch", value=side,
                           allowed="one of " + ", ".join(u.side for u in todo))
         todo = picked
@@ -77,8 +85,17 @@ def compile_entry(tools: toolargv.Tools, plan, *, src: str, flags: list[str], ou
     for unit in todo:
         dst = out if out else os.path.join(out_dir, unit.file_name)
         with atomic_output(dst) as tmp:
-            argv = toolargv.compile_argv(tools, src, tmp, arch=unit.side, include_dirs=include_dirs,
-                                         defines=defines, extra=extra, tail=unit.tail)
-            run_tool(argv, step=f"compiling the SuperKernel entry ({unit.side} half)", where=src)
+            compiled = tmp + ".raw" if tools.objcopy else tmp
+            try:
+                argv = toolargv.entry_compile_argv(tools, src, compiled, arch=unit.side, include_dirs=include_dirs,
+                                                   defines=defines, extra=extra, tail=unit.tail)
+                run_tool(argv, step=f"compiling the SuperKernel entry ({unit.side} half)", where=src)
+                if tools.objcopy:
+                    localize_entry(tools, compiled, tmp, unit.symbol, label=f"{src} ({unit.side} half)")
+            finally:
+                if compiled != tmp and os.path.exists(compiled):
+                    os.unlink(compiled)
         written.append((unit, dst))
+    if out_dir is not None:
+        os.makedirs(out_dir, exist_ok=True)  # a side the plan lacks still leaves its (empty) directory
     return written

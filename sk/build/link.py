@@ -34,6 +34,7 @@ from sk.build import toolargv
 from sk.base.errors import SkError
 from sk.build.linkprep import (ArchiveCache, Background, EarlyLink, LinkInput, dedupe, layout, start_link, write_inputs,
                          write_symbol_list)
+from sk.build.linkprep import relocatable_link_argv as _ld_argv
 from sk.base.toolrun import atomic_output, run_tool, scratch_dir, start_tool
 
 # Symbols any host object may leave undefined: the C library and compiler
@@ -176,6 +177,11 @@ class _Closable(bytes):
         pass
 
 
+def relocatable_link_argv(tools: toolargv.Tools, link_args, out: str) -> list[str]:
+    """The `ld -r` argv `sk link` runs, flags and all, over other inputs (a baseline to compare with)."""
+    return _ld_argv(tools, link_args, out, _gnu_ld_probe(tools))
+
+
 def _is_gnu_ld(tools) -> bool:
     """The host linker is GNU ld (BFD), which takes --hash-size (gold and lld do not)."""
     return _gnu_ld_probe(tools)()
@@ -233,7 +239,7 @@ HOST_RUNTIME_PREFIXES = ("sk_twin_", "g_super_kernel_", "g_superKernelAutoSyncAl
                          "_ZN7AscendC", "_ZTH", "_ZTW")
 
 
-def link_plan(tools: toolargv.Tools, plan, *, entry_dir: str | None, entry_objs, sub_objs, meta_in: str,
+def link_plan(tools: toolargv.Tools, plan, *, entry_dirs=(), entry_objs, sub_objs, meta_in: str,
               out_obj: str, out_json: str, runtime_libs=(), allow_undefined=(), early: bool = True) -> LinkResult:
     """`sk link`: resolves the plan's link order to files and links them.
 
@@ -247,14 +253,21 @@ def link_plan(tools: toolargv.Tools, plan, *, entry_dir: str | None, entry_objs,
     entries = {}
     for path in entry_objs:
         entries[os.path.basename(path)] = path
-    if entry_dir:
+    found = {}
+    for entry_dir in entry_dirs:
         try:
             units = sorted(os.listdir(entry_dir))
         except OSError as err:
             raise SkError("cannot read the entry directory", where="--entry-dir", value=f"{entry_dir}: {err.strerror}",
                           allowed="pass the directory `sk entry compile --out-dir` wrote") from None
         for unit_name in units:
-            entries.setdefault(unit_name, os.path.join(entry_dir, unit_name))
+            path = os.path.join(entry_dir, unit_name)
+            if unit_name in found:
+                raise SkError("two entry directories hold the same half", where="--entry-dir",
+                              value=f"{found[unit_name]} and {path}",
+                              allowed="pass each half once (one `sk entry compile --arch` output per side)")
+            found[unit_name] = path
+            entries.setdefault(unit_name, path)
     cache = ArchiveCache()
     with scratch_dir(out_obj) as work:
         gnu_ld = _gnu_ld_probe(tools)  # `ld --version` runs while the inputs are prepared

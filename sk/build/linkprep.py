@@ -202,33 +202,78 @@ def layout(tools: toolargv.Tools, inputs: list[LinkInput], cache, work: str, gnu
         # Index-prefixed names: two archives may both hold `add.o`.
         raw = os.path.join(work, f"{i:05d}_{os.path.basename(item.member or item.path)}")
         data = cache.get(item)
-        writes.append((raw, item))
         if item.entry_symbol:
-            # Keep only the entry symbol global (the cube and vector halves share inline functions).
-            defined = {s.name for s in objfacts.read_object(raw, data=data).defined_globals()}
-            if item.entry_symbol not in defined:
-                raise SkError("the entry object does not define its entry symbol",
-                              where=f"{item.label}: {item.entry_symbol}",
-                              allowed="compile it with `sk entry compile` from the same plan")
-            names = tuple(sorted(defined - {item.entry_symbol}))
-            lst = raw + ".localize.txt" if names else None  # GNU objcopy rejects an empty list
-            if lst:
-                lists.append((lst, names))
-            out = raw + ".entry.o"
-            jobs.append((tuple(toolargv.localize_argv(tools, raw, out, symbols_file=lst, strip_groups=True)),
-                         "localising the entry object", item.label))
-            raw = out
+            job = entry_localize_job(tools, raw, raw + ".entry.o", objfacts.read_object(item.label, data=data),
+                                     item.entry_symbol, item.label)
+            if job is None:  # `sk entry compile` localised it: linked where it is
+                paths.append(item.path)
+                link_args.append(item.path)
+                continue
+            writes.append((raw, item))
+            argv, names = job
+            if names:
+                lists.append(names)
+            jobs.append((argv, "localising the entry object", item.label))
+            raw = argv[-1]
         elif item.rename:
+            writes.append((raw, item))
             copy = raw + ".copy.o"
             jobs.append((tuple(toolargv.redefine_argv(tools, raw, copy, [item.rename])), "making a split copy",
                          item.label))
             raw = copy
+        else:
+            writes.append((raw, item))
         paths.append(raw)
         link_args.append(raw)
-    ld_argv = toolargv.relocatable_link_argv(tools, link_args, os.path.join(work, "merged.o"),
-                                             discard_locals=tools.flavor == toolargv.CANN,
-                                             hash_size=LD_HASH_SIZE if gnu_ld() else None)
+    ld_argv = relocatable_link_argv(tools, link_args, os.path.join(work, "merged.o"), gnu_ld)
     return Layout(tuple(paths), tuple(writes), tuple(lists), tuple(jobs), tuple(ld_argv))
+
+
+def relocatable_link_argv(tools: toolargv.Tools, link_args, out: str, gnu_ld) -> list[str]:
+    """sk link's `ld -r` of link_args (objects, toolargv.whole_archive tokens): toolargv's argv with the
+    options this linker gets here. gnu_ld: a function answering whether the linker is GNU ld."""
+    return toolargv.relocatable_link_argv(tools, link_args, out, discard_locals=tools.flavor == toolargv.CANN,
+                                          hash_size=LD_HASH_SIZE if gnu_ld() else None)
+
+
+def entry_localize_job(tools: toolargv.Tools, raw: str, out: str, info, entry_symbol: str, label: str):
+    """The objcopy that makes an entry object (one SuperKernel half) linkable beside the other half.
+
+    Keeps only the entry symbol global and dissolves the COMDAT groups: both halves are compiled from one
+    source with different macros, so their inline functions must not be merged. Returns (argv, (list file,
+    names) or None), or None where `info` (the object's symbols) shows that is done already. SkError when
+    the object does not define its entry symbol.
+    """
+    defined = {s.name for s in info.defined_globals()}
+    if entry_symbol not in defined:
+        raise SkError("the entry object does not define its entry symbol", where=f"{label}: {entry_symbol}",
+                      allowed="compile it with `sk entry compile` from the same plan")
+    names = tuple(sorted(defined - {entry_symbol}))
+    if not names and not info.group_count:
+        return None
+    lst = raw + ".localize.txt" if names else None  # GNU objcopy rejects an empty list
+    argv = tuple(toolargv.localize_argv(tools, raw, out, symbols_file=lst, strip_groups=True))
+    return argv, ((lst, names) if lst else None)
+
+
+def localize_entry(tools: toolargv.Tools, raw: str, out: str, entry_symbol: str, label: str) -> None:
+    """Writes `out`: the compiled entry object `raw` as entry_localize_job leaves it (a copy if nothing
+    is to do)."""
+    with open(raw, "rb") as f:
+        data = f.read()
+    job = entry_localize_job(tools, raw, out, objfacts.read_object(label, data=data), entry_symbol, label)
+    if job is None:
+        with open(out, "wb") as f:
+            f.write(data)
+        return
+    argv, names = job
+    try:
+        if names:
+            write_symbol_list(*names)
+        run_tools([(argv, "localising the entry object", label)])
+    finally:
+        if names:
+            os.unlink(names[0])
 
 
 def write_inputs(plan: Layout, cache) -> None:

@@ -58,7 +58,12 @@ HOST_ARCH_DEFINES = {
     "cube": ("-D__DAV_C220_CUBE__", "-D__DAV_CUBE__"),
     "vec": ("-D__DAV_C220_VEC__", "-D__DAV_VEC__"),
 }
-HOST_COMPILE_FLAGS = ("-std=c++17", "-O2", "-fPIC")
+HOST_OPT = "-O2"
+# The twin's generated SuperKernel entry is glue: branches on the core and block,
+# preloads and one call per sub-kernel, all in one function that grows with the
+# SuperKernel. g++ -O2 spends a minute on it at 1,200 sub-kernels (optimising what
+# runs once per launch), -O0 a few seconds; the sub-kernels keep -O2.
+HOST_ENTRY_OPT = "-O0"
 
 # The CPU twin's own builds outside the host toolchain (sk.twin.binding builds
 # libskrt.so and kernel libraries for `python -m pytest` and `sk run`), and
@@ -110,7 +115,7 @@ def _check_arch(arch: str | None, flavor: str) -> None:
 
 
 def compile_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=(), include_dirs=(),
-                 extra=(), tail=(), split_calls: bool = False) -> list[str]:
+                 extra=(), tail=(), split_calls: bool = False, host_opt: str | None = None) -> list[str]:
     """A compile of one translation unit for one core side.
 
     arch: "cube" or "vec"; None (host only) for a unit that serves both sides,
@@ -121,6 +126,8 @@ def compile_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=
     tail:    tokens upstream puts after the mllvm tail (entry rename, MIX
              macros, TILING_KEY_VAR), so the CANN argv matches facts §6.3.
     split_calls: sub-kernel copies are linked in (split-mode > 1).
+    host_opt: the host's optimisation flag, HOST_OPT unless given (the CANN
+              argv is upstream's whatever it is).
     """
     _check_arch(arch, tools.flavor)
     compiler = tools.need("compiler")
@@ -134,8 +141,19 @@ def compile_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=
                  "-std=c++17", *tail]
         return argv
     # Host: -x c++ because Ascend sources are often named *.cce or *.asc.
-    return [compiler, "-c", *HOST_COMPILE_FLAGS, "-x", "c++", *includes, *HOST_TWIN_DEFINES,
-            *HOST_ARCH_DEFINES.get(arch, ()), *defines, *extra, *tail, src, "-o", out]
+    return [compiler, "-c", "-std=c++17", host_opt or HOST_OPT, "-fPIC", "-x", "c++", *includes,
+            *HOST_TWIN_DEFINES, *HOST_ARCH_DEFINES.get(arch, ()), *defines, *extra, *tail, src, "-o", out]
+
+
+def entry_compile_argv(tools: Tools, src: str, out: str, *, arch: str, defines=(), include_dirs=(), extra=(),
+                       tail=()) -> list[str]:
+    """One half of the generated SuperKernel source (`sk entry compile`).
+
+    CANN: compile_argv's, upstream's entry compile (facts §6.3). Host: the
+    same at HOST_ENTRY_OPT; user copts in `extra` still come after it.
+    """
+    return compile_argv(tools, src, out, arch=arch, defines=defines, include_dirs=include_dirs, extra=extra,
+                        tail=tail, host_opt=HOST_ENTRY_OPT)
 
 
 def preprocess_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=(), include_dirs=(),

@@ -40,9 +40,10 @@ def assemble(path, source):
 
 
 def _entry(path, name, calls):
-    # Both halves define `shared_inline`: linked unlocalised, they would collide.
+    # Both halves define `shared_inline`: linked unlocalised, they would collide. Named after their
+    # source, as a compiler names them (else ld names their locals after the file it was given).
     body = "".join(f"call {c}\n" for c in calls)
-    return assemble(path, f".text\n.globl {name}\n.type {name}, @function\n{name}:\n{body}ret\n"
+    return assemble(path, f".file \"sk_kernel.cpp\"\n.text\n.globl {name}\n.type {name}, @function\n{name}:\n{body}ret\n"
                           ".globl shared_inline\n.type shared_inline, @function\nshared_inline:\nret\n")
 
 
@@ -102,7 +103,7 @@ def _link(tmp, subs, order, early, *, meta=None, tools=None, tag=None):
 
     linkprep.EarlyLink.holds = spy
     try:
-        link.link_plan(tools or _tools(), _plan(order, len(subs)), entry_dir=str(tmp / "entry"), entry_objs=[],
+        link.link_plan(tools or _tools(), _plan(order, len(subs)), entry_dirs=[str(tmp / "entry")], entry_objs=[],
                        sub_objs=subs, meta_in=str(meta or tmp / "meta.json"), out_obj=str(out / "sk.o"),
                        out_json=str(out / "sk.json"), early=early)
     finally:
@@ -124,6 +125,20 @@ def test_the_early_ld_is_kept_and_writes_the_checked_links_bytes(kit):
     assert adopted == [True]
     assert json.loads(text)["sha256"] and b"sk_mix_aiv" in obj
     assert not [p for p in os.listdir(tmp) if p.startswith(".sk-")]
+
+
+def test_entry_halves_localised_by_sk_entry_compile_are_linked_as_they_are_into_the_same_bytes(kit):
+    tmp, subs, order = kit
+    raw = _both(tmp, subs, order)
+    for name in ("sk_mix_aic", "sk_mix_aiv"):  # what `sk entry compile --objcopy` does to each half
+        path = tmp / "entry" / f"{name}.o"
+        linkprep.localize_entry(_tools(), str(path), str(path) + ".tmp", name, label=name)
+        os.replace(str(path) + ".tmp", path)
+    items = [linkprep.LinkInput(f"entry {n}.o", str(tmp / "entry" / f"{n}.o"), entry_symbol=n)
+             for n in ("sk_mix_aic", "sk_mix_aiv")]
+    plan = linkprep.layout(_tools(), items, linkprep.ArchiveCache(), str(tmp / "work"), lambda: True)
+    assert plan.jobs == () and plan.writes == () and plan.paths == tuple(i.path for i in items)
+    assert _both(tmp, subs, order, tag="pre")[:2] == raw[:2]
 
 
 def test_split_copies_made_by_objcopy_start_early_too(kit):

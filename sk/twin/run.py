@@ -169,10 +169,12 @@ def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_f
     copts = os.path.join(gen, f"{scope.name}.compile_options.json")
     facts = planfacts.facts(planfacts.load(plan_path), where=plan_path)
     flags = entry.load_compile_options(copts) if os.path.exists(copts) else list(facts.compile_options)
-    entry.compile_entry(compile_tools, facts, src=os.path.join(gen, f"{scope.name}_kernel.cpp"), flags=flags,
-                        out_dir=entry_dir, include_dirs=[include], extra=extra_flags)
+    # With objcopy, each half is localised as Bazel's SkCompileEntry leaves it.
+    entry.compile_entry(toolargv.Tools("host", compiler=compiler, objcopy=objcopy), facts,
+                        src=os.path.join(gen, f"{scope.name}_kernel.cpp"), flags=flags, out_dir=entry_dir,
+                        include_dirs=[include], extra=extra_flags)
     out_obj, out_json = os.path.join(root, f"{scope.name}.o"), os.path.join(root, f"{scope.name}.json")
-    link.link_plan(link_tools, planfacts.load_link_facts(plan_path), entry_dir=entry_dir, entry_objs=[],
+    link.link_plan(link_tools, planfacts.load_link_facts(plan_path), entry_dirs=[entry_dir], entry_objs=[],
                    sub_objs=sub_objs, meta_in=os.path.join(gen, f"{scope.name}.json"), out_obj=out_obj,
                    out_json=out_json, runtime_libs=runtime)
     lib = _shared(compiler, [out_obj], os.path.join(root, f"{scope.name}.so"), extra_flags)

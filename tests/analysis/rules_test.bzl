@@ -96,10 +96,21 @@ def _super_kernel_actions_impl(ctx):
     gen = _sk_args(actions["SkGen"][0])
     asserts.equals(env, "gen", gen[0])
     asserts.equals(env, "Ascend910_9391", gen[gen.index("--soc") + 1])
-    entry = _sk_args(actions["SkCompileEntry"][0])
-    asserts.equals(env, ["entry", "compile", "--toolchain", "cann", "--compiler", BISHENG], entry[:6])
+    # One SkCompileEntry per core side (they run in parallel), each into its own directory, all given to SkLink.
+    asserts.equals(env, 2, len(actions["SkCompileEntry"]))
+    entry_dirs = []
+    for side, action in zip(["cube", "vec"], actions["SkCompileEntry"]):
+        entry = _sk_args(action)
+        asserts.equals(env, ["entry", "compile", "--toolchain", "cann", "--compiler", BISHENG], entry[:6])
+        asserts.equals(env, OBJCOPY, entry[entry.index("--objcopy") + 1])
+        asserts.equals(env, side, entry[entry.index("--arch") + 1])
+        out_dir = entry[entry.index("--out-dir") + 1]
+        asserts.true(env, out_dir.endswith("/entry_" + side), "entry directory of the %s half: %s" % (side, out_dir))
+        asserts.equals(env, [out_dir], [f.path for f in action.outputs.to_list()])
+        entry_dirs.append(out_dir)
     link = _sk_args(actions["SkLink"][0])
     asserts.equals(env, ["link", "--toolchain", "cann", "--ld", LLD, "--objcopy", OBJCOPY], link[:7])
+    asserts.equals(env, entry_dirs, [link[i + 1] for i, a in enumerate(link) if a == "--entry-dir"])
     subs = [link[i + 1] for i, a in enumerate(link) if a == "--sub-obj"]
     asserts.equals(env, 2, len(subs))
     asserts.true(env, subs[0].endswith("/add_custom_start.o") and subs[1].endswith("/mul_custom_end.o"), "sub objects not in scope order/location: %s" % subs)

@@ -1,7 +1,7 @@
 """`sk link`: link a SuperKernel in the plan's order, localise, verify, fill sha256.
 
   sk link --toolchain host|cann --ld PATH --objcopy PATH --plan plan.json
-      (--entry-dir DIR | --entry-obj OBJ...) --sub-obj OP0.o --sub-obj OP1.o ...
+      (--entry-dir DIR... | --entry-obj OBJ...) --sub-obj OP0.o --sub-obj OP1.o ...
       --meta-in <name>.json --out-obj <name>.o --out-json <name>.json
       [--runtime-lib LIB]... [--allow-undefined SYM]...
 
@@ -25,7 +25,8 @@ def configure(parser):
     parser.add_argument("--ld", required=True)
     parser.add_argument("--objcopy", required=True)
     parser.add_argument("--plan", required=True)
-    parser.add_argument("--entry-dir", help="directory written by `sk entry compile --out-dir`")
+    parser.add_argument("--entry-dir", action="append", default=[],
+                        help="directory written by `sk entry compile --out-dir` (repeatable: one per half)")
     parser.add_argument("--entry-obj", action="append", default=[], help="entry half object (repeatable)")
     parser.add_argument("--sub-obj", action="append", default=[], help="sub-op archive, one per op in order")
     parser.add_argument("--meta-in", required=True, help="<name>.json from `sk gen` (sha256 is filled in)")
@@ -41,7 +42,7 @@ def run(args) -> int:
 
     plan = planfacts.load_link_facts(args.plan)
     link.link_plan(toolargv.Tools(args.toolchain, linker=args.ld, objcopy=args.objcopy), plan,
-                   entry_dir=args.entry_dir, entry_objs=args.entry_obj, sub_objs=args.sub_obj,
+                   entry_dirs=args.entry_dir, entry_objs=args.entry_obj, sub_objs=args.sub_obj,
                    meta_in=args.meta_in, out_obj=args.out_obj, out_json=args.out_json,
                    runtime_libs=args.runtime_lib, allow_undefined=args.allow_undefined)
     return 0
