@@ -14,6 +14,7 @@ from sk.engine.plan import build_plan, dev_class
 from sk.engine.platforms import get_platform
 from sk.engine.kernel_types import CUBE, VEC
 from sk.engine.subop import load_kernel_infos
+from sk.tests.forced_elision import force_elided
 from sk.tests.scenario import write_scenario
 
 AIC, AIV = "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_AIV_ONLY"
@@ -261,10 +262,10 @@ def test_two_stream_mode_is_left_alone(tmp_path):
     assert any("no effect in two-stream mode" in w for w in with_elision.warnings)
 
 
-def test_test_hook_forces_an_unsafe_elision(tmp_path, monkeypatch):
-    monkeypatch.setattr(elision, "TEST_FORCE_ELIDE", {(0, 1)})
+def test_a_forced_elision_is_recorded(tmp_path, monkeypatch):
+    force_elided(monkeypatch, {(0, 1)})
     p = plan(tmp_path, [op("a", writes=["t"]), op("b", reads=["t"], writes=["u"])])
-    assert kinds(p) == ["elided"] and "test hook" in p.barriers[0]["reason"]
+    assert kinds(p) == ["elided"] and "forced by the test" in p.barriers[0]["reason"]
 
 
 def test_barrier_counts():
