@@ -7,7 +7,8 @@ turns the plan into the kernel JSON. `Plan.to_json()` is the plan file
 (`sk gen --plan-out`), consumed by the link step and the fusion report.
 
 The package, in the order build_plan uses it: validate (input checks), streams
-(one stream or two), shape (kernel type, block dim), layout (param_base slots),
+(one stream or two), shape (kernel type, block dim), hangs (ops that cannot run
+in that launch), layout (param_base slots),
 barriers (what orders each op after the one before, early start, feed-sync-all),
 ops (per-op records, events, link order), steps (the step tree `code`).
 
@@ -64,7 +65,7 @@ import dataclasses
 from sk.engine import subop as subop_mod
 from sk.engine.kernel_types import CUBE, TABLE as KERNEL_TYPES, VEC
 from sk.engine.options import SkOptions, parse_options
-from sk.engine.plan import barriers, layout, ops as ops_mod, shape, steps, streams, validate
+from sk.engine.plan import barriers, hangs, layout, ops as ops_mod, shape, steps, streams, validate
 from sk.engine.plan.context import Ctx, dev_class  # noqa: F401 (dev_class: public)
 from sk.engine.plan.ops import preload_count  # noqa: F401 (public)
 from sk.engine.platforms import Platform, get_platform
@@ -111,12 +112,12 @@ def build_plan(ki: KernelInfos, platform: Platform | None = None, opts: SkOption
     validate.check_soc(platform)
     warnings = list(opts.warnings)
     ops = ki.ops
-    validate.validate(ki, opts, platform, warnings)
+    two_stream = validate.validate(ki, opts, platform, warnings)
     split = opts.split_mode
 
     cores = [shape.op_cores(op, platform) for op in ops]
     ktype, block = shape.sk_shape(ops, cores, opts, platform)
-    two_stream = streams.two_streams(ops, opts)
+    hangs.check(ops, cores, ktype, block, opts)
     inner = streams.inner_events(ops)
     early_start = barriers.early_start_mode(opts, two_stream)
     elide = barriers.elision_mode(ops, opts, two_stream, warnings)

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from sk.base.errors import SkError
 from sk.engine import elision
-from sk.engine.kernel_types import CUBE, TABLE as KERNEL_TYPES, VEC
+from sk.engine.kernel_types import CUBE, VEC
 from sk.engine.options import SkOptions
 from sk.engine.plan.context import Ctx, arches, dev_class, idx_api, sk_arches, sync_kind
+from sk.engine.plan.shape import idle_sides, sk_cores
 
 _SIDE = {CUBE: "cub", VEC: "vec"}
 
@@ -52,13 +53,11 @@ def elision_mode(ops, opts: SkOptions, two_stream: bool, warnings: list) -> bool
 
 def feed_needed(ops, cores, ktype: str, block: int, opts: SkOptions) -> list:
     """Per op: does it get the feed-sync-all protocol (facts §5.4)?"""
-    ration = KERNEL_TYPES[ktype].ration
-    sk_aic = block if ration[0] else 0
-    sk_aiv = block * (ration[1] if ration[0] else 1) if ration[1] else 0
+    launched = sk_cores(ktype, block)
     needed = []
     for op, c in zip(ops, cores):
         # A dynamic op's block count is only known at run time, so it may always leave cores idle.
-        fewer = op.dynamic or (c["aic"] and c["aic"] < sk_aic) or (c["aiv"] and c["aiv"] < sk_aiv)
+        fewer = op.dynamic or bool(idle_sides(c, launched))
         needed.append(bool(opts.feed_sync_all and op.sync_all and fewer))
     return needed
 

@@ -69,3 +69,15 @@ def sk_shape(ops, cores, opts: SkOptions, platform: Platform) -> tuple:
         raise SkError("debug-aiv-num is below the vector cores the sub-ops need", where=where, value=aiv,
                       allowed=f">= {max_aiv}")
     return ktype, block
+
+
+def sk_cores(ktype: str, block: int) -> dict:
+    """{aic, aiv}: the cores the SuperKernel launches (a 1:2 SK two vector cores per AI core)."""
+    ration = KERNEL_TYPES[ktype].ration
+    return {"aic": block if ration[0] else 0,
+            "aiv": block * (ration[1] if ration[0] else 1) if ration[1] else 0}
+
+
+def idle_sides(cores: dict, launched: dict) -> list:
+    """The core types ("aic", "aiv") an op runs on where it leaves launched cores idle."""
+    return [side for side in ("aic", "aiv") if cores[side] and cores[side] < launched[side]]

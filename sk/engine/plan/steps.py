@@ -13,6 +13,8 @@ from sk.engine.plan import barriers
 from sk.engine.plan.context import Ctx, idx_api, sync_kind
 from sk.engine.plan.ops import DYNAMIC_PRELOAD
 
+PRELOAD_ALL_LINES = 8   # preload-code=max: AscendC::PreLoad(8)
+
 
 def _arch_symbols(op: dict, arch: str, split: int) -> list:
     f = next(f for f in op["funcs"] if f["arch"] == arch)
@@ -129,7 +131,8 @@ def _single_stream_body(ctx: Ctx, records: list) -> list:
 
 def _stream_function(ctx: Ctx, side: str, seq: list, edges, records: list) -> dict:
     arch = CUBE if side == "cub" else VEC
-    steps = []
+    # preload-code=max: each queue's function preloads its own code, after its locals (facts §14.2).
+    steps = [{"kind": "preload_all", "count": PRELOAD_ALL_LINES}] if ctx.opts.preload_code == "max" else []
     for k, op in enumerate(seq):
         steps += _op_head(ctx, seq, k)
         if k:
@@ -173,8 +176,6 @@ def code(ctx: Ctx, two_stream: bool, records: list, sync_edges: list) -> dict:
             prologue.append({"kind": "profile", "index": 0, "type": "0", "start": True})
         if zero:
             prologue.append(zero)
-        if ctx.opts.preload_code == "max":
-            prologue.append({"kind": "preload_all", "count": 8})
         body = [{"kind": "dispatch", "arch": f["arch"], "function": f["name"]} for f in functions]
     else:
         if zero:
@@ -182,7 +183,7 @@ def code(ctx: Ctx, two_stream: bool, records: list, sync_edges: list) -> dict:
         if any(op["task_type"] == "dynamic" for op in ops):
             prologue.append({"kind": "dyn_locals", "split": ctx.split})
         if ctx.opts.preload_code == "max":
-            prologue.append({"kind": "preload_all", "count": 8})
+            prologue.append({"kind": "preload_all", "count": PRELOAD_ALL_LINES})
         if ctx.opts.profiling:
             prologue.append({"kind": "profile", "index": 0, "type": "0", "start": True})
         body = _single_stream_body(ctx, records)

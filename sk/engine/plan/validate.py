@@ -1,6 +1,8 @@
 """Input checks before any decision: options against sub-op JSON flags, events, entry symbols.
 
-Everything here raises SkError (or appends a warning); nothing is decided."""
+Everything here raises SkError (or appends a warning). The one decision taken
+on the way is the stream shape: upstream's check of the stream topology is what
+decides it (sk.engine.plan.streams)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import os
 
 from sk.base.errors import SkError
 from sk.engine.options import SkOptions
+from sk.engine.plan import streams
 from sk.engine.platforms import Platform
 from sk.engine.subop import KernelInfos
 
@@ -20,7 +23,8 @@ def check_soc(platform: Platform) -> None:
                       allowed="Atlas A2/A3 parts (Ascend910B*, Ascend910_93*)")
 
 
-def validate(ki: KernelInfos, opts: SkOptions, platform: Platform, warnings: list) -> None:
+def validate(ki: KernelInfos, opts: SkOptions, platform: Platform, warnings: list) -> bool:
+    """Every input check. The stream walk among them decides the shape: True for two real streams."""
     ops = ki.ops
     for op in ops:
         if op.split_mode is not None and op.split_mode != opts.split_mode:
@@ -32,10 +36,7 @@ def validate(ki: KernelInfos, opts: SkOptions, platform: Platform, warnings: lis
             raise SkError("sub-op was compiled with early start but the SuperKernel has early-start=0",
                           where=f"at {op.label} {op.json_path}: sub_operator_early_start_set_flag/_wait_flag",
                           value=True, allowed="recompile the sub-op with the SK options, or set early-start=1")
-        for e in op.send_events:
-            if e in op.recv_events:
-                raise SkError("an op sends and receives the same event", where=f"at {op.label}", value=e,
-                              allowed="an event connects two different ops")
+    streams.check_own_pairs(ops)
     if ops[0].recv_events:
         raise SkError("the first op must not wait for events", where=f"at {ops[0].label}.recv_event_list",
                       value=list(ops[0].recv_events), allowed="[]; nothing before it in the SK can send them")
@@ -49,21 +50,9 @@ def validate(ki: KernelInfos, opts: SkOptions, platform: Platform, warnings: lis
                 raise SkError("two ops send the same event", where=f"at {op.label}.send_event_list", value=e,
                               allowed=f"event ids are unique; {ops[senders[e]].label} sends it too")
             senders[e] = op.index
-    for op in ops:
-        for e in op.recv_events:
-            if e in senders and ops[senders[e]].stream_id == op.stream_id:
-                raise SkError("send/recv pair within one stream", where=f"at {op.label}.recv_event_list", value=e,
-                              allowed=f"{ops[senders[e]].label} is on the same stream {op.stream_id}; "
-                                      "ops of one stream are already ordered")
     _check_entry_symbols(ops)
-    _check_event_order(ops, senders, bool(opts.stream_fusion) and len({op.stream_id for op in ops}) > 1)
-    if not opts.stream_fusion:
-        for a, b in zip(ops, ops[1:]):
-            if a.stream_id != b.stream_id and not set(a.send_events) & set(b.recv_events):
-                raise SkError("super kernel do not support more than 2 real stream, use 'options=\"stream-fusion=1\"'",
-                              where=f"at {b.label}", value=f"stream {a.stream_id} -> stream {b.stream_id}",
-                              allowed="set stream-fusion=1, or connect consecutive ops of different streams "
-                                      "with an event")
+    two_stream = streams.two_real_streams(ops, opts)
+    _check_event_order(ops, senders, two_stream)
     disabled = set(opts.dcci_disable_on_kernel)
     run = 0
     for op in ops:
@@ -73,6 +62,7 @@ def validate(ki: KernelInfos, opts: SkOptions, platform: Platform, warnings: lis
                             "sub-ops without dcci risk stale data-cache lines")
     for op in ops:
         op.check_split_copies(opts.split_mode)
+    return two_stream
 
 
 def _check_event_order(ops, senders: dict, two_stream: bool) -> None:
