@@ -62,11 +62,6 @@ ALL_ORDERS = frozenset((a, t) for a in ARCHES for t in ARCHES)
 DEV_ARCHES = {0: (CUBE,), 1: (VEC,), 2: (CUBE, VEC)}
 _SHORT = {CUBE: "cube", VEC: "vec"}
 
-# Test-only fault injection: (i, j) pairs whose barrier sk.engine.plan drops whatever
-# the hazards say, so tests can show that a missing barrier is caught. Never
-# set outside tests.
-TEST_FORCE_ELIDE: set = set()
-
 
 def es_extra(dp: int, dc: int) -> str | None:
     """Upstream's extra sync after an early-start wait block (`gen_wait_block_extra_sync`)."""

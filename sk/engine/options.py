@@ -11,10 +11,14 @@ Because `:` separates parts, no value can contain one; list values
 (compile-options, dcci-*) use `,`.
 
 Every option of upstream's table (facts §1.2) is here with its allowed values
-and default. `sync-elision` is ours (not upstream's): with 1, the plan drops
-inter-op barriers that order no tensor hazard and narrows the rest to the core
-types involved (sk.elision; needs every op's `tensors`); 0, the default,
-leaves the output exactly upstream's.
+and default. Two options are ours (not upstream's). `sync-elision`: with 1,
+the plan drops inter-op barriers that order no tensor hazard and narrows the
+rest to the core types involved (sk.engine.elision; needs every op's
+`tensors`); 0, the default, leaves the output exactly upstream's.
+`allow-mix-1-2-in-1-1`: upstream fuses a MIX_AIC_1_2 sub-op into a SuperKernel
+whose summary type is MIX_AIC_1_1 (facts §3.1), where the op's second vector
+sub-block does not exist; 0, the default, makes that a build error, 1 keeps
+upstream's behaviour (sk.engine.plan.hangs).
 
 `parse_options(text) -> SkOptions`. `SkOptions.to_json()` returns
 `{"options": {name: value}, "explicit": [names], "warnings": [text]}` with
@@ -108,6 +112,9 @@ _TABLE: dict[str, Callable[[str, str], object]] = {
     "debug-aiv-num": _block_num,
     # ours, beyond upstream: dependency-aware barrier elision (sk.engine.elision, sk.engine.plan).
     "sync-elision": _enum("0", "1"),
+    # ours, beyond upstream: 1 fuses a MIX_AIC_1_2 sub-op into a MIX_AIC_1_1 SuperKernel as upstream
+    # does; 0 (default) refuses it (sk.engine.plan.hangs).
+    "allow-mix-1-2-in-1-1": _enum("0", "1"),
 }
 
 KNOWN_OPTIONS = tuple(_TABLE)
@@ -132,6 +139,7 @@ class SkOptions:
     debug_aic_num: int = 0
     debug_aiv_num: int = 0
     sync_elision: int = 0
+    allow_mix_1_2_in_1_1: int = 0
     explicit: frozenset = frozenset()
     warnings: tuple[str, ...] = ()
 

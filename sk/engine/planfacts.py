@@ -1,6 +1,6 @@
 """What the back half (entry compile, link) reads from the engine's plan JSON.
 
-The plan (sk/plan.py, written by `sk gen --plan-out`) is the engine's; this
+The plan (sk.engine.plan, written by `sk gen --plan-out`) is the engine's; this
 module is the one place that knows its field names on our side, so a schema
 change touches only here.
 """
@@ -166,7 +166,7 @@ def _only_fields(text: str, fields) -> dict | None:
 # A JSON string without escapes or control characters: its text between the quotes is its value.
 _PLAIN = r'"([^"\\\x00-\x1f]*)"'
 _INT = r"(?:0|[1-9][0-9]{0,17})"
-# One link-order line exactly as sk gen writes it (plan.py's key order), ",\n"-terminated. For such a
+# One link-order line exactly as sk gen writes it (sk.engine.plan's key order), ",\n"-terminated. For such a
 # line json would give the same item and facts() no error, except for a "sub" with "op": null.
 _LINK_LINE = re.compile(
     r'^  \{"kind": "(sk_entry|sub)", "arch": ' + _PLAIN + r', "op": (null|' + _INT + r'), "object": ' + _PLAIN

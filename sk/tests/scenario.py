@@ -24,6 +24,14 @@ def sub_op_json(name, kernel_type="KERNEL_TYPE_AIC_ONLY", block_dim=8, params=("
     return doc
 
 
+def dynamic_op(name, kernel_type="KERNEL_TYPE_AIC_ONLY", **extra):
+    """sub_op_json kwargs of a single-core-type dynamic op with one tiling key (2) calling its own entry."""
+    func = f"{name}__kernel0_middle"
+    names = {"AiCore": {"func_name": func, "obj_files": f"{name}.o"},
+             "dynamic_func_names": {"2": {"AiCore": func, "kernel_type": kernel_type}}}
+    return {"kernel_type": kernel_type, "sub_operator_kernel_name": names, **extra}
+
+
 def write_scenario(root, ops, options="", kernel_name="te_superkernel_t", split=4, text_size=4080):
     """ops: list of (name, sub_op_json_kwargs, op_entry_extras)."""
     os.makedirs(root, exist_ok=True)

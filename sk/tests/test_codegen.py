@@ -6,13 +6,13 @@ import jinja2
 import pytest
 
 from sk.render import codegen
-from sk.tests.scenario import scenario_plan
+from sk.tests.scenario import dynamic_op, scenario_plan
 
 AIV = "KERNEL_TYPE_AIV_ONLY"
 
 
 def source(tmp_path, ops, options="", **kw):
-    plan = scenario_plan(tmp_path, ops, options=options, **kw)
+    plan = scenario_plan(tmp_path, ops, options, **kw)
     return plan, codegen.render_source(plan)
 
 
@@ -48,6 +48,40 @@ def test_preload_modes(tmp_path):
     _, mx = source(tmp_path / "m", ops, "preload-code=max")
     assert "preload(" not in none and "PreLoad" not in none
     assert mx.count("AscendC::PreLoad(8);") == 1 and "preload((const void" not in mx
+
+
+def _between(src, start, end):
+    i = src.index(start)
+    return src[i:src.index(end, i)]
+
+
+def test_preload_max_placement_single_stream(tmp_path):
+    # In the global entry, after the dynamic-op locals, before the first sub-op.
+    _, src = source(tmp_path, [("a", {}, {}), ("b", dynamic_op("b"), {"task_type": "dynamic"})], "preload-code=max")
+    entry = _between(src, "void auto_gen_te_superkernel_t_kernel(void) {", "\n}\n")
+    assert entry.count("AscendC::PreLoad(8);") == 1 == src.count("AscendC::PreLoad(8);")
+    assert entry.index("uint64_t dy_blockNum = 0;") < entry.index("AscendC::PreLoad(8);") \
+        < entry.index("//begin func call of sub operator")
+
+
+def test_preload_max_placement_two_streams(tmp_path):
+    # In each queue function after param_base and the dynamic-op locals, before its first sub-op
+    # (facts §14.2); the entry holds only the set-up and the two calls.
+    ops = [("a", {}, {}), ("v", dynamic_op("v", AIV), {"stream_id": 1, "task_type": "dynamic"})]
+    _, src = source(tmp_path, ops, "stream-fusion=1:preload-code=max")
+    assert src.count("AscendC::PreLoad(8);") == 2
+    for arch in ("aic", "aiv"):
+        body = _between(src, f"inline void auto_gen_te_superkernel_t_kernel_{arch}(void) {{", "\n}\n")
+        lines = [line.strip() for line in body.splitlines()[1:] if line.strip()]
+        head = lines.index("AscendC::PreLoad(8);")
+        assert lines[0] == "GM_ADDR *param_base = (GM_ADDR *)get_para_base();"
+        assert all(line.startswith("uint64_t ") for line in lines[1:head])
+        assert lines[head + 1].startswith("//begin func call of sub operator")
+    aiv = _between(src, "inline void auto_gen_te_superkernel_t_kernel_aiv(void) {", "\n}\n")
+    assert aiv.index("uint64_t dy_blockNum = 0;") < aiv.index("AscendC::PreLoad(8);")
+    entry = _between(src, "void auto_gen_te_superkernel_t_kernel(void) {", "\n}\n")
+    assert "PreLoad" not in entry and "begin func call" not in entry
+    assert entry.count("auto_gen_te_superkernel_t_kernel_aic();") == 1
 
 
 def test_two_stream_mix_sections_and_functions(tmp_path):

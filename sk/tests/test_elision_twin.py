@@ -23,6 +23,7 @@ from sk.twin import run
 from sk.twin import model as model_mod
 from sk.twin import synthetic as modelgen
 from sk.tests.harness import HOST_TOOLS, child_env, needs_host_tools, needs_twin_sources
+from sk.tests.forced_elision import force_elided
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -186,7 +187,7 @@ def _race_model(root, name):
 
 
 def test_force_elided_raw_barrier_gives_wrong_results(root, monkeypatch):
-    monkeypatch.setattr(elision, "TEST_FORCE_ELIDE", {(0, 1)})
+    force_elided(monkeypatch, {(0, 1)})
     m, built = build(_race_model(root, "race_forced"), root / "race_forced" / "build", root)
     assert built.scopes["race_forced_sk"].plan["barriers"][0]["kind"] == "elided"
     code, out = execute(m, built)
@@ -227,7 +228,7 @@ def tsan_ok(monkeypatch):
 
 
 def test_race_check_reports_a_force_elided_barrier(root, tsan_ok, monkeypatch):
-    monkeypatch.setattr(elision, "TEST_FORCE_ELIDE", {(0, 1)})
+    force_elided(monkeypatch, {(0, 1)})
     m, built = build(_race_model(root, "tsan_forced"), root / "tsan_forced" / "build", root, tsan=True)
     proc = _run_under_tsan(m, built, root / "tsan_forced")
     assert "outputs" in proc.stdout, proc.stdout + proc.stderr[-4000:]      # the child ran the model

@@ -7,7 +7,7 @@ import pytest
 from sk.base.errors import SkError
 from sk.engine.plan import dev_class, preload_count
 from sk.engine.platforms import get_platform
-from sk.tests.scenario import plan_from, scenario_plan, write_scenario
+from sk.tests.scenario import dynamic_op, plan_from, scenario_plan, write_scenario
 
 AIC, AIV = "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_AIV_ONLY"
 
@@ -115,7 +115,8 @@ def test_feed_sync_all_needed_only_for_sync_all_ops_on_fewer_cores(tmp_path):
     p = scenario_plan(tmp_path, ops, "feed-sync-all=1")
     assert [op["feed_sync_all"] for op in p.ops] == [False, True, False]
     assert p.params["workspace_size"] == 16384
-    assert scenario_plan(tmp_path / "off", ops).params["workspace_index"] is None
+    # Without feed-sync-all, op b would hang (hang checks below); the others need no workspace.
+    assert scenario_plan(tmp_path / "off", [ops[0], ops[2]]).params["workspace_index"] is None
 
 
 @pytest.mark.parametrize("ops,options,match", [
@@ -178,3 +179,149 @@ def test_one_kernel_name_with_per_location_symbols_declares_each(tmp_path):
     (tmp_path / "b.json").write_text(json.dumps(doc))
     p = plan_from(path)
     assert [u["declare"] for u in p.code["header"]["units"]] == [["a__kernel0_middle"], ["b__kernel0_middle"]]
+
+
+# ---------------------------------------------------------------- the stream walk (facts §14.1)
+
+def _error(tmp_path, ops, options=""):
+    with pytest.raises(SkError) as err:
+        scenario_plan(tmp_path, ops, options)
+    return str(err.value)
+
+
+def test_walk_op_sending_and_receiving_one_event_names_op_and_ids(tmp_path):
+    text = _error(tmp_path, [("a", {}, {}), ("b", {}, {"send_event_list": [4, 5], "recv_event_list": [5]}),
+                             ("c", {}, {"stream_id": 1})], "stream-fusion=1")
+    assert "op_list[1] (b__kernel0)" in text and "sends and receives the same event" in text and "[5]" in text
+
+
+def test_walk_same_stream_pair_with_event_is_an_error_naming_both_ops(tmp_path):
+    text = _error(tmp_path, [("a", {}, {"send_event_list": [7, 8]}), ("b", {}, {"recv_event_list": [8]})],
+                  "stream-fusion=1")
+    assert "within one stream" in text and "op_list[1] (b__kernel0).recv_event_list" in text
+    assert "op_list[0] (a__kernel0) sends it" in text and "[8]" in text
+
+
+def test_walk_other_stream_without_event_needs_stream_fusion(tmp_path):
+    ops = [("a", {}, {"send_event_list": [3]}), ("b", {}, {"stream_id": 1, "recv_event_list": [4]}),
+           ("c", {}, {"send_event_list": [4]}), ("d", {}, {"recv_event_list": [3]})]
+    text = _error(tmp_path, ops)
+    assert "use 'options=\"stream-fusion=1\"'" in text and "'stream 0 -> stream 1'" in text
+    assert "op_list[0] (a__kernel0) sends [3], op_list[1] (b__kernel0) receives [4]" in text
+    p = scenario_plan(tmp_path / "fused", ops, "stream-fusion=1")
+    assert p.mode == "two_stream" and p.early_start == 0 and p.code["functions"]
+
+
+def test_walk_other_stream_joined_by_events_is_one_logical_stream(tmp_path):
+    # Streams 0 and 1, op 0 sends {100, 101}, op 1 receives both: stream ids alone never decide.
+    ops = [("a", {}, {"send_event_list": [100, 101]}),
+           ("b", {"kernel_type": AIV}, {"stream_id": 1, "recv_event_list": [100, 101]}),
+           ("c", {}, {"stream_id": 1})]
+    for options in ("stream-fusion=1", ""):
+        p = scenario_plan(tmp_path / (options or "plain"), ops, options)
+        assert p.mode == "single_stream" and p.code["functions"] == [] and p.sync_edges == []
+        assert [(e["id"], e["inner"]) for e in p.events] == [(100, True), (101, True)]
+        # ordinary inter-op barriers with early start, no notify/wait to the outside
+        assert p.early_start == 1 and "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2" in p.compile_options
+        assert [b["kind"] for b in p.barriers] == ["early_start", "early_start"]
+        kinds = [s["kind"] for s in p.code["entry"]["body"]]
+        assert kinds.count("es_barrier") == 2 and "notify" not in kinds and "wait" not in kinds
+        assert p.code["entry"]["epilogue"] == []
+
+
+def test_walk_stops_at_the_first_pair_of_two_real_streams(tmp_path):
+    # Past the first unjoined stream change the walk checks no more pairs, as upstream's.
+    ops = [("a", {}, {}), ("b", {}, {"stream_id": 1, "send_event_list": [9]}),
+           ("c", {}, {"stream_id": 1, "recv_event_list": [9]}), ("d", {}, {})]
+    assert scenario_plan(tmp_path, ops, "stream-fusion=1").mode == "two_stream"
+
+
+def test_walk_joined_pair_then_unjoined_pair_is_two_streams(tmp_path):
+    ops = [("a", {}, {"send_event_list": [1]}), ("b", {}, {"stream_id": 1, "recv_event_list": [1]}),
+           ("c", {}, {})]
+    p = scenario_plan(tmp_path, ops, "stream-fusion=1")
+    assert p.mode == "two_stream" and p.events == [{"id": 1, "senders": [0], "receivers": [1], "inner": True}]
+    assert "stream-fusion=1" in _error(tmp_path / "plain", ops)
+
+
+def test_event_between_non_consecutive_ops_of_one_stream_is_inner(tmp_path):
+    # The walk only looks at consecutive pairs; one stream orders the ops anyway.
+    ops = [("a", {}, {"send_event_list": [6]}), ("b", {}, {}), ("c", {}, {"recv_event_list": [6]})]
+    p = scenario_plan(tmp_path, ops)
+    assert p.mode == "single_stream" and p.events[0]["inner"]
+
+
+# ---------------------------------------------------------------- preload-code=max placement (facts §14.2)
+
+def test_preload_max_single_stream_stays_in_the_entry(tmp_path):
+    p = scenario_plan(tmp_path, [("a", {}, {}), ("b", dynamic_op("b"), {"task_type": "dynamic"})], "preload-code=max")
+    prologue = [s["kind"] for s in p.code["entry"]["prologue"]]
+    assert prologue == ["dyn_locals", "preload_all"] and p.code["functions"] == []
+
+
+def test_preload_max_two_streams_in_each_queue_function(tmp_path):
+    ops = [("a", {}, {}), ("v", dynamic_op("v", AIV), {"stream_id": 1, "task_type": "dynamic"})]
+    p = scenario_plan(tmp_path, ops, "stream-fusion=1:preload-code=max:profiling=1")
+    assert p.mode == "two_stream"
+    assert [s["kind"] for s in p.code["entry"]["prologue"]] == ["profile"]
+    assert [s["kind"] for s in p.code["entry"]["body"]] == ["dispatch", "dispatch"]
+    for f in p.code["functions"]:
+        assert f["steps"][0] == {"kind": "preload_all", "count": 8}
+        assert [s["kind"] for s in f["steps"]].count("preload_all") == 1
+
+
+# ---------------------------------------------------------------- hangs refused at build time
+
+@pytest.mark.parametrize("ops,expect", [
+    # AIV op on 4 of the 16 AIV cores: SyncAll<true> waits for all of them.
+    ([("a", {"kernel_type": AIV, "block_dim": 16}, {}),
+      ("b", {"kernel_type": AIV, "block_dim": 4, "sub_op_with_sync_all": True}, {})],
+     ["op_list[1] (b__kernel0)", "SyncAll<true>", "blockDim 4: 4 AIV cores",
+      "KERNEL_TYPE_MIX_AIV_1_0 block dim 16: 16 AIV cores"]),
+    # a 1:1 op in a 1:2 SK: all AIC cores, half the AIV cores.
+    ([("m", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_1", "block_dim": 8, "sub_op_with_sync_all": True}, {}),
+      ("n", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2", "block_dim": 8}, {})],
+     ["op_list[0] (m__kernel0)", "SyncAll<false>", "blockDim 8: 8 AIV cores",
+      "KERNEL_TYPE_MIX_AIC_1_2 block dim 8: 16 AIV cores"]),
+    ([("a", {"block_dim": 2, "sub_op_with_sync_all": True}, {}), ("b", {"block_dim": 24}, {})],
+     ["op_list[0] (a__kernel0)", "all AIC cores", "blockDim 2: 2 AIC cores", "block dim 24: 24 AIC cores"]),
+])
+def test_sync_all_on_fewer_cores_without_feed_sync_all_is_refused(tmp_path, ops, expect):
+    text = _error(tmp_path, ops)
+    for part in expect + ["hangs", "feed-sync-all=1"]:
+        assert part in text, (part, text)
+    p = scenario_plan(tmp_path / "fed", ops, "feed-sync-all=1")
+    assert [op["feed_sync_all"] for op in p.ops] == [op[1].get("sub_op_with_sync_all", False) for op in ops]
+
+
+def test_sync_all_on_every_core_or_dynamic_is_no_hang(tmp_path):
+    ops = [("a", {"block_dim": 24, "sub_op_with_sync_all": True}, {}),
+           ("d", dynamic_op("d", block_dim=4, sub_op_with_sync_all=True), {"task_type": "dynamic"})]
+    assert scenario_plan(tmp_path, ops).block_dim == 24
+
+
+def test_debug_core_num_can_make_a_sync_all_op_hang(tmp_path):
+    ops = [("a", {"block_dim": 8, "sub_op_with_sync_all": True}, {})]
+    assert "block dim 12: 12 AIC cores" in _error(tmp_path, ops, "debug-aic-num=12")
+
+
+MIX11, MIX12 = "KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2"
+
+
+@pytest.mark.parametrize("ops,options", [
+    # facts §3.1: C and V mixed with max_aiv <= max_aic gives a 1:1 SK, 1:2 ops included.
+    ([("m", {"kernel_type": MIX12, "block_dim": 4}, {}), ("c", {"block_dim": 8}, {})], ""),
+    ([("m", {"kernel_type": MIX12, "block_dim": 4}, {})], "debug-aic-num=8:debug-aiv-num=8"),
+])
+def test_mix_1_2_op_in_a_1_1_superkernel_is_refused_unless_allowed(tmp_path, ops, options):
+    text = _error(tmp_path, ops, options)
+    assert "op_list[0] (m__kernel0)" in text and "second vector sub-block does not exist" in text
+    assert "KERNEL_TYPE_MIX_AIC_1_2 in a KERNEL_TYPE_MIX_AIC_1_1 SuperKernel" in text
+    assert "allow-mix-1-2-in-1-1=1" in text
+    p = scenario_plan(tmp_path / "allowed", ops, ":".join(filter(None, [options, "allow-mix-1-2-in-1-1=1"])))
+    assert p.kernel_type == MIX11 and p.options["allow-mix-1-2-in-1-1"] == 1
+
+
+def test_mix_1_2_op_in_a_1_2_superkernel_is_fine(tmp_path):
+    p = scenario_plan(tmp_path, [("m", {"kernel_type": MIX12, "block_dim": 8}, {}), ("c", {"block_dim": 8}, {})])
+    assert p.kernel_type == MIX12

@@ -57,6 +57,7 @@ option("scope_check_warn", "strict-scope-check=warn", "option 'strict-scope-chec
 option("compile_options_empty_list", "compile-options= , ,", "option 'compile-options'", "empty list")
 option("dcci_list_empty", "dcci-disable-on-kernel=,", "option 'dcci-disable-on-kernel'", "empty list")
 option("sync_elision_on", "sync-elision=on", "option 'sync-elision'", "'on'", "0, 1")
+option("allow_mix_1_2_in_1_1_yes", "allow-mix-1-2-in-1-1=yes", "option 'allow-mix-1-2-in-1-1'", "'yes'", "0, 1")
 option("aic_aiv_ratio_1_3", "debug-aic-num=12:debug-aiv-num=36", "debug-aic-num", "debug-aiv-num", "ratio",
        "'12:36'", "1:2")
 option("aic_num_negative", "debug-aic-num=-1", "option 'debug-aic-num'", "'-1'", "whole number")
@@ -220,6 +221,18 @@ gen_case("kernel_infos", "two_senders_of_one_event", "op_list[1]", "send_event_l
               ("c", {}, {"recv_event_list": [100]})], options="stream-fusion=1")
 gen_case("kernel_infos", "send_recv_in_one_stream", "op_list[1]", "recv_event_list", "within one stream",
          ops=[("a", {}, EV), ("b", {}, {"recv_event_list": [100]})])
+gen_case("kernel_infos", "send_recv_across_streams_then_in_one", "op_list[2]", "recv_event_list",
+         "within one stream", "op_list[1]", "[2]",
+         ops=[("a", {}, {"send_event_list": [1]}), ("b", {}, {"stream_id": 1, "recv_event_list": [1],
+                                                             "send_event_list": [2]}),
+              ("c", {}, {"stream_id": 1, "recv_event_list": [2]})], options="stream-fusion=1")
+gen_case("kernel_infos", "sync_all_op_on_fewer_cores", "op_list[1] (b__kernel0)", "SyncAll<true>",
+         "blockDim 4: 4 AIV cores", "block dim 16: 16 AIV cores", "hangs", "feed-sync-all=1",
+         ops=[("a", {"kernel_type": AIV, "block_dim": 16}, {}),
+              ("b", {"kernel_type": AIV, "block_dim": 4, "sub_op_with_sync_all": True}, {})])
+gen_case("kernel_infos", "mix_1_2_op_in_1_1_superkernel", "op_list[0] (m__kernel0)",
+         "second vector sub-block does not exist", "KERNEL_TYPE_MIX_AIC_1_1 SuperKernel", "allow-mix-1-2-in-1-1=1",
+         ops=[("m", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2", "block_dim": 4}, {}), ("c", {"block_dim": 8}, {})])
 gen_case("kernel_infos", "op_sends_and_receives_same_event", "op_list[1]", "sends and receives", "100",
          ops=[("a", {}, {}), ("b", {}, {"send_event_list": [100], "recv_event_list": [100]}), ("c", {}, {})],
          options="stream-fusion=1")

@@ -95,7 +95,7 @@ def valid_fusion(tmp_path_factory):
         ("a", {}, {"send_event_list": [100]}),
         ("b", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2", "block_dim": 4}, {"stream_id": 1, "recv_event_list": [100]}),
         ("c", {"kernel_type": "KERNEL_TYPE_AIV_ONLY", "sub_op_with_sync_all": True}, {}),
-    ], options="stream-fusion=1:feed-sync-all=1")
+    ], options="stream-fusion=1:feed-sync-all=1:allow-mix-1-2-in-1-1=1")   # b is 1:2 in a 1:1 SK
     docs = {}
     for name in ("kernel_infos", "a", "b", "c"):
         with open(os.path.join(root, f"{name}.json")) as f:

@@ -82,8 +82,8 @@ def test_sync_all_on_fewer_cores_runs_with_feed_sync_all(build_root, capsys):
     assert sub["sub_op_with_sync_all"] is True
 
 
-def test_sync_all_on_fewer_cores_without_feed_sync_all_is_a_clear_deadlock(build_root, tmp_path, capsys,
-                                                                            monkeypatch):
+def test_sync_all_on_fewer_cores_without_feed_sync_all_is_refused(build_root, tmp_path, capsys, monkeypatch):
+    # It would deadlock (the idle cores never reach the SyncAll); the plan refuses it before any launch.
     src = os.path.join(MODELS, "syncall")
     doc = json.loads(open(os.path.join(src, "model.json")).read())
     doc["super_kernels"][0]["options"] = "feed-sync-all=0"
@@ -96,7 +96,8 @@ def test_sync_all_on_fewer_cores_without_feed_sync_all_is_a_clear_deadlock(build
     with pytest.raises(SkError) as err:
         run_model(str(path), build_root, capsys)
     text = str(err.value)
-    assert "deadlock" in text and "syncall_sk" in text and "SyncAll" in text
+    assert "op_list[1] (gather)" in text and "SyncAll<true>" in text and "hangs" in text
+    assert "feed-sync-all=1" in text
 
 
 def test_split_mode_4_dispatches_copies_by_core_id(build_root, capsys):

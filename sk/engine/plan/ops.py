@@ -1,0 +1,82 @@
+"""The plan's per-op records, its event table and the link order of the objects."""
+
+from __future__ import annotations
+
+import math
+
+from sk.engine.kernel_types import CUBE, VEC
+from sk.engine.options import SkOptions
+from sk.engine.plan.layout import OpSlots
+from sk.engine.subop import SubOp, split_objects
+
+ICACHE_LINE = 2048
+PRELOAD_CAP = 16 * 1024
+DYNAMIC_PRELOAD = {CUBE: 16, VEC: 8}   # AIC ICache 16 x 2 KB, AIV 8 x 2 KB
+
+
+def preload_count(text_size: int) -> int:
+    return math.ceil(min(text_size, PRELOAD_CAP) / ICACHE_LINE)
+
+
+def op_record(op: SubOp, cores: dict, slots: OpSlots, feed: bool, split: int, opts: SkOptions) -> dict:
+    """The plan's record of one op (see the `ops` entry of the schema in sk.engine.plan)."""
+    funcs = []
+    for f in op.funcs:
+        splits = []
+        if split > 1:
+            derived_from = f.object if op.split_mode is None else None
+            for i, obj in enumerate(split_objects(f, split), start=1):
+                splits.append({"index": i, "symbol": f"{f.func_name}_split{i}", "object": obj,
+                               "derived_from": derived_from})
+        funcs.append({"arch": f.arch, "key": f.key, "func_name": f.func_name, "object": f.object,
+                      "text_size": f.text_size,
+                      "preload_count": DYNAMIC_PRELOAD[f.arch] if op.dynamic else preload_count(f.text_size),
+                      "splits": splits})
+    op_type = op.op_type
+    return {
+        "index": op.index, "kernel_name": op.kernel_name, "kernel_type": op.kernel_type, "task_type": op.task_type,
+        "block_dim": op.block_dim, "cores": cores, "stream_id": op.stream_id, "bin_path": op.bin_path,
+        "json_path": op.json_path, "param_offset": slots.offset, "params": slots.params,
+        "dynamic_params": slots.dynamic, "notify": slots.notify, "wait": slots.wait, "funcs": funcs,
+        "dynamic_keys": [{"tiling_key": k.tiling_key, "kernel_type": k.kernel_type, "funcs": dict(k.funcs)}
+                         for k in op.dynamic_keys],
+        "send_events": list(op.send_events), "recv_events": list(op.recv_events),
+        "split_mode_json": op.split_mode, "early_start_set": op.early_start_set,
+        "early_start_wait": op.early_start_wait,
+        "dcci_before": op.dcci_before or (op_type is not None and op_type in opts.dcci_before_kernel_start),
+        "dcci_after": op.dcci_after or (op_type is not None and op_type in opts.dcci_after_kernel_end),
+        "dcci_flags_json": {"before": op.dcci_before, "after": op.dcci_after},
+        "dcci_disable": op.dcci_disable, "sync_all": op.sync_all, "feed_sync_all": feed,
+        "debug_option": op.debug_options, "debug_size": op.debug_buf_size, "op_type": op_type,
+    }
+
+
+def events(ops, inner) -> list:
+    ids = sorted({e for op in ops for e in op.send_events + op.recv_events})
+    return [{"id": e, "senders": [op.index for op in ops if e in op.send_events],
+             "receivers": [op.index for op in ops if e in op.recv_events], "inner": e in inner} for e in ids]
+
+
+def link_order(entries, op_plans) -> list:
+    seq = []
+    for arch in (CUBE, VEC):
+        for e in entries:
+            if e["arch"] == arch:
+                seq.append({"kind": "sk_entry", "arch": arch, "op": None, "object": e["object"],
+                            "symbol": e["symbol"], "split": None, "derived_from": None})
+        for op in op_plans:
+            for f in op["funcs"]:
+                if f["arch"] != arch:
+                    continue
+                seq.append({"kind": "sub", "arch": arch, "op": op["index"], "object": f["object"],
+                            "symbol": f["func_name"], "split": 0, "derived_from": None})
+                for s in f["splits"]:
+                    seq.append({"kind": "sub", "arch": arch, "op": op["index"], "object": s["object"],
+                                "symbol": s["symbol"], "split": s["index"], "derived_from": s["derived_from"]})
+    seen, out = set(), []
+    for item in seq:
+        if item["object"] not in seen:
+            seen.add(item["object"])
+            out.append(item)
+    return out
+
