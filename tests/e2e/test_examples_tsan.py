@@ -1,4 +1,4 @@
-"""The race check on the examples: built and run under ThreadSanitizer, every
+"""The race check on the examples (and the Ascend C e2e model): built and run under ThreadSanitizer, every
 example is clean and still bit-exact. (That the check catches a missing
 barrier is shown by sk/runtime's race_check_test and sk's elision twin tests.)"""
 
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MODELS = ["examples/quickstart/model.json", "examples/moe/model.json"]
+MODELS = ["examples/quickstart/model.json", "examples/moe/model.json", "tests/e2e/models/ascendc/model.json"]
 
 
 @pytest.mark.parametrize("model", MODELS)

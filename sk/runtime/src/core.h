@@ -155,8 +155,9 @@ struct LaunchContext {
   std::atomic<uint64_t> last_progress_ns{0};
 
   std::mutex error_mu;
-  int status = SK_TWIN_OK;  // guarded by error_mu; the first failure wins
-  std::string error;        // guarded by error_mu
+  int status = SK_TWIN_OK;  // guarded by error_mu; the first failure wins, except that
+  std::string error;        // among kernel errors of workers the lowest worker's wins
+  int64_t error_worker = -1;  // guarded by error_mu: the worker whose kernel error is kept
 
   std::mutex start_mu;
   std::condition_variable start_cv;
@@ -166,7 +167,8 @@ struct LaunchContext {
   std::condition_variable done_cv;
   uint32_t done = 0;  // guarded by done_mu
 
-  void Fail(int code, const std::string& message);
+  // worker: the index of the failing worker for a kernel error, else -1.
+  void Fail(int code, const std::string& message, int64_t worker = -1);
 };
 
 uint64_t NowNs();

@@ -64,14 +64,14 @@ LaunchContext& CurrentLaunch() { return *t_launch; }
 void FailCurrent(const std::string& message) {
   Worker& w = CurrentWorker("sk_twin_fail");
   LaunchContext& ctx = CurrentLaunch();
-  ctx.Fail(SK_TWIN_KERNEL_ERROR, "kernel '" + ctx.name + "' on " + w.label + ": " + message);
+  ctx.Fail(SK_TWIN_KERNEL_ERROR, "kernel '" + ctx.name + "' on " + w.label + ": " + message, w.index);
   throw LaunchAborted{};
 }
 
 void FailRule(const std::string& call, const std::string& problem, const std::string& allowed) {
   Worker& w = CurrentWorker("sk_twin_fail");
   LaunchContext& ctx = CurrentLaunch();
-  ctx.Fail(SK_TWIN_KERNEL_ERROR, RuleText(ctx, w, call, problem, allowed));
+  ctx.Fail(SK_TWIN_KERNEL_ERROR, RuleText(ctx, w, call, problem, allowed), w.index);
   throw LaunchAborted{};
 }
 

@@ -278,6 +278,23 @@ TWIN_TEST(queue_without_init_buffer) {
   CHECK_CONTAINS(e, "TQue::AllocTensor: the queue/buffer was never given memory");
 }
 
+TWIN_TEST(when_every_block_breaks_a_rule_the_report_is_the_lowest_blocks) {
+  for (int round = 0; round < 5; ++round) {
+    twin_test::Run run;
+    ascendc_test::RunAiv(
+        &run, "all_blocks",
+        [] {
+          TPipe pipe;
+          TQue<QuePosition::VECIN, 1> in;
+          pipe.InitBuffer(in, 1, 64);
+          (void)in.DeQue<half>();
+        },
+        8);
+    CHECK_EQ(run.status, SK_TWIN_KERNEL_ERROR);
+    CHECK_CONTAINS(run.error(), "kernel 'all_blocks' on AIV 0 (block 0): TQue::DeQue");
+  }
+}
+
 TWIN_TEST(unified_buffer_from_an_aic) {
   twin_test::Run run;
   ascendc_test::Body() = [] {
