@@ -238,6 +238,8 @@ class GlobalTensor {
 template <TPosition pos>
 class TBuf;
 
+using TEventID = int8_t;
+
 // A queue of UB buffers between pipeline stages. depth: how many tensors may
 // be in the queue at once (EnQue without DeQue); the number of buffers comes
 // from TPipe::InitBuffer.
@@ -369,6 +371,25 @@ class TPipe {
   void Destroy() { sk_twin_pipe_reset(sk_id_); }
   void Init() {}
 
+  // Event ids for SetFlag/WaitFlag. The twin counts those flags and runs a
+  // worker's pipes in program order, so any id works.
+  template <HardEvent evt>
+  TEventID AllocEventID() {
+    return 0;
+  }
+  template <HardEvent evt>
+  void ReleaseEventID(TEventID id) {
+    (void)id;
+  }
+  TEventID FetchEventID(HardEvent evt) {
+    (void)evt;
+    return 0;
+  }
+  template <HardEvent evt>
+  TEventID FetchEventID() {
+    return 0;
+  }
+
   uint32_t sk_id_;
 };
 
@@ -395,7 +416,7 @@ struct DataCopyParams {
 struct DataCopyExtParams {
   DataCopyExtParams() {}
   DataCopyExtParams(const uint16_t count, const uint32_t len, const uint32_t srcStrideIn, const uint32_t dstStrideIn,
-                    const uint32_t rsvIn = 0)
+                    const uint32_t rsvIn)
       : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
   uint16_t blockCount = 1;
   uint32_t blockLen = 0;   // in bytes

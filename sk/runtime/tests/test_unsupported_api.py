@@ -44,7 +44,10 @@ def _compile(tmp_path, body):
 
 
 def test_the_supported_surface_compiles(tmp_path):
-    res = _compile(tmp_path, "Add(t, t, t, 8); Exp(t, t, 8); ReduceSum(t, t, t, 8); Cast(ti, t, RoundMode::CAST_RINT, 8);")
+    res = _compile(tmp_path, "Add(t, t, t, 8); Exp(t, t, 8); ReduceSum(t, t, t, 8); Cast(ti, t, RoundMode::CAST_RINT, 8);"
+                             "GlobalTensor<float> g; DataCopyPad(g, t, {1, 4, 0, 0}); DataCopyPad(g, t, {1, 4, 0, 0, 0});"
+                             "event_t e = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));"
+                             "SetFlag<HardEvent::V_S>(e); WaitFlag<HardEvent::V_S>(e); PipeBarrier<PIPE_V>();")
     assert res.returncode == 0, res.stdout
 
 
