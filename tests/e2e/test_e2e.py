@@ -3,7 +3,10 @@
 Models: a mixed cube/vector chain whose
 kernels define colliding global helpers (models/mixed), a sub-kernel that
 calls SyncAll on fewer cores than the SuperKernel (models/syncall) and a
-split-mode 4 SuperKernel (models/split).
+split-mode 4 SuperKernel (models/split), and kernels written the way Ascend C
+is taught (models/ascendc: TPipe/TQue double buffering on half, a leaky ReLU
+with TBuf scratch, a block reduction with ReduceSum + DataCopyPad + SyncAll),
+with seeded bugs that the twin's hardware rules must catch.
 """
 
 import json
@@ -122,3 +125,42 @@ def test_a_fused_result_that_differs_is_reported(build_root, capsys):
     code, out, _ = run_model(os.path.join(MODELS, "split", "model.json"), build_root, capsys)
     assert code == 1
     assert "MISMATCH raw:" in out and "outputs differ" in out
+
+
+ASCENDC = os.path.join(MODELS, "ascendc")
+
+
+def test_ascendc_kernels_fuse_bit_exact(build_root, capsys):
+    code, out, _ = run_model(os.path.join(ASCENDC, "model.json"), build_root, capsys)
+    assert code == 0, out
+    assert "outputs identical: 3 output tensors" in out
+
+
+# kernel, define, the parts of the error: the call and its values.
+SEEDED_BUGS = {
+    "unaligned_copy": ("half_add", "SEED_UNALIGNED_COPY",
+                       ["DataCopy<half>(GM->UB, count 100)", "200 bytes is not a multiple of 32"]),
+    "ub_overflow": ("leaky_relu", "SEED_UB_OVERFLOW",
+                    ["TPipe::InitBuffer(buf, len 196608)", "196608 bytes", "bytes are left"]),
+    "double_deque": ("block_sum", "SEED_DOUBLE_DEQUE", ["TQue::DeQue", "is empty", "DeQue exactly once per EnQue"]),
+}
+
+
+@pytest.mark.parametrize("bug", sorted(SEEDED_BUGS))
+def test_ascendc_seeded_bug_fails_with_the_rule(build_root, tmp_path, capsys, bug):
+    kernel, define, parts = SEEDED_BUGS[bug]
+    doc = json.loads(open(os.path.join(ASCENDC, "model.json")).read())
+    for k in doc["kernels"].values():
+        k["src"] = os.path.join(ASCENDC, k["src"])
+    doc["kernels"][kernel]["copts"] = [f"-D{define}"]
+    path = tmp_path / bug / "model.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SkError) as err:
+        run_model(str(path), build_root, capsys)
+    text = str(err.value)
+    # The separate launch of the op fails first: the message names that kernel, its block and the call.
+    assert f"kernel '{doc['ops'][[o['kernel'] for o in doc['ops']].index(kernel)]['name']}'" in text, text
+    assert "AIV 0 (block 0)" in text, text
+    for part in parts:
+        assert part in text, text

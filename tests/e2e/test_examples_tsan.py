@@ -1,4 +1,4 @@
-"""The race check on the examples: built and run under ThreadSanitizer, every
+"""The race check on the examples (and the Ascend C e2e model): built and run under ThreadSanitizer, every
 example is clean and still bit-exact. (That the check catches a missing
 barrier is shown by sk/runtime's race_check_test and sk's elision twin tests.)"""
 
@@ -10,7 +10,7 @@ from sk.tests.harness import REPO, run_sk
 
 # The examples that are also self-contained model files (the quickstart is declared in BUILD only;
 # its fused-vs-separate check is //examples/quickstart:compare_test).
-MODELS = ["examples/moe/model.json"]
+MODELS = ["examples/moe/model.json", "tests/e2e/models/ascendc/model.json"]
 
 
 @pytest.mark.parametrize("model", MODELS)

@@ -20,6 +20,10 @@
 //   local mem  create_cbuf_matrix, DuplicateImpl, copy_{cbuf,ubuf}_to_gm,
 //              copy_gm_to_{cbuf,ubuf} on per-worker L1/UB arenas
 //   misc       GetSystemCycle, InitDump (no-op), KERNEL_TASK_TYPE_DEFAULT
+//   Ascend C   half/bfloat16_t (sk_twin_half.h); TPipe, TQue, TQueBind, TBuf,
+//              GlobalTensor, LocalTensor, DataCopy, DataCopyPad and the
+//              vector instructions' count forms with the hardware's rules
+//              checked (sk_twin_ascendc.h, which lists what is unsupported)
 //
 // Compile-time switches read per translation unit (everything here is
 // `static inline`, so TUs compiled with different values never collide):
@@ -497,6 +501,9 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 }
 
 }  // namespace AscendC
+
+// TPipe/TQue/TBuf, Global/LocalTensor, DataCopy and vector instructions.
+#include "sk_twin_ascendc.h"
 
 // Twin-only helper for SK-mode wrappers: calls `fn` with its arguments read
 // from param_base[args_offset...] (GM pointers and integers alike).

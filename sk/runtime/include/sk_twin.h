@@ -144,6 +144,133 @@ void sk_twin_fail(const char* msg);
 void sk_twin_trace_begin(const char* name);
 void sk_twin_trace_end(void);
 
+/* ------------------------------------------------------ Ascend C data model
+ * The hooks behind kernel_operator.h's TPipe/TQue/TBuf, LocalTensor,
+ * GlobalTensor, DataCopy and vector instructions (src/ascendc.cc,
+ * src/vector.cc). Every hook checks the hardware's rules and fails the
+ * launch with a message naming the call and the values. */
+
+/* Element types (SK_TWIN_DT_*). */
+#define SK_TWIN_DT_U8 0u
+#define SK_TWIN_DT_I8 1u
+#define SK_TWIN_DT_U16 2u
+#define SK_TWIN_DT_I16 3u
+#define SK_TWIN_DT_HALF 4u
+#define SK_TWIN_DT_BF16 5u
+#define SK_TWIN_DT_U32 6u
+#define SK_TWIN_DT_I32 7u
+#define SK_TWIN_DT_F32 8u
+#define SK_TWIN_DT_U64 9u
+#define SK_TWIN_DT_I64 10u
+#define SK_TWIN_DT_F64 11u
+#define SK_TWIN_DT_COUNT 12u
+
+/* A LocalTensor: bytes [addr, addr+bytes) of the worker's Unified Buffer,
+ * inside buffer slot `buf` (0: none) as allocated at generation `gen`. */
+typedef struct SkTwinLocalRef {
+  uint32_t addr;
+  uint32_t bytes;
+  uint32_t buf;
+  uint32_t gen;
+} SkTwinLocalRef;
+
+/* A GlobalTensor view: `base` and `size_bytes` as SetGlobalBuffer gave them
+ * (size 0: unknown, unchecked), the view starting `offset_bytes` in. */
+typedef struct SkTwinGlobalRef {
+  uint8_t* base;
+  uint64_t size_bytes;
+  uint64_t offset_bytes;
+} SkTwinGlobalRef;
+
+/* Positions (AscendC::TPosition values the twin supports). */
+#define SK_TWIN_POS_VECIN 9u
+#define SK_TWIN_POS_VECOUT 10u
+#define SK_TWIN_POS_VECCALC 11u
+
+/* Pipes and queues. Objects are per worker; ids are returned by the hooks. */
+uint32_t sk_twin_pipe_create(void* pipe);
+void sk_twin_pipe_destroy(uint32_t pipe);
+void sk_twin_pipe_reset(uint32_t pipe);
+void* sk_twin_pipe_current(void);
+/* kind 0: a queue (num buffers of len bytes, depth), 1: a TBuf (one of len bytes). */
+uint32_t sk_twin_pipe_init_buffer(uint32_t pipe, uint32_t kind, uint32_t pos, uint32_t depth, uint32_t num,
+                                  uint32_t len, uint32_t old_id);
+void sk_twin_que_alloc(uint32_t que, SkTwinLocalRef* out);
+void sk_twin_que_enque(uint32_t que, const SkTwinLocalRef* t);
+void sk_twin_que_deque(uint32_t que, SkTwinLocalRef* out);
+void sk_twin_que_free(uint32_t que, const SkTwinLocalRef* t);
+uint32_t sk_twin_que_count(uint32_t que, uint32_t what); /* 0: in queue, 1: free buffers */
+/* TBuf::Get / GetWithOffset: elements of elem bytes at byte offset. */
+void sk_twin_buf_get(uint32_t buf, uint64_t elems, uint32_t elem, uint64_t offset, uint32_t with_offset,
+                     SkTwinLocalRef* out);
+
+/* Element access: host memory for [byte_off, byte_off+bytes) of a tensor. */
+void* sk_twin_local_at(const SkTwinLocalRef* t, uint64_t byte_off, uint64_t bytes, const char* call);
+/* A LocalTensor view: operator[] (offset), SetSize (new size); both in bytes. */
+void sk_twin_local_view(const SkTwinLocalRef* t, uint64_t byte_off, uint64_t new_bytes, uint32_t set_size,
+                        SkTwinLocalRef* out);
+/* A GlobalTensor element access outside its SetGlobalBuffer size. */
+void sk_twin_global_oob(const SkTwinGlobalRef* g, uint64_t byte_off, uint64_t bytes, const char* call);
+
+/* DataCopy / DataCopyPad. kind: 0 count, 1 DataCopyParams, 2 DataCopyExtParams. */
+typedef struct SkTwinCopy {
+  uint32_t kind;
+  uint32_t elem;     /* sizeof(T) */
+  uint32_t dtype;    /* SK_TWIN_DT_* */
+  uint64_t count;    /* kind 0 */
+  uint32_t block_count;
+  uint32_t block_len; /* kind 1: 32-byte blocks; kind 2: bytes */
+  uint32_t src_stride;
+  uint32_t dst_stride;
+  uint32_t pad;      /* kind 2 GM->UB: DataCopyPadExtParams given */
+  uint32_t is_pad;
+  uint32_t left_padding;
+  uint32_t right_padding;
+  uint64_t pad_value; /* bits of a T */
+} SkTwinCopy;
+/* dir 0: GM -> UB, 1: UB -> GM, 2: UB -> UB (local_src). */
+void sk_twin_data_copy(uint32_t dir, const SkTwinLocalRef* local, const SkTwinGlobalRef* global,
+                       const SkTwinLocalRef* local_src, const SkTwinCopy* copy);
+
+/* Vector instructions (count form). Scalars are passed as the bits of a T. */
+#define SK_TWIN_V_ADD 0u
+#define SK_TWIN_V_SUB 1u
+#define SK_TWIN_V_MUL 2u
+#define SK_TWIN_V_DIV 3u
+#define SK_TWIN_V_MAX 4u
+#define SK_TWIN_V_MIN 5u
+#define SK_TWIN_V_ADDS 6u
+#define SK_TWIN_V_MULS 7u
+#define SK_TWIN_V_MAXS 8u
+#define SK_TWIN_V_MINS 9u
+#define SK_TWIN_V_EXP 10u
+#define SK_TWIN_V_LN 11u
+#define SK_TWIN_V_ABS 12u
+#define SK_TWIN_V_SQRT 13u
+#define SK_TWIN_V_RSQRT 14u
+#define SK_TWIN_V_RECIPROCAL 15u
+#define SK_TWIN_V_RELU 16u
+#define SK_TWIN_V_LEAKY_RELU 17u
+#define SK_TWIN_V_DUPLICATE 18u
+#define SK_TWIN_V_REDUCE_SUM 19u
+#define SK_TWIN_V_REDUCE_MAX 20u
+#define SK_TWIN_V_REDUCE_MIN 21u
+#define SK_TWIN_V_COUNT 22u
+void sk_twin_vector(uint32_t op, uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* src0,
+                    const SkTwinLocalRef* src1, uint64_t scalar, int64_t count);
+/* ReduceSum/ReduceMax/ReduceMin level 2: dst[0] (and dst[1] = index). */
+void sk_twin_reduce(uint32_t op, uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* src,
+                    const SkTwinLocalRef* work, int64_t count, uint32_t cal_index);
+/* Cast with AscendC::RoundMode's value. */
+void sk_twin_cast(uint32_t dst_dtype, uint32_t src_dtype, uint32_t round_mode, const SkTwinLocalRef* dst,
+                  const SkTwinLocalRef* src, int64_t count);
+/* Compare (CMPMODE value) into a bit mask; scalar form when src1 is NULL. */
+void sk_twin_compare(uint32_t dtype, uint32_t cmp_mode, const SkTwinLocalRef* dst, const SkTwinLocalRef* src0,
+                     const SkTwinLocalRef* src1, uint64_t scalar, int64_t count);
+/* Select (SELMODE value); src1 NULL: the scalar (mode 1). */
+void sk_twin_select(uint32_t dtype, uint32_t sel_mode, const SkTwinLocalRef* dst, const SkTwinLocalRef* mask,
+                    const SkTwinLocalRef* src0, const SkTwinLocalRef* src1, uint64_t scalar, int64_t count);
+
 /* Counter indices (sk_twin_counter_name gives their names). */
 #define SK_TWIN_COUNTER_FFTS_SET_MODE0 0u
 #define SK_TWIN_COUNTER_FFTS_SET_MODE1 1u

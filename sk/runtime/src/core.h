@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -37,6 +38,46 @@ struct Span {
   const char* category;
   uint64_t begin_ns;
   uint64_t end_ns;
+};
+
+// The Ascend C memory model of one worker (ascendc.cc): buffer slots in its
+// Unified Buffer, the queues/TBufs that own them, and the TPipes.
+enum class SlotState : uint8_t { kFree, kAllocated, kQueued, kFixed };
+
+struct UbSlot {
+  uint32_t addr = 0;
+  uint32_t bytes = 0;
+  uint32_t gen = 1;       // bumped whenever the slot's tensor dies
+  SlotState state = SlotState::kFree;
+  uint32_t owner = 0;     // the UbObject (queue or TBuf) id
+  const char* died_by = "";  // "FreeTensor", "TPipe::Reset", ...: why gen moved on
+};
+
+struct UbObject {  // a TQue/TQueBind (kind 0) or a TBuf (kind 1)
+  uint32_t pipe = 0;
+  uint32_t kind = 0;
+  uint32_t pos = 0;
+  uint32_t depth = 0;
+  uint32_t len = 0;  // bytes per buffer, 32-byte aligned
+  bool live = false;
+  std::vector<uint32_t> slots;
+  std::deque<SkTwinLocalRef> fifo;
+  uint32_t next = 0;  // round-robin start for AllocTensor
+};
+
+struct PipeRec {
+  void* object = nullptr;
+  bool live = false;
+  uint32_t base = 0;  // UB offset where its buffers start
+  uint32_t top = 0;   // next free UB offset
+  std::vector<uint32_t> objects;
+};
+
+struct AscendState {
+  std::vector<UbSlot> slots{1};       // [0] is "no slot"
+  std::vector<UbObject> objects{1};   // [0] is "not initialised"
+  std::vector<PipeRec> pipes{1};      // [0] is "no pipe"
+  uint32_t ub_top = 0;
 };
 
 struct FlagCell {
@@ -71,6 +112,8 @@ struct Worker {
   std::vector<Span> open_spans;
   std::vector<uint8_t> l1;
   std::vector<uint8_t> ub;
+  AscendState ascendc;
+  std::vector<std::string> sub_kernels;  // sk_twin_trace_begin names, innermost last
   const volatile void* last_dcci = nullptr;
   uint64_t repeat_dcci = 0;
   uint64_t spin_begin_ns = 0;
@@ -112,8 +155,9 @@ struct LaunchContext {
   std::atomic<uint64_t> last_progress_ns{0};
 
   std::mutex error_mu;
-  int status = SK_TWIN_OK;  // guarded by error_mu; the first failure wins
-  std::string error;        // guarded by error_mu
+  int status = SK_TWIN_OK;  // guarded by error_mu; the first failure wins, except that
+  std::string error;        // among kernel errors of workers the lowest worker's wins
+  int64_t error_worker = -1;  // guarded by error_mu: the worker whose kernel error is kept
 
   std::mutex start_mu;
   std::condition_variable start_cv;
@@ -123,7 +167,8 @@ struct LaunchContext {
   std::condition_variable done_cv;
   uint32_t done = 0;  // guarded by done_mu
 
-  void Fail(int code, const std::string& message);
+  // worker: the index of the failing worker for a kernel error, else -1.
+  void Fail(int code, const std::string& message, int64_t worker = -1);
 };
 
 uint64_t NowNs();
@@ -136,6 +181,11 @@ void BindCurrent(LaunchContext* ctx, Worker* worker);
 
 // Fails the launch (kernel error) and unwinds the calling worker.
 [[noreturn]] void FailCurrent(const std::string& message);
+// Fails with a broken hardware rule of an Ascend C call (diagnose.cc words
+// it: kernel, block, sub-kernel, the call, what is wrong, what is allowed).
+[[noreturn]] void FailRule(const std::string& call, const std::string& problem, const std::string& allowed);
+// The worker's UB arena (allocated and poisoned on first use).
+uint8_t* UbArena(Worker& w);
 // Unwinds the calling worker if the launch was aborted.
 void CheckAbort(LaunchContext& ctx);
 
@@ -153,6 +203,8 @@ std::string DescribeDeadlock(LaunchContext& ctx, uint64_t idle_ns);
 std::string DescribeResidual(LaunchContext& ctx);
 std::string RationText(const LaunchContext& ctx);
 std::string HexAddr(uintptr_t addr);
+std::string RuleText(const LaunchContext& ctx, const Worker& w, const std::string& call, const std::string& problem,
+                     const std::string& allowed);
 
 void RecordSpan(Worker& w, std::string name, const char* category, uint64_t begin_ns, uint64_t end_ns);
 

@@ -110,6 +110,15 @@ std::string HexAddr(uintptr_t addr) {
   return buf;
 }
 
+std::string RuleText(const LaunchContext& ctx, const Worker& w, const std::string& call, const std::string& problem,
+                     const std::string& allowed) {
+  std::string out = "kernel '" + ctx.name + "'";
+  if (!w.sub_kernels.empty() && w.sub_kernels.back() != ctx.name) out += " (sub-kernel " + w.sub_kernels.back() + ")";
+  out += " on " + w.label + " (block " + std::to_string(w.block) + "): " + call + ": " + problem;
+  if (!allowed.empty()) out += "; " + allowed;
+  return out;
+}
+
 std::string RationText(const LaunchContext& ctx) {
   return std::to_string(ctx.aic_ration) + ":" + std::to_string(ctx.aiv_ration);
 }

@@ -64,8 +64,22 @@ LaunchContext& CurrentLaunch() { return *t_launch; }
 void FailCurrent(const std::string& message) {
   Worker& w = CurrentWorker("sk_twin_fail");
   LaunchContext& ctx = CurrentLaunch();
-  ctx.Fail(SK_TWIN_KERNEL_ERROR, "kernel '" + ctx.name + "' on " + w.label + ": " + message);
+  ctx.Fail(SK_TWIN_KERNEL_ERROR, "kernel '" + ctx.name + "' on " + w.label + ": " + message, w.index);
   throw LaunchAborted{};
+}
+
+void FailRule(const std::string& call, const std::string& problem, const std::string& allowed) {
+  Worker& w = CurrentWorker("sk_twin_fail");
+  LaunchContext& ctx = CurrentLaunch();
+  ctx.Fail(SK_TWIN_KERNEL_ERROR, RuleText(ctx, w, call, problem, allowed), w.index);
+  throw LaunchAborted{};
+}
+
+uint8_t* UbArena(Worker& w) {
+  // Local memory starts with garbage on hardware; a poison pattern keeps
+  // code from relying on zeros it never wrote.
+  if (w.ub.empty()) w.ub.assign(kUbBytes, 0xcd);
+  return w.ub.data();
 }
 
 void CheckAbort(LaunchContext& ctx) {
@@ -177,22 +191,27 @@ void* sk_twin_local(int32_t space, uint64_t addr, uint64_t bytes) {
     sk_twin::FailCurrent(std::string(l1 ? "L1" : "UB") + " access [" + std::to_string(addr) + ", " +
                          std::to_string(addr + bytes) + ") is outside the " + std::to_string(size) + "-byte buffer");
   }
-  // Local memory starts with garbage on hardware; a poison pattern keeps
-  // code from relying on zeros it never wrote.
-  if (arena.empty()) arena.assign(size, 0xcd);
-  return arena.data() + addr;
+  if (l1) {
+    // Local memory starts with garbage on hardware (see UbArena).
+    if (arena.empty()) arena.assign(size, 0xcd);
+    return arena.data() + addr;
+  }
+  return sk_twin::UbArena(w) + addr;
 }
 
 void sk_twin_fail(const char* msg) { sk_twin::FailCurrent(msg == nullptr ? "sk_twin_fail" : msg); }
 
 void sk_twin_trace_begin(const char* name) {
   Worker& w = CurrentWorker("sk_twin_trace_begin");
+  // The sub-kernel a SuperKernel is in, for error messages.
+  w.sub_kernels.emplace_back(name == nullptr ? "" : name);
   if (!CurrentLaunch().trace) return;
   w.open_spans.push_back(sk_twin::Span{name == nullptr ? "" : name, "sub_kernel", sk_twin::NowNs(), 0});
 }
 
 void sk_twin_trace_end(void) {
   Worker& w = CurrentWorker("sk_twin_trace_end");
+  if (!w.sub_kernels.empty()) w.sub_kernels.pop_back();
   if (!CurrentLaunch().trace) return;
   if (w.open_spans.empty()) sk_twin::FailCurrent("sk_twin_trace_end without a matching sk_twin_trace_begin");
   sk_twin::Span span = std::move(w.open_spans.back());

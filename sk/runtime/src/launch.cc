@@ -24,12 +24,18 @@ uint64_t NowNs() {
 
 void NoteProgress(LaunchContext& ctx) { ctx.last_progress_ns.store(NowNs(), std::memory_order_relaxed); }
 
-void LaunchContext::Fail(int code, const std::string& message) {
+void LaunchContext::Fail(int code, const std::string& message, int64_t worker) {
   {
+    // Workers break a rule concurrently (often every block the same one):
+    // keeping the lowest worker's kernel error makes the report the same
+    // from run to run. Workers run on after an abort until their next wait.
     std::lock_guard<std::mutex> lock(error_mu);
-    if (status == SK_TWIN_OK) {
+    const bool lower = code == SK_TWIN_KERNEL_ERROR && status == SK_TWIN_KERNEL_ERROR && worker >= 0 &&
+                       error_worker >= 0 && worker < error_worker;
+    if (status == SK_TWIN_OK || lower) {
       status = code;
       error = message;
+      error_worker = code == SK_TWIN_KERNEL_ERROR ? worker : -1;
     }
   }
   abort.store(true, std::memory_order_relaxed);
@@ -88,14 +94,16 @@ void RunWorker(LaunchContext* ctx, Worker* w) {
     }
     if (!w->open_spans.empty()) {
       ctx->Fail(SK_TWIN_KERNEL_ERROR, "kernel '" + ctx->name + "' on " + w->label + ": trace span '" +
-                                          w->open_spans.back().name + "' was never ended");
+                                          w->open_spans.back().name + "' was never ended",
+                w->index);
     }
   } catch (const LaunchAborted&) {
     // The failure is already recorded.
   } catch (const std::exception& e) {
-    ctx->Fail(SK_TWIN_KERNEL_ERROR, "kernel '" + ctx->name + "' on " + w->label + " threw: " + e.what());
+    ctx->Fail(SK_TWIN_KERNEL_ERROR, "kernel '" + ctx->name + "' on " + w->label + " threw: " + e.what(), w->index);
   } catch (...) {
-    ctx->Fail(SK_TWIN_KERNEL_ERROR, "kernel '" + ctx->name + "' on " + w->label + " threw a non-standard exception");
+    ctx->Fail(SK_TWIN_KERNEL_ERROR, "kernel '" + ctx->name + "' on " + w->label + " threw a non-standard exception",
+              w->index);
   }
   if (ctx->trace) RecordSpan(*w, ctx->name, "kernel", begin, NowNs());
   w->state.store(WorkerState::kFinished, std::memory_order_relaxed);

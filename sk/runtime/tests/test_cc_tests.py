@@ -16,6 +16,8 @@ CC_TESTS = {
     "flags_test": ["flags_test.cc"],
     "feed_sync_all_test": ["feed_sync_all_test.cc"],
     "launch_test": ["launch_test.cc"],
+    "ascendc_test": ["ascendc_test.cc"],
+    "ascendc_rules_test": ["ascendc_rules_test.cc"],
     "block_num_test": [
         "block_num_test.cc",
         "block_num_static5.cc",

@@ -1,0 +1,60 @@
+"""An Ascend C API the twin does not implement fails to compile with a message
+that says so (static_assert / #error), never with a link error or an unknown
+name; the same kernel without the unsupported call compiles."""
+
+import subprocess
+
+import pytest
+
+from sk.twin import binding as twin
+
+PRELUDE = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    LocalTensor<float> t = buf.Get<float>();
+    LocalTensor<int32_t> ti = buf.Get<int32_t>();
+    (void)t; (void)ti; (void)x;
+"""
+
+CASES = {
+    "matmul": ("Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, "
+               "half>, MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;",
+               "does not implement the cube Matmul high-level API"),
+    "matmul_header": ("}\n#include \"lib/matmul_intf.h\"\nvoid f() {", "does not implement the cube Matmul"),
+    "regist_matmul": ("REGIST_MATMUL_OBJ(&pipe, nullptr, t);", "does not implement the cube Matmul"),
+    "mask_form": ("BinaryRepeatParams p; Add(t, t, t, (uint64_t)64, 1, p);",
+                  "implements only the count form Add(dst, ..., count)"),
+    "unary_mask_form": ("UnaryRepeatParams p; Exp(t, t, (uint64_t)64, 1, p);", "implements only the count form Exp"),
+    "cube_queue": ("TQue<TPosition::A1, 1> q;", "cube positions (A1, A2, B1, B2, CO1, CO2)"),
+    "reduce_int": ("ReduceSum(ti, ti, ti, 8);", "ReduceSum: the CPU twin supports T = half, float"),
+    "div_int": ("Div(ti, ti, ti, 8);", "Div: the CPU twin (as Atlas A2/A3) supports T = half, bfloat16_t, float"),
+    "cast_double": ("LocalTensor<double> d = buf.Get<double>(); Cast(t, d, RoundMode::CAST_RINT, 8);",
+                    "does not convert double"),
+}
+
+
+def _compile(tmp_path, body):
+    src = tmp_path / "k.cpp"
+    src.write_text(PRELUDE + body + "\n}\n")
+    argv = [twin.compiler(), *twin.kernel_cflags(), "-fsyntax-only", str(src)]
+    return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def test_the_supported_surface_compiles(tmp_path):
+    res = _compile(tmp_path, "Add(t, t, t, 8); Exp(t, t, 8); ReduceSum(t, t, t, 8); Cast(ti, t, RoundMode::CAST_RINT, 8);"
+                             "GlobalTensor<float> g; DataCopyPad(g, t, {1, 4, 0, 0}); DataCopyPad(g, t, {1, 4, 0, 0, 0});"
+                             "event_t e = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));"
+                             "SetFlag<HardEvent::V_S>(e); WaitFlag<HardEvent::V_S>(e); PipeBarrier<PIPE_V>();")
+    assert res.returncode == 0, res.stdout
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_unsupported_call_fails_to_compile_with_a_message(tmp_path, case):
+    body, message = CASES[case]
+    res = _compile(tmp_path, body)
+    assert res.returncode != 0
+    assert message in res.stdout, res.stdout[-3000:]
+    assert "undefined reference" not in res.stdout
