@@ -16,7 +16,7 @@ SK_ENV = {
     "TZ": "UTC",
 }
 
-# sk is a persistent worker (sk/worker.py, JSON protocol): Bazel keeps one warm
+# sk is a persistent worker (sk/cli/worker.py, JSON protocol): Bazel keeps one warm
 # process per action kind instead of starting Python, importing sk and
 # compiling its templates for each of a large SuperKernel's thousands of
 # actions. `--strategy=SkGen=sandboxed` (or any strategy list without

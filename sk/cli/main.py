@@ -1,6 +1,6 @@
 """Command line of the sk tool: `python -m sk <command> ...`.
 
-Each command lives in its own module under sk/commands/ with two functions,
+Each command lives in its own module under sk/cli/commands/ with two functions,
 `configure(parser)` and `run(args) -> int`. Bazel actions pass arguments
 through a param file (`@file`, one argument per line).
 """

@@ -1,6 +1,6 @@
 """Renders a fusion plan into the SuperKernel source (facts §4) with the jinja2 templates.
 
-The templates (sk/templates) only spell out what `Plan.code` says: which steps
+The templates (sk/render/templates) only spell out what `Plan.code` says: which steps
 appear in which order with which values is decided by sk.engine.plan. Rendering is
 strict (an undefined name is a bug) and byte-for-byte deterministic.
 """

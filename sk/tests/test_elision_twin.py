@@ -222,7 +222,7 @@ def tsan_ok(monkeypatch):
         pytest.skip(f"no ThreadSanitizer runtime: {err}")
     # Workaround: `sk link` verifies that the fused object references only what the twin
     # runtime provides, and run.build(tsan=True) does not tell it about libtsan's __tsan_*
-    # instrumentation symbols (reported to the owner of sk/run.py; fix: pass libtsan as a
+    # instrumentation symbols (reported to the owner of sk/twin/run.py; fix: pass libtsan as a
     # --runtime-lib when tsan). Until then the tests widen the allowed prefixes themselves.
     monkeypatch.setattr(link, "HOST_RUNTIME_PREFIXES", link.HOST_RUNTIME_PREFIXES + ("__tsan_",))
 

@@ -348,7 +348,7 @@ def count_access(state_dir, method, prefix, status):
     return n
 
 
-# The sk actions of a default build run in sk's persistent workers (sk/worker.py).
+# The sk actions of a default build run in sk's persistent workers (sk/cli/worker.py).
 WORKER_RUNNER = "worker"
 
 

@@ -176,6 +176,8 @@ sk_model_test(name = "compare_test", ops = [":pre", ":mix"], data = "data.json",
 sk_model_test(name = "bad_binding_test", ops = [":pre", ":mix"], data = "bad_binding.json", repeat = 1, tags = ["manual"])
 sk_model_test(name = "bad_option_test", ops = [":pre", ":mix"], data = "bad_option.json", repeat = 1, tags = ["manual"])
 super_kernel(name = "bad_options", ops = [":prep"], options = "stream-funsion=1", tags = ["manual"])
+# gsum's SyncAll waits for 4 blocks inside a 16-block SuperKernel: without feed-sync-all it would hang.
+super_kernel(name = "pre_hangs", ops = [":prep", ":gsum"], tags = ["manual"])
 BLD
 tensors='"tensors": {"t0": {"dtype": "int32", "shape": [1024]}, "t1": {"dtype": "int32", "shape": [1024]},
              "t2": {"dtype": "int32", "shape": [1024]}, "t3": {"dtype": "int32", "shape": [1024]},
@@ -217,6 +219,14 @@ grep -q "//kern:bad_options" "$work/7.log" && grep -q "did you mean 'stream-fusi
   || { cat "$work/7.log" >&2; fail "consumer workspace: the misspelt option's error names neither the target nor the fix"; }
 grep -h "stream-funsion" "$work/7.log" | head -1
 pass "consumer workspace: a misspelt option fails the build naming the target, the option and the fix"
+if (cd "$c" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$c_root" build //kern:pre_hangs > "$work/8.log" 2>&1); then
+  fail "consumer workspace: a SyncAll op on fewer blocks without feed-sync-all built"
+fi
+for want in "//kern:pre_hangs" "gsum" "blockDim 4" "block dim 16" "SyncAll" "feed-sync-all=1"; do
+  grep -q -- "$want" "$work/8.log" || { cat "$work/8.log" >&2; fail "consumer workspace: the SyncAll hang error does not name '$want'"; }
+done
+grep -h "hangs" "$work/8.log" | head -1
+pass "consumer workspace: a 4-block SyncAll op after a 16-block op without feed-sync-all fails the build naming the op, the block dims and the fix"
 pass "consumer workspace (local_path_override): own kernels with workspace + tiling, clashing helpers, SyncAll after a wider kernel, MIX_AIC_1_2 + vector under split-mode=2, declared in BUILD only: fused and separate bit-exact"
 
 # 5. WORKSPACE mode: the same toolchains through rules_superkernel's macros.

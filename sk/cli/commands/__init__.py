@@ -1,1 +1,1 @@
-"""One module per `python -m sk` command (see sk/cli.py)."""
+"""One module per `python -m sk` command (see sk/cli/main.py)."""

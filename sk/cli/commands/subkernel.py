@@ -5,7 +5,7 @@
   wrap     generate + compile the SK-mode entry `<func>(uint64_t args_offset)`
   pack     ld -r kernel + wrapper, localise, split copies -> archive + sub-op JSON
 
-See sk/subkernel.py for the naming scheme and the output layout.
+See sk/build/subkernel.py for the naming scheme and the output layout.
 """
 
 from __future__ import annotations
