@@ -57,7 +57,7 @@ def sk_run_build(tmp_path_factory):
     compiler, ld, objcopy = _host_tools()
     build = tmp_path_factory.mktemp("sk_run")
     run.build(model_mod.load(os.path.join(HERE, "model.json")), str(build), compiler=compiler, ld=ld,
-              objcopy=objcopy, log=lambda *_: None)
+              objcopy=objcopy)
     return build
 
 
