@@ -225,7 +225,7 @@ fi
 for want in "//kern:pre_hangs" "gsum" "blockDim 4" "block dim 16" "SyncAll" "feed-sync-all=1"; do
   grep -q -- "$want" "$work/8.log" || { cat "$work/8.log" >&2; fail "consumer workspace: the SyncAll hang error does not name '$want'"; }
 done
-grep -h "hangs" "$work/8.log" | head -1
+grep -h "error:" "$work/8.log" | grep "SyncAll" | head -1
 pass "consumer workspace: a 4-block SyncAll op after a 16-block op without feed-sync-all fails the build naming the op, the block dims and the fix"
 pass "consumer workspace (local_path_override): own kernels with workspace + tiling, clashing helpers, SyncAll after a wider kernel, MIX_AIC_1_2 + vector under split-mode=2, declared in BUILD only: fused and separate bit-exact"
 
@@ -251,11 +251,12 @@ else
   } > "$w/WORKSPACE"
   printf 'common --noenable_bzlmod\ncommon --enable_workspace\nbuild --incompatible_strict_action_env\nbuild --sandbox_add_mount_pair=%s\nbuild --sandbox_add_mount_pair=%s\n' "$repo" "$share" > "$w/.bazelrc"
   cp "$repo/.bazelversion" "$w/"
-  cp "$c/kern/scale.cpp" "$w/kern/"
+  cp "$c/kern/vshift.cpp" "$w/kern/"
   cat > "$w/kern/BUILD.bazel" <<'BLD'
 load("@rules_superkernel//rules:defs.bzl", "sk_sub_kernel", "super_kernel")
-sk_sub_kernel(name = "scale", srcs = ["scale.cpp"], kernel_type = "AIV_ONLY", block_dim = 4, inputs = ["x"], outputs = ["y"])
-super_kernel(name = "fused", ops = [":scale"])
+sk_sub_kernel(name = "vshift", srcs = ["vshift.cpp"], kernel_type = "AIV_ONLY", block_dim = 8, inputs = ["x"],
+              outputs = ["y"], workspace = 4096, tiling = True)
+super_kernel(name = "fused", ops = [":vshift"])
 BLD
   w_root=$work/out_workspace_mode
   roots+=("$w_root")
