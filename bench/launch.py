@@ -168,7 +168,8 @@ def moe_model(repo: Path, runfiles: Path | None, log=print) -> tuple[Path | None
     log(f"building {MOE_TARGET} (the MoE model is declared in examples/moe/BUILD)")
     proc = subprocess.run([str(repo / "tools" / "bazel"), "build", MOE_TARGET, "--color=no", "--curses=no"],
                           cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    path = repo / "bazel-bin" / "examples" / "moe" / "compare.runfiles" / "_main" / MOE_MODEL
+    # sk_model's executable is <name>.sh; its runfiles tree holds the model with the kernel sources.
+    path = repo / "bazel-bin" / "examples" / "moe" / "compare.sh.runfiles" / "_main" / MOE_MODEL
     if proc.returncode != 0 or not path.exists():
         return None, f"tools/bazel build {MOE_TARGET} failed (exit {proc.returncode}): {proc.stdout[-600:]}"
     return path, f"tools/bazel build {MOE_TARGET}"
