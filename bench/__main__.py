@@ -123,8 +123,15 @@ def run_launch(launch, repo: Path, work: Path, tools, chain_n: int, *, rounds: i
     out["chain"] = launch.run_chain_variants(chain_n, work=work, tools=tools, runtime_dir=runtime, rounds=rounds,
                                              elision=elision, branches_every=4, log=log)
     if not quick:
-        out["moe"] = launch.run_moe_variants(repo, work=work, tools=tools, runtime_dir=runtime, rounds=rounds,
-                                             elision=elision, log=log)
+        # Under `bazel run` this file is in the runfiles tree (its directory's parent is the tree's root).
+        runfiles = Path(__file__).parent.parent if os.environ.get("BUILD_WORKSPACE_DIRECTORY") else None
+        model, source = launch.moe_model(repo, runfiles, log=log)
+        if model is None:
+            log(f"  moe: not measured: {source}")
+            out["moe"] = {"skipped": source}
+        else:
+            out["moe"] = launch.run_moe_variants(model, work=work, tools=tools, runtime_dir=runtime, rounds=rounds,
+                                                 elision=elision, log=log)
     return out
 
 

@@ -1,7 +1,8 @@
 """Launch benefit on the CPU twin: a model run as separate launches and with its SuperKernels.
 
 Models: a chain of N small vector kernels (sk/twin/synthetic.py `chain_model`)
-and the MoE example (examples/moe/model.json). Each is built once with the
+and the MoE example (the model file Bazel writes from examples/moe/BUILD, see
+moe_model). Each is built once with the
 same steps as `sk run` (sk.twin.run.build), checked bit for bit (separate vs fused),
 then timed: every round runs the separate sequence and the fused sequence back
 to back in this process, and `sk_over_separate` is the median over rounds of
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import subprocess
 from pathlib import Path
 
 from sk.twin import model as model_mod
@@ -151,11 +153,30 @@ def run_chain_variants(n: int, *, work: Path, tools, runtime_dir: Path, rounds: 
     return out
 
 
-def run_moe_variants(repo: Path, *, work: Path, tools, runtime_dir: Path, rounds: int, elision: bool,
+# The MoE example as one self-contained model file: //examples/moe:compare writes it (output group
+# `model`) from the BUILD targets and tensors.json; this is its runfiles path.
+MOE_MODEL = "examples/moe/_sk_model/compare/model.json"
+MOE_TARGET = "//examples/moe:compare"
+
+
+def moe_model(repo: Path, runfiles: Path | None, log=print) -> tuple[Path | None, str]:
+    """The MoE model file and where it came from, or (None, why not). `bazel run //bench` has it in
+    its runfiles; a plain `python -m bench` builds the target with the checkout's tools/bazel and
+    takes it from that target's runfiles tree."""
+    if runfiles and (runfiles / MOE_MODEL).exists():
+        return runfiles / MOE_MODEL, "runfiles"
+    log(f"building {MOE_TARGET} (the MoE model is declared in examples/moe/BUILD)")
+    proc = subprocess.run([str(repo / "tools" / "bazel"), "build", MOE_TARGET, "--color=no", "--curses=no"],
+                          cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # sk_model's executable is <name>.sh; its runfiles tree holds the model with the kernel sources.
+    path = repo / "bazel-bin" / "examples" / "moe" / "compare.sh.runfiles" / "_main" / MOE_MODEL
+    if proc.returncode != 0 or not path.exists():
+        return None, f"tools/bazel build {MOE_TARGET} failed (exit {proc.returncode}): {proc.stdout[-600:]}"
+    return path, f"tools/bazel build {MOE_TARGET}"
+
+
+def run_moe_variants(src: Path, *, work: Path, tools, runtime_dir: Path, rounds: int, elision: bool,
                      log=print) -> dict:
-    src = repo / "examples" / "moe" / "model.json"
-    if not src.exists():
-        return {"skipped": f"{src.relative_to(repo)} does not exist"}
     doc = json.loads(src.read_text())
     # The copy lives in the work directory: its kernel paths are made absolute.
     for k in doc["kernels"].values():

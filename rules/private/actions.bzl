@@ -184,6 +184,15 @@ def twin_shared_library(ctx, tc, objects, out):
     args.add("-o", out)
     _run_sk(ctx, tc, "SkTwinLib", "Linking CPU-twin library %{output}", args, objects, [out])
 
+def write_model(ctx, tc, manifest, data, out):
+    """SkModel: an sk_model's BUILD-declared model merged with its data file into one self-contained model file."""
+    args = ctx.actions.args()
+    args.add("model")
+    args.add("--built", manifest)
+    args.add("--data", data)
+    args.add("-o", out)
+    _run_sk(ctx, tc, "SkModel", "Writing model file %{output}", args, [manifest, data], [out])
+
 def report_super_kernel(ctx, tc, plan, meta, out):
     """SkReport: what was fused, the barriers, sizes."""
     args = ctx.actions.args()

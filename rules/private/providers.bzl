@@ -18,6 +18,7 @@ SkSubKernelInfo = provider(
         "standalone_object": "(File|None) the ordinary object for separate launches (None for prebuilt kernels)",
         "inherited_options": "(str) the SuperKernel options this object was compiled with: the keys of sk/engine/inherited.py (early-start, stream-fusion, feed-sync-all, split-mode, dcci-*)",
         "src": "(File|None) the kernel source (None for prebuilt kernels)",
+        "hdrs": "(list[File]) the headers its source includes (empty for prebuilt kernels)",
         "copts": "(list[str]) the extra compiler flags it was compiled with",
     },
 )

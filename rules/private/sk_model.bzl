@@ -2,7 +2,7 @@
 
 load("@bazel_skylib//lib:paths.bzl", "paths")
 load("//toolchain:defs.bzl", "SK_TOOLCHAIN_TYPE", "find_sk_toolchain")
-load(":actions.bzl", "twin_shared_library")
+load(":actions.bzl", "twin_shared_library", "write_model")
 load(":providers.bzl", "SkOpInfo", "SuperKernelInfo")
 load(":sk_sub_kernel.bzl", "tensor_params_of")
 
@@ -128,9 +128,20 @@ exec "{sk}" run --model "{data}" --built "{manifest}" --repeat {repeat} --seed {
         repeat = ctx.attr.repeat,
         seed = ctx.attr.seed,
     ), is_executable = True)
-    runfiles = ctx.runfiles(files = [ctx.file.data, manifest, tc.runtime_lib] + libs + plans)
+
+    # The same model as one self-contained file, for `sk run --model` outside Bazel (the
+    # ThreadSanitizer run builds its own objects) and for tests and benchmarks that take it as data;
+    # its kernel sources are relative to it, so they come along in the runfiles.
+    model = ctx.actions.declare_file(prefix + "model.json")
+    write_model(ctx, tc, manifest, ctx.file.data, model)
+    sources = [k.info.src for k in kernels.values()] + [h for k in kernels.values() for h in k.info.hdrs]
+
+    runfiles = ctx.runfiles(files = [ctx.file.data, manifest, model, tc.runtime_lib] + libs + plans + sources)
     runfiles = runfiles.merge(ctx.attr._sk[DefaultInfo].default_runfiles)
-    return [DefaultInfo(executable = script, runfiles = runfiles)]
+    return [
+        DefaultInfo(executable = script, runfiles = runfiles),
+        OutputGroupInfo(model = depset([model])),
+    ]
 
 _ATTRS = {
     "ops": attr.label_list(
@@ -158,7 +169,11 @@ SuperKernels, and compares every output tensor bit for bit (`bazel run`).
 
 Kernels, op bindings, scopes and their options come from the `ops` targets;
 tensors and tiling data from `data`. Prints op_statistic tables for both runs
-and `superkernel benefit: X.XX%`; exits non-zero when any output differs.""",
+and `superkernel benefit: X.XX%`; exits non-zero when any output differs.
+
+Output group `model`: `_sk_model/<name>/model.json`, the whole model (BUILD + data) as one
+self-contained model file for `python -m sk run --model`; it is in the runfiles with the kernel
+sources and headers, so a target taking this one as `data` can run it (`--tsan` included).""",
     attrs = _ATTRS,
     executable = True,
     toolchains = [SK_TOOLCHAIN_TYPE],

@@ -98,6 +98,7 @@ def _sk_sub_kernel_impl(ctx):
         standalone_object = standalone,
         inherited_options = options,
         src = ctx.files.srcs[0] if ctx.attr.srcs else None,
+        hdrs = ctx.files.hdrs,
         copts = ctx.attr.copts,
     )
     files = [by_loc["middle"].object, by_loc["middle"].json] + ([standalone] if standalone else [])

@@ -29,6 +29,24 @@ needs_twin_sources = pytest.mark.skipif(not _twin_sources_present(),
                                         reason="the twin runtime sources (sk/runtime) are not present")
 
 
+# The MoE example as one self-contained model file: Bazel writes it from examples/moe/BUILD and its
+# tensors.json (`//examples/moe:compare`, output group `model`); tests take that target as data.
+MOE_MODEL = os.path.join("examples", "moe", "_sk_model", "compare", "model.json")
+
+
+def bazel_model(rel: str) -> str:
+    """The absolute path of a model file Bazel writes from BUILD (rel: its runfiles path). Under
+    `bazel test` it is the test's data, so a missing one fails; a plain pytest run has no such file
+    and skips, naming the Bazel test that runs it."""
+    path = os.path.join(REPO, rel)
+    if os.path.exists(path):
+        return path
+    if os.environ.get("TEST_SRCDIR"):
+        pytest.fail(f"{rel} is not in the runfiles: give the test its sk_model target as data")
+    pytest.skip(f"{rel} is written by Bazel from BUILD (an sk_model's output group `model`); "
+                "this case runs under `tools/bazel test`")
+
+
 def child_env(env=None, base=None) -> dict:
     """base (default os.environ) plus env, with PYTHONPATH = this process's import path: a child
     process imports the same sk and third-party packages, whatever its cwd."""

@@ -22,7 +22,7 @@ from sk.engine import elision
 from sk.twin import run
 from sk.twin import model as model_mod
 from sk.twin import synthetic as modelgen
-from sk.tests.harness import HOST_TOOLS, child_env, needs_host_tools, needs_twin_sources
+from sk.tests.harness import HOST_TOOLS, MOE_MODEL, bazel_model, child_env, needs_host_tools, needs_twin_sources
 from sk.tests.forced_elision import force_elided
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -75,17 +75,16 @@ def with_elision(src_path, out_dir, extra="sync-elision=1"):
 
 
 EXAMPLE_MODELS = {
-    "moe": os.path.join(REPO, "examples", "moe", "model.json"),
-    "e2e_mixed": os.path.join(REPO, "tests", "e2e", "models", "mixed", "model.json"),
-    "e2e_syncall": os.path.join(REPO, "tests", "e2e", "models", "syncall", "model.json"),
+    "moe": MOE_MODEL,  # written by Bazel from examples/moe/BUILD
+    "e2e_mixed": os.path.join("tests", "e2e", "models", "mixed", "model.json"),
+    "e2e_syncall": os.path.join("tests", "e2e", "models", "syncall", "model.json"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLE_MODELS))
 def test_examples_with_sync_elision_match_separate_launches(root, name):
     src = EXAMPLE_MODELS[name]
-    if not os.path.exists(src):
-        pytest.skip(f"{os.path.relpath(src, REPO)} is not in this tree (runfiles of another package/module)")
+    src = bazel_model(src) if src == MOE_MODEL else os.path.join(REPO, src)
     m, built = build(with_elision(src, root / name), root / name / "build", root)
     code, out = execute(m, built)
     assert code == 0, out

@@ -129,3 +129,34 @@ def test_a_tiled_op_without_tiling_values_is_an_error(tmp_path):
         model.from_build(build_section(), str(tmp_path), write(tmp_path, {"tensors": base()["tensors"],
                                                                            "ops": [tiling("o1", 1)]}))
     assert "o2" in str(err.value)
+
+
+def test_sk_model_writes_the_build_model_as_one_model_file(tmp_path):
+    from sk.tests.harness import run_sk
+
+    (tmp_path / "kernels").mkdir()
+    (tmp_path / "kernels" / "k.cpp").write_text("// kernel\n")
+    section = dict(build_section(), kernels={"k": dict(build_section()["kernels"]["k"], src="../kernels/k.cpp")})
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "manifest.json").write_text(json.dumps({"build": section}))
+    data = {"tensors": base()["tensors"], "ops": [tiling("o1", 1, 2), dict(tiling("o2", 3), workspace_bytes=64)]}
+    (tmp_path / "data.json").write_text(json.dumps(data))
+    out = tmp_path / "model" / "model.json"
+    out.parent.mkdir()
+    res = run_sk("model", "--built", tmp_path / "out" / "manifest.json", "--data", tmp_path / "data.json", "-o", out)
+    assert res.returncode == 0, res.stderr
+    written = json.loads(out.read_text())
+    assert written["kernels"]["k"]["src"] == "../kernels/k.cpp"
+    m = model.load(str(out))  # self-contained: its kernel source is found from the file
+    want = model.from_build(section, str(tmp_path / "out"), str(tmp_path / "data.json"))
+    assert (m.kernels, m.ops, m.scopes, m.tensors) == (want.kernels, want.ops, want.scopes, want.tensors)
+
+
+def test_sk_model_without_a_build_section_says_so(tmp_path):
+    from sk.tests.harness import run_sk
+
+    (tmp_path / "manifest.json").write_text(json.dumps({"runtime": "x.so"}))
+    res = run_sk("model", "--built", tmp_path / "manifest.json", "--data", write(tmp_path, base()),
+                 "-o", tmp_path / "o.json")
+    assert res.returncode == 2 and "no `build` section" in res.stderr and "Traceback" not in res.stderr
+    assert not (tmp_path / "o.json").exists()

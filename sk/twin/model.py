@@ -391,6 +391,11 @@ def from_build(build: dict, base_dir: str, data_path: str) -> Model:
     super_kernels): every field it gives must equal BUILD's, or an SkError
     names the field; nothing is silently taken from one side.
     """
+    return from_dict(merged(build, base_dir, data_path), data_path, need_sources=False)
+
+
+def merged(build: dict, base_dir: str, data_path: str) -> dict:
+    """The model document of from_build (kernel sources absolute), checked the same way."""
     data = _read(data_path)
     w = f"data {os.path.basename(data_path)}"
     _obj(data, w, ("tensors",), ("name", "kernels", "ops", "super_kernels"))
@@ -418,7 +423,18 @@ def from_build(build: dict, base_dir: str, data_path: str) -> Model:
     doc = {"name": data.get("name", build["name"]), "tensors": data["tensors"], "kernels": kernels, "ops": ops,
            "super_kernels": [{"name": s["name"], "ops": s["ops"], "options": s["options"]}
                              for s in build["super_kernels"]]}
-    return from_dict(doc, data_path, need_sources=False)
+    return doc
+
+
+def self_contained(build: dict, base_dir: str, data_path: str, out_path: str) -> str:
+    """The JSON text of the model from_build reads, as one self-contained model file (`sk run --model`)
+    to be written at out_path: kernel sources relative to it, as BUILD's are to base_dir."""
+    doc = merged(build, base_dir, data_path)
+    from_dict(doc, data_path, need_sources=False)
+    out_dir = os.path.dirname(os.path.abspath(out_path))
+    for k in doc["kernels"].values():
+        k["src"] = os.path.relpath(k["src"], out_dir).replace(os.sep, "/")
+    return json.dumps(doc, indent=1, sort_keys=True) + "\n"
 
 
 def _read(path: str):

@@ -517,6 +517,18 @@ def load_model(manifest_path: str, model_path: str) -> model_mod.Model:
     return model_mod.from_build(doc["build"], os.path.dirname(os.path.abspath(manifest_path)), model_path)
 
 
+def write_model(manifest_path: str, data_path: str, out_path: str) -> None:
+    """`sk model`: the model an sk_model manifest declares (BUILD) with its data file, written as one
+    self-contained model file that `sk run --model` reads outside Bazel."""
+    doc = _read_manifest(manifest_path)
+    if "build" not in doc:
+        raise SkError("the manifest has no `build` section (the model BUILD declares)", where=manifest_path,
+                      allowed="an sk_model manifest")
+    text = model_mod.self_contained(doc["build"], os.path.dirname(os.path.abspath(manifest_path)), data_path,
+                                    out_path)
+    write_text_atomic(out_path, text)
+
+
 def _read_manifest(manifest_path: str) -> dict:
     try:
         with open(manifest_path, encoding="utf-8") as f:
