@@ -44,7 +44,7 @@ def run(args) -> int:
                       where="sk entry compile")
     if args.out and not args.arch:
         raise SkError("-o compiles one half and needs --arch", where="--arch", allowed="cube or vec")
-    plan = planfacts.facts(planfacts.load(args.plan), where=args.plan)
+    plan = planfacts.load_link_facts(args.plan)  # the same facts, without decoding every op's line
     flags = entry.load_compile_options(args.compile_options) if args.compile_options else list(plan.compile_options)
     tools = toolargv.Tools(args.toolchain, compiler=args.compiler, objcopy=args.objcopy)
     entry.compile_entry(tools, plan, src=args.src, flags=flags, out_dir=args.out_dir, side=args.arch, out=args.out,

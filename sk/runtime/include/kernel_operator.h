@@ -37,9 +37,9 @@
 //        the user-facing SetNextTaskStart()/WaitPreTaskEnd() act (else no-op).
 //
 // A kernel is compiled once for both core types: ASCEND_IS_AIC/AIV test the
-// worker at run time. Sources that select code with __DAV_C220_CUBE__/
-// __DAV_C220_VEC__ may instead be compiled twice and launched with separate
-// AIC and AIV entries (SkTwinLaunch.entry_aiv).
+// worker at run time. Sources compiled for one side (__DAV_CUBE__ or
+// __DAV_VEC__, as bisheng predefines them) see constants instead, and are
+// launched with separate AIC and AIV entries (SkTwinLaunch.entry_aiv).
 #ifndef SK_TWIN_KERNEL_OPERATOR_H_
 #define SK_TWIN_KERNEL_OPERATOR_H_
 
@@ -80,10 +80,28 @@
 
 #define GM_ADDR __gm__ uint8_t*
 
+// As on the device (Ascend C's sys_macros.h: SPLIT_CORE_CUBE/VEC on a 2201
+// part), a unit compiled for one core side knows its side at compile time, so
+// `if ASCEND_IS_AIV {...}` in a cube unit is dead code the compiler drops: the
+// generated SuperKernel entry halves shrink to the code of their own side. The
+// runtime runs such units only on workers of their side (launch.cc). A unit
+// compiled for both sides asks the worker, as the CPU debug library does.
+#if defined(__DAV_CUBE__) && !defined(__DAV_VEC__)
+#define ASCEND_IS_AIC (true)
+#define ASCEND_IS_AIV (false)
+#define ASCEND_IS_NOT_AIC (false)
+#define ASCEND_IS_NOT_AIV (true)
+#elif defined(__DAV_VEC__) && !defined(__DAV_CUBE__)
+#define ASCEND_IS_AIC (false)
+#define ASCEND_IS_AIV (true)
+#define ASCEND_IS_NOT_AIC (true)
+#define ASCEND_IS_NOT_AIV (false)
+#else
 #define ASCEND_IS_AIC (::sk_twin_core_type() == 0)
 #define ASCEND_IS_AIV (::sk_twin_core_type() == 1)
 #define ASCEND_IS_NOT_AIC (::sk_twin_core_type() != 0)
 #define ASCEND_IS_NOT_AIV (::sk_twin_core_type() != 1)
+#endif
 
 // ----------------------------------------------------------------- kernel meta
 enum KernelMetaType : uint32_t {
