@@ -3,10 +3,12 @@
 For each size N a synthetic SuperKernel (bench.synth) is built the way a
 Bazel build builds it. Every step is a fresh `python -m sk` process started
 cold, as Bazel's first build (and every remote executor) starts it:
-PYTHONDONTWRITEBYTECODE=1, and sk and its third-party packages imported from
-a copy of their sources with no bytecode beside them (what Bazel's runfiles
-and unpacked wheels hold); only the interpreter's own standard library has
-its installed bytecode. Nothing runs before the timed steps to warm them.
+PYTHONDONTWRITEBYTECODE=1, sk and its third-party packages imported from a
+copy of their sources with the bytecode the build gives them beside it
+(tools/private/pycompile.py: the py_bytecode action for sk, the @sk_pypi
+repository rule for the wheels; made once per tool version, untimed here as
+the linker's own build is), and no step writes any. Nothing runs before the
+timed steps to warm them.
 
   gen    sk gen --kernel-infos ... --plan-out plan.json     (SkGen)
   entry  sk entry compile --arch cube --out-dir entry_cube   (SkCompileEntry, one per side;
@@ -45,7 +47,11 @@ SIDES = ("cube", "vec")
 
 
 def cold_tree(repo: Path, work: Path) -> Path:
-    """A fresh directory holding sk and its third-party packages as sources only (no __pycache__)."""
+    """A fresh directory holding sk and its third-party packages as a Bazel action sees them.
+
+    The sources, and beside them the bytecode the build makes (the same
+    tools/private/pycompile.py); nothing else a run could have left.
+    """
     site = work / "cold_site"
     shutil.rmtree(site, ignore_errors=True)
     site.mkdir(parents=True)
@@ -54,14 +60,21 @@ def cold_tree(repo: Path, work: Path) -> Path:
     for name in THIRD_PARTY:
         package = Path(importlib.import_module(name).__file__).parent
         shutil.copytree(package, site / name, ignore=ignore)
+    subprocess.run([sys.executable, "-I", "-B", str(repo / "tools" / "private" / "pycompile.py"), "--tree", str(site)],
+                   check=True, env={**os.environ, "PYTHONHASHSEED": "0"})
     return site
 
 
-def check_still_cold(site: Path) -> None:
-    """The cold figures are void if a step left bytecode (or jinja2's template cache) in the tree."""
-    written = sorted(str(p.relative_to(site)) for p in site.rglob("__pycache__"))
+def tree_state(site: Path) -> list[str]:
+    """Every file of the cold tree that is not a source (bytecode, caches), for check_still_cold."""
+    return sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file() and p.suffix != ".py")
+
+
+def check_still_cold(site: Path, before: list[str]) -> None:
+    """The cold figures are void if a step wrote bytecode (or jinja2's template cache) into the tree."""
+    written = sorted(set(tree_state(site)) - set(before))
     if written:
-        raise RuntimeError(f"bench: a step wrote bytecode into the cold tree ({written[:3]}); the cold figures "
+        raise RuntimeError(f"bench: a step wrote into the cold tree ({written[:3]}); the cold figures "
                            "would not be cold")
 
 
@@ -187,6 +200,7 @@ def measure_size(n: int, *, builder: synth.Builder, work: Path, site: Path, repe
     root = work / f"fuse_{n}"
     synth.write_kernel_infos(root, name, subs, archives)
     env = _env(site)
+    before = tree_state(site)
     cmds = build_commands(name, subs, builder.tools, builder.include)
     workers = {}
     rounds = []
@@ -198,7 +212,7 @@ def measure_size(n: int, *, builder: synth.Builder, work: Path, site: Path, repe
             t.update(entry=entry["all"], **{f"entry_{side}": entry[side] for side in SIDES})
             t["link"] = _timed(cmds["link"], cwd=root, env=env)
             t["ld"] = _timed(ld_argv(root, subs, builder.tools), cwd=root, env=env)
-            check_still_cold(site)
+            check_still_cold(site, before)
             if not workers:  # after the first round's cold steps: nothing warm precedes them
                 workers = {step: _Worker(root, env) for step in ("gen", "link")}
                 for step, worker in workers.items():
@@ -238,7 +252,8 @@ DEFINITION = {
     "ld": "ld -r over the link's own inputs (entry halves, every sub-op archive whole) with the argv sk link "
           "builds for its ld (sk.build.link.relocatable_link_argv: GNU ld gets --hash-size)",
     "fuse": "sk gen + sk link, each a fresh cold `python -m sk` process as Bazel's first build starts it "
-            "(PYTHONDONTWRITEBYTECODE=1, sk and its packages without bytecode, no warm-up)",
+            "(PYTHONDONTWRITEBYTECODE=1, sk and its packages with the bytecode the build makes for them "
+            "(tools/private/pycompile.py), no warm-up)",
     "build": "sk gen + sk entry compile (cube and vec halves at once, the slower counts) + sk link, cold "
              "processes: the SuperKernel's own critical path in a Bazel build",
     "fuse_warm": "sk gen + sk link as requests to warm persistent workers (a long-lived local Bazel server)",

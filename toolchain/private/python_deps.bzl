@@ -104,6 +104,12 @@ def _pypi_impl(rctx):
             res = rctx.execute([python, "-c", _UNZIP, str(wheel), "site/" + dist])
             if res.return_code != 0:
                 fail("rules_superkernel: could not unpack %s: %s" % (wheel.basename, res.stderr))
+            # pip installs bytecode with a wheel; unpacked by hand it is made here, with the
+            # interpreter the actions run (tools/private/pycompile.py: hash-checked, path-free).
+            res = rctx.execute([python, "-I", "-B", str(rctx.path(rctx.attr._pycompile)), "--tree", "site/" + dist],
+                               environment = {"PYTHONHASHSEED": "0"})
+            if res.return_code != 0:
+                fail("rules_superkernel: could not compile the bytecode of %s: %s" % (wheel.basename, res.stderr))
             build.append(_LIB.format(name = dist, dir = dist))
             names.append(dist)
         groups[group] = names
@@ -126,6 +132,7 @@ sk_pypi = repository_rule(
             allow_files = True,
             doc = "requirement file (with --hash pins) -> group name; each group becomes a py_library",
         ),
+        "_pycompile": attr.label(default = Label("//tools/private:pycompile.py"), allow_single_file = True),
     },
     environ = ["SK_PYTHON"],
     doc = "Fetches sha256-pinned wheels with pip and exposes them as py_library targets.",
