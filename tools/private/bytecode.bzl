@@ -4,18 +4,11 @@ The sk tool runs as a fresh process per action; with bytecode in
 `<dir>/__pycache__` next to each source in its runfiles it imports without
 compiling itself first (tools/private/pycompile.py says why the files are safe
 when stale and identical across checkouts). One tree artifact per source
-directory, made by one action with the interpreter the actions use, so the
-cache tag is the one they look for.
+directory, made by one action that runs //tools/private:pycompile as the sk tool is
+run (same interpreter toolchain), so the cache tag is the one sk looks for.
 """
 
-_PY_TOOLCHAIN = "@bazel_tools//tools/python:toolchain_type"
-
 def _py_bytecode_impl(ctx):
-    runtime = ctx.toolchains[_PY_TOOLCHAIN].py3_runtime
-    if runtime.interpreter:
-        python, tools = runtime.interpreter.path, [runtime.interpreter]
-    else:
-        python, tools = runtime.interpreter_path, []
     package = ctx.label.package
     trees, pairs = {}, []
     for src in sorted(ctx.files.srcs, key = lambda f: f.short_path):
@@ -32,15 +25,14 @@ def _py_bytecode_impl(ctx):
         args.add(tree.path)
     outputs = [trees[k] for k in sorted(trees)]
     ctx.actions.run(
-        executable = python,
-        arguments = ["-I", "-B", ctx.file._pycompile.path, args],
-        inputs = [src for src, _ in pairs] + [ctx.file._pycompile],
-        tools = tools,
+        executable = ctx.executable._pycompile,
+        arguments = [args],
+        inputs = [src for src, _ in pairs],
         outputs = outputs,
-        mnemonic = "SkPyBytecode",
+        # Not an sk action ("Sk*"): no persistent worker, nothing of the toolchain.
+        mnemonic = "PyBytecode",
         progress_message = "Compiling the bytecode of %{label}",
-        env = {"PYTHONHASHSEED": "0", "SOURCE_DATE_EPOCH": "0"},
-        toolchain = _PY_TOOLCHAIN,
+        env = {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"},
     )
     return [DefaultInfo(files = depset(outputs), runfiles = ctx.runfiles(files = outputs))]
 
@@ -48,8 +40,7 @@ py_bytecode = rule(
     implementation = _py_bytecode_impl,
     attrs = {
         "srcs": attr.label_list(allow_files = [".py"], doc = "Python sources of this package"),
-        "_pycompile": attr.label(default = "//tools/private:pycompile.py", allow_single_file = True),
+        "_pycompile": attr.label(default = "//tools/private:pycompile", executable = True, cfg = "exec"),
     },
-    toolchains = [_PY_TOOLCHAIN],
     doc = "Bytecode (`__pycache__/*.pyc`, hash-checked) of `srcs`, in the runfiles beside them.",
 )
