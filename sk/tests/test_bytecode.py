@@ -24,12 +24,8 @@ pytestmark = pytest.mark.skipif(
 
 
 def _tool_sources():
-    """The modules //sk:sk_lib holds (SK_SRCS): everything but the tests."""
-    for path in sorted(SK_DIR.rglob("*.py")):
-        rel = path.relative_to(SK_DIR)
-        if rel.parts[0] == "tests" or path.name.startswith("test_") or path.name.endswith("_test.py"):
-            continue
-        yield path
+    """The modules in these runfiles outside sk/tests (only //sk:sk_lib's sources are)."""
+    return [p for p in sorted(SK_DIR.rglob("*.py")) if p.relative_to(SK_DIR).parts[0] != "tests"]
 
 
 def _check(source: pathlib.Path) -> str | None:

@@ -10,7 +10,6 @@ file times. The recorded file name is the path relative to the tree, so two
 checkouts produce the same bytes (the importer records the real path at load).
 
   pycompile.py --tree DIR                compile every *.py under DIR into __pycache__ beside it
-  pycompile.py --tag                     print this interpreter's cache tag
   pycompile.py SRC DEST_DIR [SRC DEST_DIR ...]
                                          compile SRC into DEST_DIR/<name>.<tag>.pyc (a Bazel action)
 
@@ -18,11 +17,17 @@ Used by the //tools/private:bytecode.bzl rule (sk's sources), the @sk_pypi
 repository rule (its wheels) and bench/fusion.py (the cold tree it times).
 """
 
+import importlib.util
 import os
 import py_compile
 import sys
 
 MODE = py_compile.PycInvalidationMode.CHECKED_HASH
+
+
+def _cache_name(src: str) -> str:
+    """The file name the importer looks for in __pycache__ (this interpreter's cache tag)."""
+    return os.path.basename(importlib.util.cache_from_source(src))
 
 
 def _compile(src: str, cfile: str, dfile: str) -> None:
@@ -32,37 +37,37 @@ def _compile(src: str, cfile: str, dfile: str) -> None:
 def compile_tree(root: str) -> int:
     """Every .py under root gets root-relative-named bytecode in its __pycache__; returns the count."""
     count = 0
-    tag = sys.implementation.cache_tag
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
         for name in sorted(filenames):
-            if not name.endswith(".py"):
-                continue
-            src = os.path.join(dirpath, name)
-            cfile = os.path.join(dirpath, "__pycache__", f"{name[:-3]}.{tag}.pyc")
-            _compile(src, cfile, os.path.relpath(src, root))
-            count += 1
+            if name.endswith(".py"):
+                src = os.path.join(dirpath, name)
+                _compile(src, os.path.join(dirpath, "__pycache__", _cache_name(src)), os.path.relpath(src, root))
+                count += 1
     return count
 
 
-def main(argv: list[str]) -> int:
-    if argv[:1] == ["--tag"]:
-        print(sys.implementation.cache_tag)
-        return 0
-    if argv[:1] == ["--tree"] and len(argv) == 2:
-        compile_tree(argv[1])
-        return 0
-    if not argv or len(argv) % 2:
-        print("usage: pycompile.py --tree DIR | --tag | SRC DEST_DIR [SRC DEST_DIR ...]", file=sys.stderr)
-        return 2
-    tag = sys.implementation.cache_tag
+def _compile_pairs(argv: list[str]) -> None:
     for src, dest in zip(argv[::2], argv[1::2]):
-        name = os.path.basename(src)
-        if not name.endswith(".py"):
-            print(f"pycompile.py: not a Python source: {src}", file=sys.stderr)
-            return 2
+        if not src.endswith(".py"):
+            raise ValueError(f"not a Python source: {src}")
         os.makedirs(dest, exist_ok=True)
-        _compile(src, os.path.join(dest, f"{name[:-3]}.{tag}.pyc"), src)
+        _compile(src, os.path.join(dest, _cache_name(src)), src)
+
+
+def main(argv: list[str]) -> int:
+    if (argv[:1] == ["--tree"] and len(argv) != 2) or not argv or len(argv) % 2:
+        print("usage: pycompile.py --tree DIR | SRC DEST_DIR [SRC DEST_DIR ...]", file=sys.stderr)
+        return 2
+    try:
+        if argv[0] == "--tree":
+            compile_tree(argv[1])
+        else:
+            _compile_pairs(argv)
+    except (py_compile.PyCompileError, ValueError, OSError) as err:
+        # One line naming the file and the problem (a syntax error with its line), not a traceback.
+        print(f"pycompile.py: {err}".rstrip(), file=sys.stderr)
+        return 1
     return 0
 
 
