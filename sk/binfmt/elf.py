@@ -25,13 +25,15 @@ MAGIC = b"\x7fELF"
 BINDS = {0: "LOCAL", 1: "GLOBAL", 2: "WEAK", 10: "UNIQUE"}
 TYPES = {0: "NOTYPE", 1: "OBJECT", 2: "FUNC", 3: "SECTION", 4: "FILE", 5: "COMMON", 6: "TLS", 10: "IFUNC"}
 SHN_UNDEF = 0
-_STB_LOCAL, _STB_GLOBAL, _STB_WEAK = 0, 1, 2
+_STB_LOCAL, _STB_GLOBAL, _STB_WEAK, _STB_GNU_UNIQUE = 0, 1, 2, 10
 _STT_FUNC, _STT_SECTION, _STT_FILE = 2, 3, 4
 _SHT_PROGBITS, _SHT_SYMTAB, _SHT_NOBITS, _SHT_DYNSYM, _SHT_GROUP = 1, 2, 8, 11, 17
 _SHF_EXECINSTR = 0x4
 _SHN_XINDEX = 0xFFFF
 # st_info's bytes with binding STB_LOCAL (0..15), deleted to find any other binding.
 _LOCAL_INFOS = bytes(range(16))
+# st_info's bytes with any binding but STB_GNU_UNIQUE, deleted to find that one.
+_NOT_UNIQUE_INFOS = bytes(b for b in range(256) if b >> 4 != _STB_GNU_UNIQUE)
 
 # (ELF class, data encoding) -> (Elf_Ehdr from e_shoff on, its offset, Elf_Shdr, Elf_Sym, a getter of
 # (st_name, st_info, st_shndx) from an Elf_Sym, st_info's byte offset in an entry)
@@ -163,6 +165,32 @@ def _parse(data, name: str, where: str) -> Elf:
         symtab = SymbolTable(entries, body(strtab, strtab[5]), entsize, sym, fields,
                              _first_global(entries, entsize, info_at, table[7]), name, where)
     return Elf(elf_class, text_size, symtab, headers)
+
+
+def unique_as_global(data, name: str, where: str = ""):
+    """data with every STB_GNU_UNIQUE symbol bound STB_GLOBAL instead: data itself if it has none, else a
+    patched bytearray copy.
+
+    g++ binds inline variables and the statics of inline functions
+    STB_GNU_UNIQUE, and GNU objcopy's --localize-symbols passes such symbols
+    over silently: two objects that both define one then collide in `ld -r`.
+    The bindings differ only to the dynamic linker, which never sees a symbol
+    that is localised next; the symbol table keeps its order and size.
+    """
+    elf = parse(data, name, where)
+    table = next((h for h in elf._headers if h[1] == _SHT_SYMTAB), None)
+    if table is None:
+        return data
+    _, _, _, sym, _, info_at = _FORMATS[(data[4], data[5])]
+    entsize = table[9] or sym.size
+    start, end = table[4] + info_at, table[4] + table[5] - table[5] % entsize
+    if not bytes(data[start:end:entsize]).translate(None, _NOT_UNIQUE_INFOS):
+        return data
+    out = bytearray(data)
+    for at in range(start, end, entsize):
+        if out[at] >> 4 == _STB_GNU_UNIQUE:
+            out[at] = _STB_GLOBAL << 4 | out[at] & 0xF
+    return out
 
 
 def _first_global(entries: bytes, entsize: int, info_at: int, sh_info: int) -> int:

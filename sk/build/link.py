@@ -32,8 +32,8 @@ from sk.base import jsontext
 from sk.binfmt import objfacts
 from sk.build import toolargv
 from sk.base.errors import SkError
-from sk.build.linkprep import (ArchiveCache, Background, EarlyLink, LinkInput, dedupe, layout, start_link, write_inputs,
-                         write_symbol_list)
+from sk.build.linkprep import (ArchiveCache, Background, EarlyLink, LinkInput, dedupe, layout, make_localizable,
+                              start_link, write_inputs, write_symbol_list)
 from sk.build.linkprep import relocatable_link_argv as _ld_argv
 from sk.base.toolrun import atomic_output, run_tool, scratch_dir, start_tool
 
@@ -99,7 +99,8 @@ def _link(tools, inputs, cache, work, gnu_ld, early, *, entry_symbols, out_obj, 
         run_tool(final_argv, step="placing the SuperKernel (final link)", where=out_obj)
         merged = final_argv[-2]
     if not all(known):
-        names = {s.name for s in objfacts.read_object(merged).defined_globals()} - set(expected)
+        data = make_localizable(merged, out_obj)  # prebuilt objects may hold unique symbols
+        names = {s.name for s in objfacts.read_object(merged, data=data).defined_globals()} - set(expected)
         localize = write_symbol_list(os.path.join(work, "localize.txt"), names)
     with atomic_output(out_obj) as tmp:
         run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize, strip_groups=False),

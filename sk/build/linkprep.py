@@ -18,7 +18,7 @@ import os
 import threading
 from collections import namedtuple
 
-from sk.binfmt import ar, objfacts
+from sk.binfmt import ar, elf, objfacts
 from sk.build import toolargv
 from sk.base.errors import SkError
 from sk.base.toolrun import run_tools, start_tool
@@ -259,8 +259,7 @@ def entry_localize_job(tools: toolargv.Tools, raw: str, out: str, info, entry_sy
 def localize_entry(tools: toolargv.Tools, raw: str, out: str, entry_symbol: str, label: str) -> None:
     """Writes `out`: the compiled entry object `raw` as entry_localize_job leaves it (a copy if nothing
     is to do)."""
-    with open(raw, "rb") as f:
-        data = f.read()
+    data = make_localizable(raw, label)  # a scratch file of the caller's
     job = entry_localize_job(tools, raw, out, objfacts.read_object(label, data=data), entry_symbol, label)
     if job is None:
         with open(out, "wb") as f:
@@ -276,11 +275,29 @@ def localize_entry(tools: toolargv.Tools, raw: str, out: str, entry_symbol: str,
             os.unlink(names[0])
 
 
+def make_localizable(path: str, where: str) -> bytes:
+    """Rewrites the object file at `path` as elf.unique_as_global leaves it, if that changes it; its bytes.
+
+    Before an objcopy --localize-symbols of it, which g++'s unique symbols would escape.
+    """
+    with open(path, "rb") as f:
+        data = f.read()
+    patched = elf.unique_as_global(data, os.path.basename(path), where)
+    if patched is data:
+        return data
+    with open(path, "wb") as f:
+        f.write(patched)
+    return bytes(patched)
+
+
 def write_inputs(plan: Layout, cache) -> None:
     """Writes the layout's files into the scratch directory."""
     for path, item in plan.writes:
+        data = cache.get(item)
+        if item.entry_symbol:  # localised next (entry_localize_job), which g++'s unique symbols escape
+            data = elf.unique_as_global(data, os.path.basename(path), item.label)
         with open(path, "wb") as f:
-            f.write(cache.get(item))
+            f.write(data)
     for path, names in plan.lists:
         write_symbol_list(path, names)
 

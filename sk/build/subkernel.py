@@ -372,7 +372,9 @@ def _pack_unit(tools, work, stem, func, split_mode, keys, kernel, wrapper, entry
     merged = os.path.join(work, f"{stem}.merged.o")
     run_tool(toolargv.relocatable_link_argv(tools, [kpath, wpath], merged),
              step="merging kernel and wrapper (ld -r)", where=f"{kernel[0]} + {wrapper[0]}")
-    info = objfacts.read_object(merged)
+    from sk.build.linkprep import make_localizable, write_symbol_list
+
+    info = objfacts.read_object(merged, data=make_localizable(merged, kernel[0]))
     defined = {s.name for s in info.defined_globals()}
     if func not in defined:
         raise SkError("the wrapper object does not define the SK-mode function", where=f"{wrapper[0]}: {func}",
@@ -381,8 +383,6 @@ def _pack_unit(tools, work, stem, func, split_mode, keys, kernel, wrapper, entry
     if entry not in defined:
         raise SkError("the kernel object does not define the entry function", where=f"{kernel[0]}: {entry}",
                       allowed="pass the kernel's extern \"C\" entry name as --entry")
-    from sk.build.link import write_symbol_list
-
     local_list = write_symbol_list(os.path.join(work, f"{stem}.localize.txt"), defined - {func})
     base = os.path.join(work, f"{stem}.o")
     run_tool(toolargv.localize_argv(tools, merged, base, symbols_file=local_list, strip_groups=True),

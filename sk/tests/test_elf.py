@@ -263,3 +263,41 @@ def test_not_elf_and_truncated_are_user_errors(tmp_path):
                        (data[:len(data) // 2], "truncated or corrupt")):
         with pytest.raises(SkError, match=match):
             objfacts.read_object("bad.o", data=bad).defined_globals()
+
+
+UNIQUE_SRC = """
+inline thread_local int g_task_id;
+struct Counter { static int next() { static int n; return ++n; } };
+int use() { g_task_id = Counter::next(); return g_task_id; }
+"""
+
+
+def test_unique_symbols_become_global_and_nothing_else_changes(tmp_path):
+    obj = _compile(tmp_path, UNIQUE_SRC, ["-c", "-O2", "-fPIC"])
+    data = obj.read_bytes()
+    before = objfacts.object_info(data, "s.o").symbols
+    unique = {s.name for s in before if s.bind == "UNIQUE"}
+    if not unique:
+        pytest.skip("this compiler binds no symbol STB_GNU_UNIQUE")
+    assert unique == {"g_task_id", "_ZZN7Counter4nextEvE1n"}
+    patched = elf.unique_as_global(data, "s.o")
+    assert isinstance(patched, bytearray) and len(patched) == len(data)
+    after = objfacts.object_info(bytes(patched), "s.o").symbols
+    assert [s._replace(bind="UNIQUE") if s.name in unique else s for s in after] == list(before)
+    assert all(s.bind == "GLOBAL" for s in after if s.name in unique)
+    # Only st_info bytes of those symbols differ.
+    assert sum(a != b for a, b in zip(data, patched)) == len(unique)
+    # GNU objcopy now localises them (it leaves a unique symbol global without a word).
+    if shutil.which("objcopy"):
+        src, dst, names = tmp_path / "p.o", tmp_path / "l.o", tmp_path / "names.txt"
+        src.write_bytes(patched)
+        names.write_text("".join(f"{n}\n" for n in sorted(unique)))
+        subprocess.run(["objcopy", f"--localize-symbols={names}", str(src), str(dst)], check=True)
+        assert not {s.name for s in objfacts.read_object(str(dst)).defined_globals()} & unique
+
+
+def test_an_object_without_unique_symbols_is_returned_as_it_is(tmp_path):
+    data = _compile(tmp_path, SRC, ["-c", "-O1"]).read_bytes()
+    assert elf.unique_as_global(data, "s.o") is data
+    with pytest.raises(SkError, match="not an ELF object"):
+        elf.unique_as_global(b"garbage!", "g.o")

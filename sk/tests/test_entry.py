@@ -21,12 +21,14 @@ GXX, OBJCOPY = shutil.which("g++"), shutil.which("objcopy")
 pytestmark = pytest.mark.skipif(not (GXX and OBJCOPY), reason="needs g++ and objcopy on PATH")
 
 # What matters of the generated source: one entry named by a -D per half, an inline helper and a template
-# both halves define (COMDAT groups at -O0), calls to sub-kernel functions defined elsewhere.
+# both halves define (COMDAT groups at -O0), an inline thread_local as profiling=1 declares (g++ binds it
+# STB_GNU_UNIQUE), calls to sub-kernel functions defined elsewhere.
 SOURCE = """#include "kernel_operator.h"
 extern "C" void ka_middle(unsigned long);
 inline int shared_inline() { return 7; }
 template <int N> int twice() { return 2 * N; }
-extern "C" void auto_gen_sk_kernel(void) { ka_middle(shared_inline() + twice<3>()); }
+inline thread_local unsigned g_task_id;
+extern "C" void auto_gen_sk_kernel(void) { g_task_id = 1; ka_middle(shared_inline() + twice<3>() + g_task_id); }
 """
 
 
@@ -71,7 +73,8 @@ def test_each_half_is_its_own_compile_and_leaves_localised(tmp_path, src):
     info = objfacts.read_object(str(tmp_path / "entry_cube" / "sk_mix_aic.o"))
     assert [s.name for s in info.defined_globals()] == ["sk_mix_aic"]
     assert info.group_count == 0
-    assert [s.name for s in info.undefined()] == ["ka_middle"]
+    # The sub-kernel, and what thread-local access needs from the twin's shared library.
+    assert sorted(s.name for s in info.undefined()) == ["_GLOBAL_OFFSET_TABLE_", "__tls_get_addr", "ka_middle"]
     # Without an objcopy the half keeps its globals and groups; sk link localises it then.
     entry.compile_entry(_tools(objcopy=False), _plan(), src=src, flags=[], out_dir=str(tmp_path / "raw"),
                         side="cube", include_dirs=[MINI])

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from sk.binfmt import ar
+from sk.binfmt import ar, objfacts
 from sk.cli import main as cli
 from sk.build import subkernel
 from sk.build import syncscan
@@ -168,13 +168,16 @@ extern "C" __global__ __aicore__ void kern(GM_ADDR in, GM_ADDR out) {
 """
 
 
-def _sk_sub(tmp_path, before, after, *, options="", loc="middle", kernel_type="AIV_ONLY"):
-    """compile + wrap + pack against the twin's own header; returns (sub-op JSON, compile argv)."""
+def _sk_sub(tmp_path, before, after, *, options="", loc="middle", kernel_type="AIV_ONLY", prelude=""):
+    """compile + wrap + pack against the twin's own header; returns (sub-op JSON, compile argv).
+
+    prelude: file-scope code after the #include."""
     from sk.build import toolargv
     from sk.twin import binding
 
     src = tmp_path / "kern.cpp"
-    src.write_text(SCAN_KERNEL % (before, after))
+    include, body = (SCAN_KERNEL % (before, after)).split("\n", 1)
+    src.write_text(f"{include}\n{prelude}\n{body}")
     kt = kernel_types.lookup(kernel_type, "test")
     tools = toolargv.Tools("host", compiler=GXX, linker=LD, objcopy=OBJCOPY)
     inc = [str(binding.INCLUDE_DIR)]
@@ -189,6 +192,20 @@ def _sk_sub(tmp_path, before, after, *, options="", loc="middle", kernel_type="A
                          out_obj=str(tmp_path / "out" / "kern.o"), out_json=str(tmp_path / "out" / "kern.json"),
                          sync_scan=scan)
     return doc, ran
+
+
+@needs_host_tools
+def test_inline_variables_and_statics_of_inline_functions_are_localised(tmp_path):
+    # g++ binds both STB_GNU_UNIQUE, which GNU objcopy does not localise: two sub-kernels (or the two
+    # halves of an entry) that both hold one would collide in the SuperKernel's ld -r.
+    prelude = ("inline int g_rounds = 3;\n"
+               "inline int next_id() { static int n; return ++n; }")
+    doc, _ = _sk_sub(tmp_path, "for (int r = 0; r < g_rounds; ++r) next_id();", "", prelude=prelude)
+    packed = ar.by_name(ar.read_members(str(tmp_path / "out" / "kern.o")))
+    info = objfacts.object_info(packed["kern.o"], "kern.o")
+    assert [s.name for s in info.defined_globals()] == [doc["sub_operator_kernel_name"]["AiCore"]["func_name"]]
+    kept = {s.name: s.bind for s in info.symbols if s.name in ("g_rounds", "_ZZ7next_idvE1n")}
+    assert kept == {"g_rounds": "LOCAL", "_ZZ7next_idvE1n": "LOCAL"}
 
 
 @needs_host_tools

@@ -77,6 +77,26 @@ def test_mixed_cube_vector_with_colliding_helpers(build_root, capsys):
     assert len(helpers) >= 2 and all(s.bind == "LOCAL" for s in helpers)
 
 
+def test_profiling_in_both_halves_of_a_mixed_superkernel(build_root, tmp_path, capsys):
+    # profiling=1 gives each half its own inline thread_local g_profiling_* (g++: STB_GNU_UNIQUE),
+    # which must end up local in each half instead of colliding in the link.
+    src = os.path.join(MODELS, "mixed")
+    doc = json.loads(open(os.path.join(src, "model.json")).read())
+    doc["super_kernels"][0]["options"] = "stream-fusion=1:profiling=1"
+    for k in doc["kernels"].values():
+        k["src"] = os.path.join(src, k["src"])
+    path = tmp_path / "profiled" / "model.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(doc))
+    code, out, _ = run_model(str(path), build_root / "profiled", capsys)
+    assert code == 0, out
+    assert "outputs identical: 3 output tensors" in out
+    fused = objfacts.read_object(str(build_root / "profiled" / "profiled" / "sk" / "mixed_sk" / "mixed_sk.o"))
+    assert sorted(s.name for s in fused.defined_globals()) == ["mixed_sk_mix_aic", "mixed_sk_mix_aiv"]
+    task_ids = [s for s in fused.symbols if s.name == "g_profiling_task_id"]
+    assert len(task_ids) == 2 and all(s.bind == "LOCAL" for s in task_ids)
+
+
 def test_sync_all_on_fewer_cores_runs_with_feed_sync_all(build_root, capsys):
     code, out, _ = run_model(os.path.join(MODELS, "syncall", "model.json"), build_root, capsys)
     assert code == 0, out
