@@ -47,7 +47,7 @@ SuperKernelInfo = provider(
         "plan": "(File|None) the fusion plan as JSON (None unless exactly one segment)",
         "report": "(File|None) human-readable fusion report",
         "ops": "(list[SkOpInfo]) op instances of the scope, in order",
-        "segments": "(list[struct]) one per fused piece (kernel_name, object, meta, generated_src, plan, kernel_infos, compile_options, report, ops); several when non-fusable ops split the scope into <name>_split_<a>_<b>, none under strict-scope-check=bypass",
+        "segments": "(list[struct]) one per fused piece (kernel_name, object, meta, generated_src, plan, kernel_infos, compile_options, report, ops, first: the index of its first op in `ops`); several when non-fusable ops split the scope into <name>_split_<a>_<b>, none under strict-scope-check=bypass; the ops outside every segment launch on their own",
         "options": "(str) the option string as written in the BUILD file",
         "toolchain_flavor": "(str) 'cann' or 'host'",
     },

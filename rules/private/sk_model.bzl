@@ -45,11 +45,22 @@ def _add_op(ctx, tc, st, op):
     })
     return st.ops[-1]["name"]
 
-def _add_scope(ctx, tc, st, target, here):
+def _add_super_kernel(ctx, tc, st, target, here):
+    """A super_kernel's ops in run order: each fused segment one scope, each op outside every segment
+    (non-fusable, or all of them under strict-scope-check=bypass) a launch of its own."""
     info = target[SuperKernelInfo]
-    if len(info.segments) != 1:
-        fail("%s: %s is split into %d segments; sk_model runs SuperKernels with exactly one" % (ctx.label, target.label, len(info.segments)))
-    seg = info.segments[0]
+    starts = {seg.first: seg for seg in info.segments}
+    inside = 0  # ops of the current segment still to pass
+    for i, op in enumerate(info.ops):
+        if i in starts:
+            _add_scope(ctx, tc, st, info, starts[i], here)
+            inside = len(starts[i].ops)
+        if inside:
+            inside -= 1
+        else:
+            _add_op(ctx, tc, st, op)
+
+def _add_scope(ctx, tc, st, info, seg, here):
     if seg.kernel_name not in st.scope_libs:
         lib = ctx.actions.declare_file(st.prefix + "sk/%s.so" % seg.kernel_name)
         twin_shared_library(ctx, tc, [seg.object], lib)
@@ -78,7 +89,7 @@ def _sk_model_impl(ctx):
     st = struct(prefix = prefix, kernels = {}, kernel_keys = {}, libs = [], ops = [], scopes = [], op_names = {}, scope_names = {}, scope_libs = {}, plans = [])
     for target in ctx.attr.ops:
         if SuperKernelInfo in target:
-            _add_scope(ctx, tc, st, target, here)
+            _add_super_kernel(ctx, tc, st, target, here)
         else:
             _add_op(ctx, tc, st, target[SkOpInfo])
     kernels, ops, scopes, libs, plans = st.kernels, st.ops, st.scopes, st.libs, st.plans
@@ -147,7 +158,7 @@ _ATTRS = {
     "ops": attr.label_list(
         mandatory = True,
         providers = [[SkOpInfo], [SuperKernelInfo]],
-        doc = "The run order: sk_sub_kernel or sk_op targets (one launch each) and super_kernel targets (one fused launch; the separate run launches its ops one by one). A target listed twice runs twice; its later ops and scopes are named `<name>_2`, `<name>_3`...",
+        doc = "The run order: sk_sub_kernel or sk_op targets (one launch each) and super_kernel targets (one fused launch; the separate run launches its ops one by one; a scope split by non-fusable ops is its fused pieces with those ops launched between them, a bypassed scope its ops one by one). A target listed twice runs twice; its later ops and scopes are named `<name>_2`, `<name>_3`...",
     ),
     "data": attr.label(
         allow_single_file = [".json"],

@@ -19,8 +19,8 @@ def _kernel_name(ctx):
         fail("%s: kernel_name '%s' must not start with a digit" % (ctx.label, name))
     return name
 
-def _fuse(ctx, tc, name, out_prefix, ops):
-    """Declares the actions of one fused segment; returns its outputs."""
+def _fuse(ctx, tc, name, out_prefix, ops, first = 0):
+    """Declares the actions of one fused segment, ops[first:] of the scope; returns its outputs."""
     prefix = "_sk/%s/" % out_prefix
     kernel_infos = ctx.actions.declare_file(prefix + "kernel_infos.json")
     base = kernel_infos.dirname
@@ -79,6 +79,7 @@ def _fuse(ctx, tc, name, out_prefix, ops):
         compile_options = copts,
         report = report,
         ops = ops,
+        first = first,
         sub_files = sub_files,
     )
 
@@ -140,7 +141,7 @@ def _super_kernel_impl(ctx):
         ]
     if blocked:
         segments = [
-            _fuse(ctx, tc, "%s_split_%d_%d" % (name, a, b), "%s_split_%d_%d" % (ctx.label.name, a, b), ops[a:b + 1])
+            _fuse(ctx, tc, "%s_split_%d_%d" % (name, a, b), "%s_split_%d_%d" % (ctx.label.name, a, b), ops[a:b + 1], a)
             for a, b in _segments(ops)
         ]
     else:

@@ -242,3 +242,27 @@ def _params_layout_impl(ctx):
     return analysistest.end(env)
 
 params_layout_test = analysistest.make(_params_layout_impl, attrs = {"expected": attr.string_list()}, config_settings = FAKE_CANN)
+
+def _model_run_order_impl(ctx):
+    """sk_model's manifest: the run order and scopes of its super_kernels (split, bypassed or whole), and a
+    twin library for each kernel and each fused segment."""
+    env = analysistest.begin(ctx)
+    actions = _by_mnemonic(env)
+    manifest = [a for a in actions["FileWrite"] if a.outputs.to_list()[0].basename == "manifest.json"]
+    asserts.equals(env, 1, len(manifest))
+    build = json.decode(manifest[0].content)["build"]
+    asserts.equals(env, ctx.attr.expected_ops, [op["name"] for op in build["ops"]])
+    asserts.equals(env, ctx.attr.expected_scopes, ["%s:%s" % (s["name"], ",".join(s["ops"])) for s in build["super_kernels"]])
+    libs = sorted([a.outputs.to_list()[0].basename for a in actions["SkTwinLib"]])
+    asserts.equals(env, sorted(ctx.attr.expected_libs), libs)
+    return analysistest.end(env)
+
+model_run_order_test = analysistest.make(
+    _model_run_order_impl,
+    attrs = {
+        "expected_ops": attr.string_list(),
+        "expected_scopes": attr.string_list(),
+        "expected_libs": attr.string_list(),
+    },
+    config_settings = FAKE_HOST,
+)

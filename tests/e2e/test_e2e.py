@@ -37,6 +37,19 @@ def build_root(tmp_path_factory):
     return tmp_path_factory.mktemp("sk-e2e")
 
 
+def model_variant(model_dir, tmp_path, name, edit):
+    """A copy of models/<model_dir>/model.json under tmp_path/name, changed by edit(doc), kernels where they are."""
+    src = os.path.join(MODELS, model_dir)
+    doc = json.loads(open(os.path.join(src, "model.json")).read())
+    for k in doc["kernels"].values():
+        k["src"] = os.path.join(src, k["src"])
+    edit(doc)
+    path = tmp_path / name / "model.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
 def run_model(path, build_root, capsys, **kw):
     name = os.path.basename(os.path.dirname(path))
     prof = build_root / f"prof-{name}"
@@ -80,15 +93,9 @@ def test_mixed_cube_vector_with_colliding_helpers(build_root, capsys):
 def test_profiling_in_both_halves_of_a_mixed_superkernel(build_root, tmp_path, capsys):
     # profiling=1 gives each half its own inline thread_local g_profiling_* (g++: STB_GNU_UNIQUE),
     # which must end up local in each half instead of colliding in the link.
-    src = os.path.join(MODELS, "mixed")
-    doc = json.loads(open(os.path.join(src, "model.json")).read())
-    doc["super_kernels"][0]["options"] = "stream-fusion=1:profiling=1"
-    for k in doc["kernels"].values():
-        k["src"] = os.path.join(src, k["src"])
-    path = tmp_path / "profiled" / "model.json"
-    path.parent.mkdir()
-    path.write_text(json.dumps(doc))
-    code, out, _ = run_model(str(path), build_root / "profiled", capsys)
+    path = model_variant("mixed", tmp_path, "profiled",
+                         lambda doc: doc["super_kernels"][0].update(options="stream-fusion=1:profiling=1"))
+    code, out, _ = run_model(path, build_root / "profiled", capsys)
     assert code == 0, out
     assert "outputs identical: 3 output tensors" in out
     fused = objfacts.read_object(str(build_root / "profiled" / "profiled" / "sk" / "mixed_sk" / "mixed_sk.o"))
@@ -107,17 +114,11 @@ def test_sync_all_on_fewer_cores_runs_with_feed_sync_all(build_root, capsys):
 
 def test_sync_all_on_fewer_cores_without_feed_sync_all_is_refused(build_root, tmp_path, capsys, monkeypatch):
     # It would deadlock (the idle cores never reach the SyncAll); the plan refuses it before any launch.
-    src = os.path.join(MODELS, "syncall")
-    doc = json.loads(open(os.path.join(src, "model.json")).read())
-    doc["super_kernels"][0]["options"] = "feed-sync-all=0"
-    for k in doc["kernels"].values():
-        k["src"] = os.path.join(src, k["src"])
-    path = tmp_path / "nofeed" / "model.json"
-    path.parent.mkdir()
-    path.write_text(json.dumps(doc))
+    path = model_variant("syncall", tmp_path, "nofeed",
+                         lambda doc: doc["super_kernels"][0].update(options="feed-sync-all=0"))
     monkeypatch.setenv("SK_TWIN_TIMEOUT_MS", "1500")
     with pytest.raises(SkError) as err:
-        run_model(str(path), build_root, capsys)
+        run_model(path, build_root, capsys)
     text = str(err.value)
     assert "op_list[1] (gather)" in text and "SyncAll<true>" in text and "hangs" in text
     assert "feed-sync-all=1" in text
@@ -169,15 +170,10 @@ SEEDED_BUGS = {
 @pytest.mark.parametrize("bug", sorted(SEEDED_BUGS))
 def test_ascendc_seeded_bug_fails_with_the_rule(build_root, tmp_path, capsys, bug):
     kernel, define, parts = SEEDED_BUGS[bug]
-    doc = json.loads(open(os.path.join(ASCENDC, "model.json")).read())
-    for k in doc["kernels"].values():
-        k["src"] = os.path.join(ASCENDC, k["src"])
-    doc["kernels"][kernel]["copts"] = [f"-D{define}"]
-    path = tmp_path / bug / "model.json"
-    path.parent.mkdir()
-    path.write_text(json.dumps(doc))
+    path = model_variant("ascendc", tmp_path, bug, lambda doc: doc["kernels"][kernel].update(copts=[f"-D{define}"]))
+    doc = json.loads(open(path).read())
     with pytest.raises(SkError) as err:
-        run_model(str(path), build_root, capsys)
+        run_model(path, build_root, capsys)
     text = str(err.value)
     # The separate launch of the op fails first: the message names that kernel, its block and the call.
     assert f"kernel '{doc['ops'][[o['kernel'] for o in doc['ops']].index(kernel)]['name']}'" in text, text
