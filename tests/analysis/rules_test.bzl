@@ -255,6 +255,18 @@ def _model_run_order_impl(ctx):
     asserts.equals(env, ctx.attr.expected_scopes, ["%s:%s" % (s["name"], ",".join(s["ops"])) for s in build["super_kernels"]])
     libs = sorted([a.outputs.to_list()[0].basename for a in actions["SkTwinLib"]])
     asserts.equals(env, sorted(ctx.attr.expected_libs), libs)
+
+    # SkModel: the manifest and the data file merged into the self-contained model file.
+    asserts.equals(env, 1, len(actions["SkModel"]))
+    model = actions["SkModel"][0]
+    out = model.outputs.to_list()
+    asserts.equals(env, ["model.json"], [f.basename for f in out])
+    data = "tests/analysis/testdata/model_data.json"
+    asserts.equals(env, ["model", "--built", manifest[0].outputs.to_list()[0].path, "--data", data, "-o", out[0].path], _sk_args(model))
+    inputs = [f.path for f in model.inputs.to_list()]
+    asserts.true(env, data in inputs and manifest[0].outputs.to_list()[0].path in inputs, "manifest and data are inputs of SkModel")
+    asserts.equals(env, SK_ENV, model.env)
+    _no_absolute_paths(env, model)
     return analysistest.end(env)
 
 model_run_order_test = analysistest.make(
