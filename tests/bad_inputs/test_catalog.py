@@ -89,7 +89,7 @@ gen_case("options", "aic_num_over_smaller_soc", "debug-aic-num", "got 24", "at m
          options="debug-aic-num=24:debug-aiv-num=48", ops=MIX12, extra=("--soc", "Ascend910B3"))
 gen_case("options", "aiv_alone_with_cube_ops", "debug-aiv-num alone", "no cube cores", "debug-aic-num >= 8",
          options="debug-aiv-num=16")
-gen_case("options", "aic_num_below_need", "debug-aic-num is below", "got 4", ">= 8",
+gen_case("options", "aic_num_below_need", "debug-aic-num is below", "got 4", "at least 8, the most cube cores",
          options="debug-aic-num=4:debug-aiv-num=8", ops=MIX12)
 gen_case("options", "unknown_soc", "--soc", "unknown soc", "'Ascend310P'", "Ascend910B1",
          extra=("--soc", "Ascend310P"))

@@ -64,10 +64,10 @@ def sk_shape(ops, cores, opts: SkOptions, platform: Platform) -> tuple:
                       allowed=f"also set debug-aiv-num >= {max_aiv}")
     if aic and aic < max_aic:
         raise SkError("debug-aic-num is below the cube cores the sub-ops need", where=where, value=aic,
-                      allowed=f">= {max_aic}")
+                      allowed=f"at least {max_aic}, the most cube cores one sub-op uses")
     if aiv and aiv < max_aiv:
         raise SkError("debug-aiv-num is below the vector cores the sub-ops need", where=where, value=aiv,
-                      allowed=f">= {max_aiv}")
+                      allowed=f"at least {max_aiv}, the most vector cores one sub-op uses")
     return ktype, block
 
 
