@@ -41,6 +41,9 @@ def _add_op(ctx, tc, st, op):
         "kernel": _kernel_key(ctx, tc, st, k),
         "label": str(op.label),
         "name": _unique(op.label.name, st.op_names),
+        "recv_events": op.recv_events,
+        "send_events": op.send_events,
+        "stream": op.stream,
         "workspace_bytes": k.workspace,
     })
     return st.ops[-1]["name"]

@@ -56,6 +56,9 @@ def test_inputs_are_seeded_and_independent_of_other_tensors(tmp_path):
      or d["super_kernels"][0].update(ops=["o1", "o3"]), "super_kernels[0].ops"),
     (lambda d: d["ops"][1].update(tiling={"dtype": "int32", "values": [1]}), "ops[1].tiling"),
     (lambda d: d.update(extra=1), "m.json.extra"),
+    (lambda d: d["ops"][1].update(stream=-1), "ops[1].stream"),
+    (lambda d: d["ops"][0].update(send_events=[1, 1]), "ops[0].send_events"),
+    (lambda d: d["ops"][0].update(recv_events="7"), "ops[0].recv_events"),
 ])
 def test_errors_name_the_json_path(tmp_path, mutate, where):
     doc = base()
@@ -75,9 +78,9 @@ def build_section():
                           "inputs": ["a", "b"], "outputs": ["c"], "output_shape": False, "workspace": True,
                           "tiling": True, "op_type": "", "copts": [], "label": "//m:k"}},
         "ops": [{"name": "o1", "kernel": "k", "bind": {"a": "x", "b": "y", "c": "z"}, "workspace_bytes": 256,
-                 "label": "//m:o1"},
+                 "label": "//m:o1", "stream": 0, "send_events": [3], "recv_events": []},
                 {"name": "o2", "kernel": "k", "bind": {"a": "z", "b": "y", "c": "x"}, "workspace_bytes": 256,
-                 "label": "//m:o2"}],
+                 "label": "//m:o2", "stream": 1, "send_events": [], "recv_events": [3]}],
         "super_kernels": [{"name": "sk1", "ops": ["o1", "o2"], "options": "split-mode=2", "label": "//m:sk1"}],
     }
 
@@ -93,6 +96,7 @@ def test_build_model_takes_tensors_and_tiling_from_the_data_file(tmp_path):
     assert [op.tiling for op in m.ops] == [b"\1\0\0\0\2\0\0\0", b"\3\0\0\0"]
     assert [op.workspace_bytes for op in m.ops] == [256, 64]
     assert m.scopes[0].options == "split-mode=2" and m.name == "compare"
+    assert [(op.stream, op.send_events, op.recv_events) for op in m.ops] == [(0, (3,), ()), (1, (), (3,))]
 
 
 def test_a_self_contained_model_that_agrees_with_build_runs(tmp_path):
@@ -105,6 +109,28 @@ def test_a_self_contained_model_that_agrees_with_build_runs(tmp_path):
     assert [op.name for op in m.ops] == ["o1", "o2"]
 
 
+def test_a_self_contained_data_file_agrees_with_build_from_a_build_action(tmp_path):
+    # As SkModel runs it: the manifest under bazel-out, its paths relative to it as in the runfiles tree
+    # (where the source root and bazel-bin are one), the data file and kernel source under the source root.
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    doc = base()
+    doc["kernels"]["k"]["tiling"] = True
+    for op in doc["ops"]:
+        op["tiling"] = {"dtype": "int32", "values": [1]}
+    data = write(pkg, doc)
+    manifest_dir = tmp_path / "bazel-out" / "bin" / "pkg" / "_sk_model" / "compare"
+    manifest_dir.mkdir(parents=True)
+    section = build_section()
+    section["data"] = "../../m.json"
+    section["kernels"]["k"]["src"] = "../../k.cpp"
+    m = model.from_build(section, str(manifest_dir), data)
+    assert [op.name for op in m.ops] == ["o1", "o2"]
+    doc["kernels"]["k"]["src"] = "other.cpp"
+    with pytest.raises(SkError, match="kernels.k.src"):
+        model.from_build(section, str(manifest_dir), write(pkg, doc))
+
+
 @pytest.mark.parametrize("change, where", [
     (lambda d: d["ops"][1]["bind"].update(a="y"), "ops[1].bind.a"),
     (lambda d: d["ops"][0].update(kernel="k2"), "ops[0].kernel"),
@@ -112,6 +138,8 @@ def test_a_self_contained_model_that_agrees_with_build_runs(tmp_path):
     (lambda d: d["kernels"]["k"].update(block_dim=4), "kernels.k.block_dim"),
     (lambda d: d["kernels"]["k"].update(src="other.cpp"), "kernels.k.src"),
     (lambda d: d["ops"].reverse(), "ops[0].name"),
+    (lambda d: d["ops"][1].update(stream=0), "ops[1].stream"),
+    (lambda d: d["ops"][0].update(send_events=[4]), "ops[0].send_events"),
 ])
 def test_a_data_file_that_contradicts_build_names_the_field(tmp_path, change, where):
     doc = base()
@@ -147,6 +175,10 @@ def test_sk_model_writes_the_build_model_as_one_model_file(tmp_path):
     assert res.returncode == 0, res.stderr
     written = json.loads(out.read_text())
     assert written["kernels"]["k"]["src"] == "../kernels/k.cpp"
+    # Streams and events as BUILD's sk_op says them, defaults left out.
+    assert [{f: o.get(f) for f in ("stream", "send_events", "recv_events")} for o in written["ops"]] == [
+        {"stream": None, "send_events": [3], "recv_events": None},
+        {"stream": 1, "send_events": None, "recv_events": [3]}]
     m = model.load(str(out))  # self-contained: its kernel source is found from the file
     want = model.from_build(section, str(tmp_path / "out"), str(tmp_path / "data.json"))
     assert (m.kernels, m.ops, m.scopes, m.tensors) == (want.kernels, want.ops, want.scopes, want.tensors)

@@ -10,7 +10,8 @@ A model is a JSON object (paths relative to the file):
                              "output_shape": false, "workspace": false, "tiling": false,
                              "op_type": "Add", "copts": [], "include_dirs": []}, ...},
      "ops": [{"name": "a", "kernel": "add_100", "bind": {"x": "x", "y": "y", "z": "a_out"},
-              "workspace_bytes": 0, "tiling": {"dtype": "int32", "values": [1, 2]}}, ...],
+              "workspace_bytes": 0, "tiling": {"dtype": "int32", "values": [1, 2]},
+              "stream": 0, "send_events": [], "recv_events": []}, ...],
      "super_kernels": [{"name": "add_skp", "ops": ["a", "b", "c", "d"], "options": ""}]}
 
 * tensors: dtype one of DTYPES; init "random" (seeded), "zeros" or "ones";
@@ -24,6 +25,10 @@ A model is a JSON object (paths relative to the file):
 * ops: every input/output parameter bound to a tensor; the workspace is a
   zeroed buffer of workspace_bytes (default 1024) per op; the tiling is the
   given values packed little-endian. name defaults to the kernel's key.
+  stream (default 0) and the event ids an op sends after it and waits for
+  before it go into the SuperKernel's op_list (stream_id, send_event_list,
+  recv_event_list), where they decide its shape (facts §14.1); separate
+  launches run one after another, which every stream order allows.
 * super_kernels: each scope lists consecutive ops (in model order) fused into
   one SuperKernel with the option string; an op is in at most one scope. Ops
   outside every scope run as ordinary launches in both runs.
@@ -54,6 +59,8 @@ DEFAULT_WORKSPACE_BYTES = 1024
 MAX_BUFFER_BYTES = 1 << 30
 OUTPUT_SHAPE = "output_shape"
 _RESERVED = (OUTPUT_SHAPE, "workspace", "tiling")
+# An op's place among the streams: BUILD's sk_op says it (stream, send_events, recv_events).
+STREAM_FIELDS = ("stream", "send_events", "recv_events")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -128,6 +135,9 @@ class Op:
     bind: dict  # param -> tensor name (inputs and outputs)
     workspace_bytes: int
     tiling: bytes
+    stream: int = 0
+    send_events: tuple = ()
+    recv_events: tuple = ()
 
     @property
     def label(self) -> str:
@@ -201,6 +211,14 @@ def _path(value, where):
         raise _err("must be a non-empty path without NUL characters", where, value,
                    "a path relative to the model file")
     return value
+
+
+def _events(value, where):
+    if not isinstance(value, list) or any(isinstance(e, bool) or not isinstance(e, int) or e < 0 for e in value):
+        raise _err("must be a list of event ids (integers >= 0)", where, value)
+    if len(set(value)) != len(value):
+        raise _err("names an event twice", where, value, "each event id once")
+    return tuple(value)
 
 
 def _pos_int(value, where, minimum=1):
@@ -284,7 +302,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
     ops, names = [], {}
     for i, o in enumerate(doc["ops"]):
         where = f"{w}: ops[{i}]"
-        _obj(o, where, ("kernel", "bind"), ("name", "workspace_bytes", "tiling"))
+        _obj(o, where, ("kernel", "bind"), ("name", "workspace_bytes", "tiling") + STREAM_FIELDS)
         if not isinstance(o["kernel"], str) or o["kernel"] not in kernels:
             raise _err("unknown kernel", f"{where}.kernel", o["kernel"],
                        "one of the model's kernels: " + ", ".join(kernels))
@@ -313,7 +331,9 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
             raise _err("workspace is too large for the CPU twin", f"{where}.workspace_bytes", ws,
                        f"at most {MAX_BUFFER_BYTES} bytes")
         tiling = _tiling(o.get("tiling"), f"{where}.tiling", kernel)
-        ops.append(Op(i, oname, kernel, dict(bind), ws, tiling))
+        stream = _pos_int(o.get("stream", 0), f"{where}.stream", minimum=0)
+        send, recv = (_events(o.get(f, []), f"{where}.{f}") for f in ("send_events", "recv_events"))
+        ops.append(Op(i, oname, kernel, dict(bind), ws, tiling, stream, send, recv))
 
     written = {op.bind[p] for op in ops for p in op.kernel.written}
     for tname, t in tensors.items():
@@ -404,11 +424,12 @@ def merged(build: dict, base_dir: str, data_path: str) -> dict:
         kernels[key] = {f: k[f] for f in _KERNEL_FIELDS}
         kernels[key]["src"] = os.path.normpath(os.path.join(base_dir, k["src"]))
     if "kernels" in data:
-        _same_kernels(data["kernels"], build["kernels"], kernels, os.path.dirname(os.path.abspath(data_path)), w)
+        _same_kernels(data["kernels"], build, kernels, os.path.dirname(os.path.abspath(data_path)), w)
     runtime = _data_ops(data.get("ops", []), build["ops"], w)
     ops = []
     for o in build["ops"]:
         op = {"name": o["name"], "kernel": o["kernel"], "bind": dict(o["bind"])}
+        op.update({f: o[f] for f in STREAM_FIELDS if o.get(f)})  # only where not the default
         extra = runtime.get(o["name"], {})
         if o["workspace_bytes"] or "workspace_bytes" in extra:
             op["workspace_bytes"] = extra.get("workspace_bytes", o["workspace_bytes"])
@@ -449,8 +470,13 @@ def _read(path: str):
         raise _err(f"model file cannot be read ({err})", path) from None
 
 
-def _same_kernels(given, build: dict, resolved: dict, data_dir: str, w: str) -> None:
+def _same_kernels(given, build_section: dict, resolved: dict, data_dir: str, w: str) -> None:
     from sk.engine import kernel_types
+
+    build = build_section["kernels"]
+    # Where BUILD put the data file, relative to the manifest as its kernel sources are: the two meet there
+    # in a build action too, whose data file is under the source root and manifest under bazel-out.
+    data_rel = os.path.dirname(build_section["data"]) if build_section.get("data") else None
 
     if not isinstance(given, dict):
         raise _err("must be a JSON object keyed by kernel", f"{w}: kernels", type(given).__name__)
@@ -470,7 +496,9 @@ def _same_kernels(given, build: dict, resolved: dict, data_dir: str, w: str) -> 
             here, there = k[field], resolved[key][field]
             if field == "src" and isinstance(here, str):
                 same = os.path.normpath(os.path.join(data_dir, here)) == there or \
-                    os.path.realpath(os.path.join(data_dir, here)) == os.path.realpath(there)
+                    os.path.realpath(os.path.join(data_dir, here)) == os.path.realpath(there) or \
+                    (data_rel is not None and os.path.normpath(os.path.join(data_rel, here))
+                     == os.path.normpath(build[key]["src"]))
                 there = build[key]["src"]
             elif field == "kernel_type" and isinstance(here, str):
                 same = kernel_types.lookup(here, f"{w}: kernels.{key}.kernel_type").name == there
@@ -493,7 +521,7 @@ def _data_ops(given, build_ops: list, w: str) -> dict:
     out = {}
     for i, o in enumerate(given):
         where = f"{w}: ops[{i}]"
-        _obj(o, where, (), ("name", "kernel", "bind", "workspace_bytes", "tiling"))
+        _obj(o, where, (), ("name", "kernel", "bind", "workspace_bytes", "tiling") + STREAM_FIELDS)
         name = o.get("name", o.get("kernel"))
         if full and (i >= len(names) or name != names[i]):
             raise _differs(f"{where}.name", name, names[i] if i < len(names) else None, "the run order",
@@ -503,6 +531,9 @@ def _data_ops(given, build_ops: list, w: str) -> dict:
         b = by_name[name]
         if "kernel" in o and o["kernel"] != b["kernel"]:
             raise _differs(f"{where}.kernel", o["kernel"], b["kernel"], b["label"])
+        for field in STREAM_FIELDS:
+            if field in o and o[field] != b.get(field, [] if field != "stream" else 0):
+                raise _differs(f"{where}.{field}", o[field], b.get(field), b["label"])
         if "bind" in o:
             bind = o["bind"]
             if not isinstance(bind, dict):

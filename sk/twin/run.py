@@ -156,7 +156,8 @@ def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_f
         d = made[stem]
         op_list.append({"bin_path": os.path.relpath(os.path.join(d, f"{stem}.o"), root),
                         "json_path": os.path.relpath(os.path.join(d, f"{stem}.json"), root),
-                        "stream_id": 0, "task_type": "normal", "tensors": op_tensors(op)})
+                        "stream_id": op.stream, "send_event_list": list(op.send_events),
+                        "recv_event_list": list(op.recv_events), "task_type": "normal", "tensors": op_tensors(op)})
         sub_objs.append(os.path.join(d, f"{stem}.o"))
     infos = os.path.join(root, "kernel_infos.json")
     write_text_atomic(infos, json.dumps({"kernel_name": scope.name, "op_list": op_list,

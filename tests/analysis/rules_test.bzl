@@ -252,6 +252,8 @@ def _model_run_order_impl(ctx):
     asserts.equals(env, 1, len(manifest))
     build = json.decode(manifest[0].content)["build"]
     asserts.equals(env, ctx.attr.expected_ops, [op["name"] for op in build["ops"]])
+    if ctx.attr.expected_streams:
+        asserts.equals(env, ctx.attr.expected_streams, ["%s stream %d sends %s receives %s" % (op["name"], op["stream"], op["send_events"], op["recv_events"]) for op in build["ops"]])
     asserts.equals(env, ctx.attr.expected_scopes, ["%s:%s" % (s["name"], ",".join(s["ops"])) for s in build["super_kernels"]])
     libs = sorted([a.outputs.to_list()[0].basename for a in actions["SkTwinLib"]])
     asserts.equals(env, sorted(ctx.attr.expected_libs), libs)
@@ -275,6 +277,7 @@ model_run_order_test = analysistest.make(
         "expected_ops": attr.string_list(),
         "expected_scopes": attr.string_list(),
         "expected_libs": attr.string_list(),
+        "expected_streams": attr.string_list(doc = "`<op> stream <id> sends <ids> receives <ids>` per op, when given"),
     },
     config_settings = FAKE_HOST,
 )

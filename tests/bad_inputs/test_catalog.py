@@ -496,6 +496,14 @@ model_case("kernel_type_unknown", _set(["kernels", "k", "kernel_type"], "AIV"), 
 model_case("kernel_src_not_string", _set(["kernels", "k", "src"], 3), "kernels.k.src", "3")
 model_case("op_type_not_string", _set(["kernels", "k", "op_type"], 7), "kernels.k.op_type", "string", "7")
 model_case("block_dim_zero", _set(["kernels", "k", "block_dim"], 0), "kernels.k.block_dim", ">= 1")
+model_case("stream_negative", _set(["ops", 1, "stream"], -1), "ops[1].stream", ">= 0", "-1")
+model_case("events_repeated", _set(["ops", 0, "send_events"], [4, 4]), "ops[0].send_events", "twice", "[4, 4]")
+model_case("events_not_ids", _set(["ops", 1, "recv_events"], ["e1"]), "ops[1].recv_events", "event ids",
+           "['e1']")
+# The engine's own check of the op_list the model's streams make (facts §14.1).
+model_case("stream_self_send_recv",
+           lambda d: (d["ops"][0].update(send_events=[6]), d["ops"][1].update(recv_events=[6])),
+           "op_list[1]", "within one stream", "put the ops on different streams")
 model_case("tiling_values_overflow",
            lambda d: (d["kernels"]["k"].update(tiling=True),
                       [o.update(tiling={"dtype": "int8", "values": [1000]}) for o in d["ops"]]),

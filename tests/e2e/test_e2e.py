@@ -1,7 +1,8 @@
 """End to end on the CPU twin: build sub-kernels, generate, link, run separately and fused.
 
 Models: a mixed cube/vector chain whose
-kernels define colliding global helpers (models/mixed), a sub-kernel that
+kernels define colliding global helpers (models/mixed), cube and vector ops on two streams joined by an
+event (models/streams), a sub-kernel that
 calls SyncAll on fewer cores than the SuperKernel (models/syncall) and a
 split-mode 4 SuperKernel (models/split), and kernels written the way Ascend C
 is taught (models/ascendc: TPipe/TQue double buffering on half, a leaky ReLU
@@ -76,18 +77,30 @@ def test_profile_and_trace_of_a_model_run(build_root, capsys):
     assert {"kernel", "sub_kernel"} <= cats
 
 
-def test_mixed_cube_vector_with_colliding_helpers(build_root, capsys):
-    code, out, _ = run_model(os.path.join(MODELS, "mixed", "model.json"), build_root, capsys)
+def bit_exact(path, build_root, capsys, outputs: int, scope: str):
+    """Runs the model, which must end bit-exact over `outputs` output tensors; the build directory of its
+    SuperKernel `scope`."""
+    code, out, _ = run_model(path, build_root, capsys)
     assert code == 0, out
-    assert "outputs identical: 3 output tensors" in out
-    root = build_root / "mixed" / "sk" / "mixed_sk"
+    assert f"outputs identical: {outputs} output tensors" in out
+    return build_root / os.path.basename(os.path.dirname(path)) / "sk" / scope
+
+
+def test_mixed_cube_vector_with_colliding_helpers(build_root, capsys):
+    root = bit_exact(os.path.join(MODELS, "mixed", "model.json"), build_root, capsys, 3, "mixed_sk")
     meta = json.loads((root / "mixed_sk.json").read_text())
     assert meta["taskRation"] == "1:2"
-    fused = objfacts.read_object(str(root / "mixed_sk.o"))
-    assert sorted(s.name for s in fused.defined_globals()) == ["mixed_sk_mix_aic", "mixed_sk_mix_aiv"]
     # Both sub-kernels' helper() are in the object, as local symbols.
-    helpers = [s for s in fused.symbols if s.name == "_Z6helperi"]
-    assert len(helpers) >= 2 and all(s.bind == "LOCAL" for s in helpers)
+    assert len(local_copies(root / "mixed_sk.o", "_Z6helperi")) >= 2
+
+
+def local_copies(fused_obj, name):
+    """The symbols `name` of a SuperKernel whose globals are its two entries, each checked local."""
+    fused = objfacts.read_object(str(fused_obj))
+    assert sorted(s.name for s in fused.defined_globals()) == ["mixed_sk_mix_aic", "mixed_sk_mix_aiv"]
+    copies = [s for s in fused.symbols if s.name == name]
+    assert all(s.bind == "LOCAL" for s in copies), copies
+    return copies
 
 
 def test_profiling_in_both_halves_of_a_mixed_superkernel(build_root, tmp_path, capsys):
@@ -95,13 +108,20 @@ def test_profiling_in_both_halves_of_a_mixed_superkernel(build_root, tmp_path, c
     # which must end up local in each half instead of colliding in the link.
     path = model_variant("mixed", tmp_path, "profiled",
                          lambda doc: doc["super_kernels"][0].update(options="stream-fusion=1:profiling=1"))
-    code, out, _ = run_model(path, build_root / "profiled", capsys)
-    assert code == 0, out
-    assert "outputs identical: 3 output tensors" in out
-    fused = objfacts.read_object(str(build_root / "profiled" / "profiled" / "sk" / "mixed_sk" / "mixed_sk.o"))
-    assert sorted(s.name for s in fused.defined_globals()) == ["mixed_sk_mix_aic", "mixed_sk_mix_aiv"]
-    task_ids = [s for s in fused.symbols if s.name == "g_profiling_task_id"]
-    assert len(task_ids) == 2 and all(s.bind == "LOCAL" for s in task_ids)
+    root = bit_exact(path, build_root / "profiled", capsys, 3, "mixed_sk")
+    assert len(local_copies(root / "mixed_sk.o", "g_profiling_task_id")) == 2
+
+
+def test_two_real_streams_with_an_event_between_them(build_root, capsys):
+    # c0, c1 on the cube stream, v0, v1 on the vector stream; event 5 orders c1 (writes c) before v1 (reads
+    # it): the two-stream shape (facts §14.1) with the cross-core edge that event makes (facts §5.3).
+    root = bit_exact(os.path.join(MODELS, "streams", "model.json"), build_root, capsys, 4, "streams_sk")
+    plan = json.loads((root / "plan.json").read_text())
+    assert plan["mode"] == "two_stream"
+    assert {"from": 2, "to": 3, "kind": "cub:vec"} in plan["sync_edges"]
+    infos = json.loads((root / "kernel_infos.json").read_text())["op_list"]
+    assert [(o["stream_id"], o["send_event_list"], o["recv_event_list"]) for o in infos] == [
+        (0, [], []), (1, [], []), (0, [5], []), (1, [], [5])]
 
 
 def test_sync_all_on_fewer_cores_runs_with_feed_sync_all(build_root, capsys):
