@@ -165,15 +165,16 @@ def table(r: dict) -> str:
                   "starts them; build = gen + entry compile (both halves at once) + link; warm = gen + link in "
                   "persistent workers; ld = ld -r with sk link's flags over the same objects)",
                   "| sub-kernels | link inputs | gen s | entry s | link s | ld -r s | fuse/ld (cold) | "
-                  "build/ld (cold) | fuse/ld (warm) |",
-                  "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                  "build/ld (cold) | fuse/ld (warm) | tools/ld |",
+                  "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for s in f["sizes"]:
             m = s["median_s"]
             lines.append(f"| {s['sub_kernels']} | {s['link_inputs']} | {m['gen']:.3f} | {m['entry']:.3f} | "
                          f"{m['link']:.3f} | {m['ld']:.3f} | {s['fuse_over_ld']:.2f} | {s['sk_build_over_ld']:.2f} | "
-                         f"{s['fuse_over_ld_warm']:.2f} |")
+                         f"{s['fuse_over_ld_warm']:.2f} | {s['tools_over_ld']:.2f} |")
         lines.append(f"fuse_over_ld @1200: {_fmt(f.get('fuse_over_ld_1200'), '.2f')} (target <= 1.5; warm workers "
-                     f"{_fmt(f.get('fuse_over_ld_1200_warm'), '.2f')}); sk_build_over_ld @1200: "
+                     f"{_fmt(f.get('fuse_over_ld_1200_warm'), '.2f')}; the link's tools alone "
+                     f"{_fmt(f.get('tools_over_ld_1200'), '.2f')}); sk_build_over_ld @1200: "
                      f"{_fmt(f['sk_build_over_ld'].get('1200'), '.2f')} (goal <= 10); build growth t(1200)/t(120): "
                      f"{_fmt(f.get('build_growth_1200_over_120'), '.2f')} (target <= 11; fuse "
                      f"{_fmt(f.get('fuse_growth_1200_over_120'), '.2f')})")

@@ -16,6 +16,11 @@ timed steps to warm them.
   link   sk link --entry-dir entry_cube --entry-dir entry_vec ...   (SkLink)
   ld     sk.build.link.relocatable_link_argv over the link's own inputs: the entry objects and every
          sub-op archive whole, with the flags `sk link` gives its ld (GNU ld: --hash-size)
+  localize  the objcopy `sk link` runs after its ld (sk.build.toolargv.localize_argv: every sub-kernel
+         symbol of the plan's link order made local, facts §6.9) over ld's output
+
+tools = ld + localize: what the link's two tools cost with no sk around them, the floor of fuse
+before gen has read a single sub-op JSON.
 
 fuse = gen + link; build = gen + entry + link, the SuperKernel's own
 critical path (its sub-kernels are built and cached per sub-kernel, before
@@ -179,6 +184,17 @@ def ld_argv(root: Path, subs: list[synth.SubKernel], tools: synth.Tools) -> list
     return link.relocatable_link_argv(toolargv.Tools("host", linker=tools.ld), inputs, "ld_merged.o")
 
 
+def localize_argv(root: Path, tools: synth.Tools) -> list[str]:
+    """sk link's localising objcopy over the baseline ld's output (the list file written here, untimed)."""
+    from sk.build import toolargv
+
+    plan = json.loads((root / "plan.json").read_text())
+    names = sorted({item["symbol"] for item in plan["link_order"] if item["kind"] != "sk_entry"})
+    (root / "localize.txt").write_text("".join(f"{name}\n" for name in names))
+    return toolargv.localize_argv(toolargv.Tools("host", objcopy=tools.objcopy), "ld_merged.o", "ld_localized.o",
+                                  symbols_file="localize.txt", strip_groups=False)
+
+
 def _ld_flags(argv: list[str]) -> list[str]:
     """The options of an ld argv, without its inputs and output (for results.json)."""
     return [a for a in argv[1:] if a.startswith("-") and a not in ("--whole-archive", "--no-whole-archive", "-o")]
@@ -189,7 +205,7 @@ def _fresh(root: Path, name: str) -> None:
     for d in ["gen", *[f"entry_{side}" for side in SIDES]]:
         shutil.rmtree(root / d, ignore_errors=True)
     (root / "gen").mkdir()
-    for f in ("plan.json", f"{name}.o", f"{name}.out.json", "ld_merged.o"):
+    for f in ("plan.json", f"{name}.o", f"{name}.out.json", "ld_merged.o", "ld_localized.o", "localize.txt"):
         (root / f).unlink(missing_ok=True)
 
 
@@ -212,6 +228,7 @@ def measure_size(n: int, *, builder: synth.Builder, work: Path, site: Path, repe
             t.update(entry=entry["all"], **{f"entry_{side}": entry[side] for side in SIDES})
             t["link"] = _timed(cmds["link"], cwd=root, env=env)
             t["ld"] = _timed(ld_argv(root, subs, builder.tools), cwd=root, env=env)
+            t["localize"] = _timed(localize_argv(root, builder.tools), cwd=root, env=env)
             check_still_cold(site, before)
             if not workers:  # after the first round's cold steps: nothing warm precedes them
                 workers = {step: _Worker(root, env) for step in ("gen", "link")}
@@ -222,6 +239,7 @@ def measure_size(n: int, *, builder: synth.Builder, work: Path, site: Path, repe
             t["fuse"] = t["gen"] + t["link"]
             t["build"] = t["gen"] + t["entry"] + t["link"]
             t["fuse_warm"] = t["gen_warm"] + t["link_warm"]
+            t["tools"] = t["ld"] + t["localize"]
             rounds.append(t)
             log(f"  N={n} round {r + 1}/{repeat}: cold gen {t['gen']:.3f}s entry {t['entry']:.3f}s link "
                 f"{t['link']:.3f}s | ld -r {t['ld']:.3f}s | fuse/ld {t['fuse'] / t['ld']:.2f} build/ld "
@@ -244,6 +262,7 @@ def measure_size(n: int, *, builder: synth.Builder, work: Path, site: Path, repe
         "fuse_over_ld": ratio("fuse"),
         "fuse_over_ld_warm": ratio("fuse_warm"),
         "sk_build_over_ld": ratio("build"),
+        "tools_over_ld": ratio("tools"),
         "archives_built": builder.built,
     }
 
@@ -257,6 +276,8 @@ DEFINITION = {
     "build": "sk gen + sk entry compile (cube and vec halves at once, the slower counts) + sk link, cold "
              "processes: the SuperKernel's own critical path in a Bazel build",
     "fuse_warm": "sk gen + sk link as requests to warm persistent workers (a long-lived local Bazel server)",
+    "tools": "ld + the objcopy sk link runs after it to localise the sub-kernel symbols (facts §6.9), over "
+             "ld's output: the link's tools alone, the floor under fuse",
     "ratios": "median over rounds of each round's step / that round's ld",
 }
 
@@ -273,6 +294,7 @@ def measure(sizes: list[int], *, builder: synth.Builder, work: Path, repo: Path,
     if 1200 in by_n:
         out["fuse_over_ld_1200"] = by_n[1200]["fuse_over_ld"]
         out["fuse_over_ld_1200_warm"] = by_n[1200]["fuse_over_ld_warm"]
+        out["tools_over_ld_1200"] = by_n[1200]["tools_over_ld"]
     if 1200 in by_n and 120 in by_n:
         for key in ("build", "fuse"):
             out[f"{key}_growth_1200_over_120"] = round(

@@ -19,8 +19,8 @@ def test_quick_fusion_writes_every_field(tmp_path, capsys):
     sizes = r["fusion"]["sizes"]
     assert [s["sub_kernels"] for s in sizes] == [10]
     s = sizes[0]
-    assert set(s["median_s"]) == {"gen", "entry", "entry_cube", "entry_vec", "link", "ld", "fuse", "build",
-                                  "gen_warm", "link_warm", "fuse_warm"}
+    assert set(s["median_s"]) == {"gen", "entry", "entry_cube", "entry_vec", "link", "ld", "localize", "tools",
+                                  "fuse", "build", "gen_warm", "link_warm", "fuse_warm"}
     assert s["split_mode"] == 4 and s["rounds"] == 3
     assert s["kernel_types"] == sorted(s["kernel_types"]) and len(s["kernel_types"]) == 6
     # Entry objects + 10 sub-kernels x 4 copies (split-mode 4), MIX ones counted once.
@@ -29,8 +29,15 @@ def test_quick_fusion_writes_every_field(tmp_path, capsys):
     assert s["entry_halves"] == ["entry_cube/sk_syn10_mix_aic.o", "entry_vec/sk_syn10_mix_aiv.o"]
     # The baseline ld gets what sk link gives GNU ld.
     assert s["ld_flags"] == ["-r", "--hash-size=31"]
-    for key in ("fuse_over_ld", "fuse_over_ld_warm", "sk_build_over_ld"):
+    for key in ("fuse_over_ld", "fuse_over_ld_warm", "sk_build_over_ld", "tools_over_ld"):
         assert isinstance(s[key], float) and s[key] > 0
+    # The timed localise leaves what sk link leaves: the entry symbols the only globals.
+    from sk.binfmt import objfacts
+
+    root = tmp_path / "work" / "work" / "fuse_10"  # bench keeps its inputs in <--work>/work
+    exported = {sym.name for sym in objfacts.read_object(str(root / "ld_localized.o")).defined_globals()}
+    assert exported == {sym.name for sym in objfacts.read_object(str(root / "sk_syn10.o")).defined_globals()}
+    assert exported == {"sk_syn10_mix_aic", "sk_syn10_mix_aiv"}
     assert r["fusion"]["sk_build_over_ld"] == {"10": s["sk_build_over_ld"]}
     assert plot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     printed = capsys.readouterr().out
