@@ -63,29 +63,20 @@ DEV_ARCHES = {0: (CUBE,), 1: (VEC,), 2: (CUBE, VEC)}
 _SHORT = {CUBE: "cube", VEC: "vec"}
 
 
-def es_extra(dp: int, dc: int) -> str | None:
-    """Upstream's extra sync after an early-start wait block (`gen_wait_block_extra_sync`)."""
-    if dp == 0 and dc in (1, 2):
-        return "syncall_aiv"
-    if dp == 1 and dc == 0:
-        return "aic"
-    return None
-
-
 def _es_parts(config: int) -> tuple:
     dp, dc = config >> 2, config & 3
     from_aic, from_aiv = dp in (0, 2), dp in (1, 2)
     to_aic, to_aiv = dc in (0, 2), dc in (1, 2)
-    return from_aic, from_aiv, to_aic, to_aiv, es_extra(dp, dc)
+    return from_aic, from_aiv, to_aic, to_aiv
 
 
 def es_orders(config: int) -> frozenset:
-    """Orders of SetNextTaskStart on the producer types + WaitPreTaskEndImpl<config> + the extra sync."""
-    from_aic, from_aiv, to_aic, to_aiv, extra = _es_parts(config)
+    """Orders of SetNextTaskStart on the producer types + WaitPreTaskEndImpl<config>."""
+    from_aic, from_aiv, to_aic, to_aiv = _es_parts(config)
     orders = set()
-    if from_aic or extra == "aic":
+    if from_aic:
         orders.add((CUBE, CUBE))
-    if from_aiv or extra == "syncall_aiv":
+    if from_aiv:
         orders.add((VEC, VEC))
     if from_aic and to_aiv:
         orders.add((CUBE, VEC))
@@ -96,11 +87,11 @@ def es_orders(config: int) -> frozenset:
 
 def es_cost(config: int) -> int:
     """Flag operations one core of each type performs (sets + waits), summed over the two types."""
-    from_aic, from_aiv, to_aic, to_aiv, extra = _es_parts(config)
+    from_aic, from_aiv, to_aic, to_aiv = _es_parts(config)
     sets = from_aic + from_aiv
     waits_aic = from_aic + (from_aic and to_aiv) + (from_aiv and to_aic)
     waits_aiv = from_aiv + (from_aiv and to_aic) + (from_aic and to_aiv)
-    return sets + waits_aic + waits_aiv + (2 if extra else 0)
+    return sets + waits_aic + waits_aiv
 
 
 def cheapest_es_config(required: frozenset, sk_arches, must_from=(), preferred: int | None = None) -> int:

@@ -151,6 +151,15 @@ class KernelInfos:
     ops: tuple
 
 
+# debugOptions words that make an op dump into the SuperKernel's workspace (upstream timestamp_option).
+DUMP_KEYWORDS = ("timestamp", "printf", "assert")
+
+
+def dumps(debug_options: str | None) -> bool:
+    """Whether an op's debugOptions ask for a dump (one of DUMP_KEYWORDS in them)."""
+    return any(k in (debug_options or "") for k in DUMP_KEYWORDS)
+
+
 class _ObjectSource:
     """Finds objects by name: inside the op's archive, or as files beside the JSON."""
 
@@ -353,6 +362,9 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
     if debug_buf is not None and (isinstance(debug_buf, bool) or not isinstance(debug_buf, int) or debug_buf < 0):
         raise SkError("debugBufSize must be a non-negative integer", where=f"{where}: debugBufSize",
                       value=debug_buf)
+    if debug_buf is None and dumps(debug_options):
+        raise SkError("debugOptions asks for a dump but debugBufSize is missing", where=f"{where}: debugBufSize",
+                      value=debug_options, allowed="the dump buffer size in bytes, e.g. 1048576")
     op_type = meta.get("sub_operator_op_type")
     if op_type is not None and not isinstance(op_type, str):
         raise SkError("sub_operator_op_type must be a string", where=f"{where}: sub_operator_op_type",

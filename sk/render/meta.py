@@ -11,18 +11,6 @@ import hashlib
 from sk.engine.plan import Plan
 
 
-def _debug(plan: Plan) -> tuple:
-    options, size = [], None
-    for op in plan.ops:
-        if op["debug_option"]:
-            for part in op["debug_option"].split(","):
-                if part.strip() and part.strip() not in options:
-                    options.append(part.strip())
-        if op["debug_size"] is not None:
-            size = op["debug_size"] if size is None else max(size, op["debug_size"])
-    return ",".join(options), size
-
-
 def _kernel_entry(op: dict) -> dict:
     entry = {"func_name": op["kernel_name"], "split_mode": op["split_mode_json"], "blockDim": op["block_dim"]}
     if op["op_type"] is not None:
@@ -73,7 +61,9 @@ def kernel_json(plan: Plan, sha256: str | None = None) -> dict:
         "optionalOutputMode": "gen_placeholder",
         "supportSuperKernel": 1,
     })
-    options, size = _debug(plan)
+    from sk.engine.plan.layout import sk_debug
+
+    options, size = sk_debug(plan.ops)
     if options:
         doc["debugOptions"] = options
         doc["debugBufSize"] = size

@@ -190,3 +190,65 @@ def test_the_cache_follows_pythons_bytecode_rules(tmp_path, monkeypatch):
     assert codegen.TemplateBytecodeCache().directory == str(tmp_path / "prefix") + codegen.TEMPLATE_DIR
     monkeypatch.setattr("sys.pycache_prefix", None)
     assert codegen.TemplateBytecodeCache().directory == codegen.TEMPLATE_DIR + "/__pycache__"
+
+
+# ---------------------------------------------------------------- events in the single-stream shape
+# Upstream's gen_sync_and_event_code: a receiving op after a silent one gets its wait block, the extra
+# sync of gen_wait_block_extra_sync and then the barrier; after a sending op, the barrier, the notify,
+# the wait and "reason3" with the SuperKernel's full sync. External events are carried by block 0 of
+# the cube side for the cube-only kinds and of the vector side for every other kind.
+
+MIX11 = "KERNEL_TYPE_MIX_AIC_1_1"
+
+
+def _segment(src, op_name):
+    """The generated text from op `op_name`'s heading up to its call."""
+    start = src.index(f"//begin func call of sub operator {op_name}")
+    return src[start:src.index(f"{op_name}_middle(", start)]
+
+
+def test_a_wait_after_a_silent_cube_op_comes_first_then_the_extra_sync_then_the_barrier(tmp_path):
+    _, src = source(tmp_path, [("a", {}, {}), ("b", {"kernel_type": AIV}, {"recv_event_list": [7]})])
+    seg = _segment(src, "b__kernel0")
+    wait = seg.index("WaitFunc<false>(param_base[")
+    extra = seg.index("    // extra sync for wait event\n    AscendC::SyncAll<true>();\n\n")
+    assert "if ASCEND_IS_AIV {\n        // kernel=b__kernel0, ev=7, param_offset=" in seg
+    assert wait < extra < seg.index("// begin inter ops barrier")
+    assert "reason3" not in src
+
+
+def test_a_wait_after_a_silent_vector_op_gets_the_cube_extra_sync(tmp_path):
+    _, src = source(tmp_path, [("a", {"kernel_type": AIV}, {}), ("b", {}, {"recv_event_list": [7]})])
+    seg = _segment(src, "b__kernel0")
+    assert ("WaitFunc<true>(param_base[" in seg and "\n    // extra sync for wait event\n"
+            "    ffts_cross_core_sync(PIPE_FIX, AscendC::GetffstMsg(0x0, AscendC::SYNC_AIC_FLAG));\n"
+            "    wait_flag_dev(AscendC::SYNC_AIC_FLAG);\n" in seg)
+    # Between two ops of one kind there is none.
+    _, same = source(tmp_path / "same", [("a", {}, {}), ("b", {}, {"recv_event_list": [7]})])
+    assert "extra sync" not in same
+
+
+def test_a_wait_after_a_send_follows_barrier_and_notify_with_the_sk_full_sync(tmp_path):
+    plan, src = source(tmp_path, [("a", {}, {"send_event_list": [100]}),
+                                  ("b", {"kernel_type": AIV}, {"recv_event_list": [7]})])
+    assert plan.kernel_type in ("KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2")
+    seg = _segment(src, "b__kernel0")
+    barrier, notify = seg.index("// begin inter ops barrier"), seg.index("NotifyFunc<true>(param_base[")
+    wait = seg.index("WaitFunc<false>(param_base[")
+    assert barrier < notify < wait
+    assert "}\n// reason3: for continues notify/wait event\n    AscendC::SyncAll<false>();\n\n" in seg
+    assert "two stream" not in src and "extra sync" not in src
+
+
+def test_mix_ops_carry_their_events_on_the_vector_side(tmp_path):
+    ops = [("a", {"kernel_type": MIX11}, {"send_event_list": [100, 101]}), ("b", {"kernel_type": MIX11}, {}),
+           ("c", {"kernel_type": MIX11}, {"recv_event_list": [7]})]
+    _, src = source(tmp_path, ops)
+    # One block for all of an op's events, as upstream's notify block.
+    assert src.count("NotifyFunc<false>(param_base[") == 2 and "NotifyFunc<true>" not in src
+    notify = _between(src, "if ASCEND_IS_AIV {\n        // kernel=a__kernel0, ev=100", "}\n")
+    assert "ev=101" in notify
+    assert "WaitFunc<false>(param_base[" in src and "WaitFunc<true>" not in src
+    # The lock is reset where it was waited for: the vector side's block 0.
+    assert re.search(r"if ASCEND_IS_AIV \{\n        if \(AscendC::GetBlockIdx\(\) == 0\) \{\n"
+                     r"            \*\(reinterpret_cast<__gm__ uint64_t\*>\(param_base\[\d+\]\)\) = 0;", src)

@@ -141,8 +141,9 @@ def test_mixed_types_producer_of_the_config_is_the_hazard_s_core_type(tmp_path):
     p = plan(tmp_path, ops)
     assert kinds(p) == ["elided", "early_start"]
     step = barrier_steps(p)[1]
-    assert step["config"] == 0b0001 and step["extra"] == "syncall_aiv"    # AIC -> AIV
-    assert [(s["arch"], s["action"]) for s in step["set"]] == [("cube", "set"), ("vec", "aic_only")]
+    assert step["config"] == 0b0001    # AIC -> AIV
+    # b's set blocks, in b's order (a vector op: vector first)
+    assert [(s["arch"], s["action"]) for s in step["set"]] == [("vec", "aic_only"), ("cube", "set")]
     assert CV in es_orders(step["config"])
 
 
@@ -158,13 +159,13 @@ def test_a_same_type_barrier_does_not_order_the_other_type(tmp_path):
 
 
 def test_cheapest_kind_narrows_a_needed_barrier(tmp_path):
-    # a (vec) writes t; b (cube) independent; c (vec) reads t. Upstream: AIC->AIV (6 flag
-    # operations per core pair and a SyncAll<true>); needed: only vec->vec.
+    # a (vec) writes t; b (cube) independent; c (vec) reads t. Upstream: AIC->AIV (4 flag
+    # operations per core pair); needed: only vec->vec.
     ops = [op("a", writes=["t"]), op("b", AIC, writes=["u"]), op("c", reads=["t"], writes=["v"])]
     p = plan(tmp_path, ops)
     assert kinds(p) == ["elided", "early_start"]
     step = barrier_steps(p)[1]
-    assert step["config"] == 0b0101 and step["extra"] is None
+    assert step["config"] == 0b0101
     assert es_cost(0b0101) < es_cost((dev_class(AIC) << 2) | dev_class(AIV))
 
 
@@ -184,7 +185,7 @@ def test_sub_kernels_own_early_start_calls_keep_the_pair(tmp_path):
     assert "sets the early-start flag itself" in p.barriers[0]["reason"]
     assert "waits for the early-start flag itself" in p.barriers[1]["reason"]
     first = barrier_steps(p)[0]
-    assert first["set"][1]["cond"] == (">=", "ascendc", 8)      # the complement on idle cores, as upstream
+    assert first["set"][0]["cond"] == (">=", "ascendc", 8)      # the complement on idle cores, as upstream
     # early-start=2: sub-kernels never call it themselves, so nothing forces the pair
     assert kinds(plan(tmp_path / "m2", ops, "sync-elision=1:early-start=2")) == ["elided", "elided"]
 
@@ -196,9 +197,10 @@ def test_self_setting_producer_stays_a_producer_of_the_config(tmp_path):
     p = plan(tmp_path, ops)
     step = barrier_steps(p)[1]
     assert {CC} <= es_orders(step["config"]) and (step["config"] >> 2) in (1, 2)   # AIV or MIX producer
-    # AIV->AIC: the vector set is a's complement on its idle cores; cube->cube comes from the extra AIC sync
-    assert step["config"] == 0b0100 and step["extra"] == "aic"
-    assert step["set"][1] == {"arch": "vec", "cond": (">=", "ascendc", 8), "action": "set"}
+    # AIV->AIC would not order cube->cube: MIX->AIC, whose vector set is a's complement on its idle cores
+    assert step["config"] == 0b1000
+    assert step["set"][0] == {"arch": "vec", "cond": (">=", "ascendc", 8), "action": "set"}
+    assert step["set"][1] == {"arch": "cube", "cond": None, "action": "set"}
 
 
 def test_events_order_sender_before_receiver(tmp_path):
@@ -216,7 +218,7 @@ def test_external_events_keep_upstream_orders(tmp_path):
     assert es_orders(barrier_steps(p)[0]["config"]) >= es_orders(0b0100)
 
 
-def test_dynamic_ops_keep_upstream_sync(tmp_path):
+def test_dynamic_ops_keep_upstream_barrier(tmp_path):
     path = write_scenario(tmp_path, [op("a", AIC, writes=["x"], entry={"task_type": "dynamic"}),
                                      op("b", AIC, writes=["y"])], options="sync-elision=1")
     doc = json.loads((tmp_path / "a.json").read_text())
@@ -224,7 +226,11 @@ def test_dynamic_ops_keep_upstream_sync(tmp_path):
                                                                    "kernel_type": AIC}}
     (tmp_path / "a.json").write_text(json.dumps(doc))
     p = plan_from(path)
-    assert kinds(p) == ["sync_all"] and p.barriers[0]["reason"] == "dynamic op cannot use early start"
+    # Upstream's early-start pair, every block unguarded ("true"); a dynamic op's blocks vector side first.
+    assert kinds(p) == ["early_start"]
+    step = barrier_steps(p)[0]
+    assert [(s["arch"], s["cond"]) for s in step["set"]] == [("vec", None), ("cube", None)]
+    assert [(s["arch"], s["cond"]) for s in step["wait"]] == [("cube", None), ("vec", None)]
 
 
 def test_early_start_disabled_uses_per_type_ffts(tmp_path):
@@ -286,15 +292,15 @@ def test_upstream_configs_order_producer_types_before_consumer_types():
 def test_es_orders_and_costs_table():
     table = {c: (sorted(es_orders(c)), es_cost(c)) for c in (0, 1, 2, 4, 5, 6, 8, 9, 10)}
     assert table == {
-        0: ([CC], 2), 1: ([CC, CV, VV], 6), 2: ([CC, CV, VV], 6),
-        4: ([CC, VC, VV], 6), 5: ([VV], 2), 6: ([VC, VV], 4),
+        0: ([CC], 2), 1: ([CC, CV], 4), 2: ([CC, CV], 4),
+        4: ([VC, VV], 4), 5: ([VV], 2), 6: ([VC, VV], 4),
         8: ([CC, VC, VV], 6), 9: ([CC, CV, VV], 6), 10: (sorted(ALL_ORDERS), 8)}
 
 
 def test_cheapest_config_choice():
     both = (CUBE, VEC)
     assert cheapest_es_config(frozenset({VV}), both) == 0b0101
-    assert cheapest_es_config(frozenset({VC}), both) == 0b0110
+    assert cheapest_es_config(frozenset({VC}), both) == 0b0100                       # tie: the lower config
     assert cheapest_es_config(frozenset({CV}), both, preferred=0b0010) == 0b0010     # tie: upstream's
     assert cheapest_es_config(frozenset({CV}), both) == 0b0001
     assert cheapest_es_config(frozenset({CV, VC}), both) == 0b1010

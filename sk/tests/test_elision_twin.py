@@ -107,8 +107,9 @@ def test_chain_with_independent_branches(root):
 
 
 def _mixed_chain(name):
-    # c0 (cube) writes t; v1 is independent; v2 (vector) reads t and u: the barrier before it
-    # is AIC->AIV although its neighbour is a vector op. m3 (MIX 1:2) reads v2's w: AIV->MIX.
+    # c0 (cube) writes t; v1 (vector) writes u; v2 (vector) reads t and u: the barrier before it
+    # is MIX->AIV (cube->vec and vec->vec) although its neighbour is a vector op. m3 (MIX 1:2)
+    # reads v2's w: AIV->MIX.
     # v4 is independent of m3.
     k = {"cmul4": modelgen.kernel("cmul", 4, add=2), "vadd8": modelgen.kernel("vadd", 8),
          "mixk4": modelgen.kernel("mixk", 4, add=3)}
@@ -122,7 +123,7 @@ def test_mixed_types_chain_narrows_and_stays_exact(root):
     m, built = build(modelgen.write_model(doc, root / "mixed_chain"), root / "mixed_chain" / "build", root)
     barriers = built.scopes["mixed_chain_sk"].plan["barriers"]
     assert [b["kind"] for b in barriers] == ["elided", "early_start", "early_start", "elided"]
-    assert "config 1;" in barriers[1]["reason"]         # AIC->AIV for c0's write of t
+    assert "config 9;" in barriers[1]["reason"]         # MIX->AIV: c0's write of t and v1's of u
     assert "config 6;" in barriers[2]["reason"]         # AIV->MIX: vec->vec and vec->cube
     code, out = execute(m, built)
     assert code == 0, out

@@ -31,3 +31,15 @@ def test_with_sha256(tmp_path):
     assert doc["sha256"] == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     keys = list(doc)
     assert keys.index("sha256") == keys.index("parameters") + 1
+
+
+def test_debug_fields_come_from_the_dumping_ops_only(tmp_path):
+    # Upstream merges debugOptions and takes the largest debugBufSize over the ops that dump
+    # (timestamp, printf or assert in their options); "oom" alone makes no dump.
+    ops = [("a", {"debugOptions": "printf,oom", "debugBufSize": 4096}, {}),
+           ("b", {"debugOptions": "oom", "debugBufSize": 1 << 20}, {}),
+           ("c", {"debugOptions": "assert,printf", "debugBufSize": 1024}, {})]
+    doc = kernel_json(scenario_plan(tmp_path, ops))
+    assert (doc["debugOptions"], doc["debugBufSize"]) == ("printf,oom,assert", 4096)
+    quiet = kernel_json(scenario_plan(tmp_path / "q", [("a", {"debugOptions": "oom", "debugBufSize": 64}, {})]))
+    assert "debugOptions" not in quiet and "debugBufSize" not in quiet

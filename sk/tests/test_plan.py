@@ -75,9 +75,13 @@ def test_single_stream_barriers_follow_early_start(tmp_path):
     p = scenario_plan(tmp_path, ops)
     assert p.mode == "single_stream" and p.early_start == 1
     assert [(b["between"], b["kind"]) for b in p.barriers] == [([0, 1], "early_start")]
-    step = next(s for s in p.code["entry"]["body"] if s["kind"] == "es_barrier")
-    assert step["config"] == 0b0001 and step["extra"] == "syncall_aiv"
-    assert [s["action"] for s in step["set"]] == ["set", "aic_only"]
+    body = p.code["entry"]["body"]
+    step = next(s for s in body if s["kind"] == "es_barrier")
+    assert step["config"] == 0b0001 and "extra" not in step
+    assert [(s["arch"], s["action"]) for s in step["set"]] == [("cube", "set"), ("vec", "aic_only")]
+    assert [s["arch"] for s in step["wait"]] == ["vec", "cube"]  # b is a vector op: its blocks vector first
+    # Upstream's extra sync follows an event wait block only (gen_wait_block_extra_sync), and b waits for none.
+    assert not any(s["kind"] == "wait_extra_sync" for s in body)
     p0 = scenario_plan(tmp_path / "es0", ops, "early-start=0")
     assert [b["kind"] for b in p0.barriers] == ["sync_all"]
     assert "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" not in p0.compile_options

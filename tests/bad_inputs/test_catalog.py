@@ -271,6 +271,8 @@ subop_case("kernel_type_number", _set(["sub_operator_kernel_type"], 1), "sub_ope
 subop_case("missing_block_dim", _drop(["blockDim"]), "a__kernel0", "blockDim", "required field is missing")
 subop_case("block_dim_string", _set(["blockDim"], "8"), "blockDim", "wrong type", "'8'")
 subop_case("block_dim_zero", _set(["blockDim"], 0), "blockDim", "must be positive", "0")
+subop_case("dump_without_buffer_size", _set(["debugOptions"], "printf"), "a__kernel0", "debugBufSize",
+           "asks for a dump", "'printf'", "buffer size in bytes")
 subop_case("params_not_identifiers", _set(["sub_operator_params"], ["x", "1y"]), "sub_operator_params",
            "c identifiers", "'1y'")
 subop_case("split_mode_out_of_range", _set(["split_mode"], 100), "split_mode", "1 to 64", "100")

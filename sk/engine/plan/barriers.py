@@ -64,17 +64,38 @@ def feed_needed(ops, cores, ktype: str, block: int, opts: SkOptions) -> list:
 
 # --------------------------------------------------------------------------- events leaving the SK
 
+def event_side(op: dict) -> str:
+    """The core side whose block 0 notifies, waits for and resets an op's external events: cube for the
+    cube-only kinds, vector for every other (upstream gen_notify/wait_from_outside)."""
+    return CUBE if dev_class(op["kernel_type"]) == 0 else VEC
+
+
+def _event_step(ctx: Ctx, kind: str, op: dict, arch: str, events: list) -> list:
+    """One `if ASCEND_IS_X { ... }` block with an op's external events of `kind` (notify or wait)."""
+    external = [{"event": e["event"], "offset": e["offset"]} for e in events if not e["inner"]]
+    if not external:
+        return []
+    return [{"kind": kind, "arch": arch, "name": op["kernel_name"], "events": external,
+             "profiling": bool(ctx.opts.profiling)}]
+
+
 def notify_steps(ctx: Ctx, op: dict, arch: str) -> list:
-    return [{"kind": "notify", "arch": arch, "name": op["kernel_name"], "event": n["event"], "offset": n["offset"],
-             "profiling": bool(ctx.opts.profiling)} for n in op["notify"] if not n["inner"]]
+    return _event_step(ctx, "notify", op, arch, op["notify"])
 
 
 def wait_steps(ctx: Ctx, op: dict, arch: str) -> list:
-    steps = [{"kind": "wait", "arch": arch, "name": op["kernel_name"], "event": w["event"], "offset": w["offset"],
-              "profiling": bool(ctx.opts.profiling)} for w in op["wait"] if not w["inner"]]
-    if steps:
-        steps.append({"kind": "reason3", "sync": sync_kind(op["kernel_type"])})
-    return steps
+    return _event_step(ctx, "wait", op, arch, op["wait"])
+
+
+def wait_extra_sync(p: dict, c: dict) -> str | None:
+    """The sync after c's wait block when p sends nothing (upstream gen_wait_block_extra_sync): block 0
+    of c's side waited, and the barrier that follows holds c's other cores only between these kinds."""
+    pair = (dev_class(p["kernel_type"]), dev_class(c["kernel_type"]))
+    if pair in ((0, 1), (0, 2)):
+        return "syncall_aiv"
+    if pair == (1, 0):
+        return "aic"
+    return None
 
 
 # --------------------------------------------------------------------------- single stream
@@ -88,13 +109,25 @@ class SingleStream:
         self.tracker = elision.Tracker() if ctx.elide else None
 
     def between(self, p: dict, c: dict) -> list:
-        """The steps between op p and the next op c: the barrier, p's notifies, c's waits."""
+        """The steps between op p and the next op c: the barrier and the events, in upstream's order
+        (gen_sync_and_event_code, whose branches test the whole send and receive lists, inner events too)."""
         ctx = self.ctx
         if self.tracker is None:
-            steps = single_barrier(ctx, p, c, self.records)
+            barrier = single_barrier(ctx, p, c, self.records)
         else:
-            steps = elision_barrier(ctx, self.tracker, p, c, self.records)
-        return steps + notify_steps(ctx, p, p["funcs"][0]["arch"]) + wait_steps(ctx, c, c["funcs"][0]["arch"])
+            barrier = elision_barrier(ctx, self.tracker, p, c, self.records)
+        notify = notify_steps(ctx, p, event_side(p))
+        wait = wait_steps(ctx, c, event_side(c))
+        if p["send_events"] and c["recv_events"]:
+            steps = barrier + notify
+            if wait:
+                steps += wait + [{"kind": "reason3", "style": "single", "sync": sync_kind(ctx.ktype)}]
+            return steps
+        steps = []
+        if c["recv_events"]:
+            extra = wait_extra_sync(p, c)
+            steps += wait + ([{"kind": "wait_extra_sync", "sync": extra}] if extra else [])
+        return steps + barrier + notify
 
     def entered(self, op: dict) -> None:
         """Op `op` is now past its barrier: its accesses are pending for the hazard tracker."""
@@ -104,9 +137,6 @@ class SingleStream:
 
 def single_barrier(ctx: Ctx, p: dict, c: dict, records: list) -> list:
     between = [p["index"], c["index"]]
-    if p["task_type"] == "dynamic" or c["task_type"] == "dynamic":
-        records.append({"between": between, "kind": "sync_all", "reason": "dynamic op cannot use early start"})
-        return [{"kind": "sync_barrier", "reason": "dynamic", "sync": sync_kind(ctx.ktype)}]
     if not ctx.early_start:
         records.append({"between": between, "kind": "sync_all", "reason": "early-start disabled"})
         return [{"kind": "sync_barrier", "reason": "early_start_disabled", "sync": sync_kind(ctx.ktype)}]
@@ -116,28 +146,35 @@ def single_barrier(ctx: Ctx, p: dict, c: dict, records: list) -> list:
     return [_es_step(ctx, p, c, (dp << 2) | dc)]
 
 
+def _es_sides(op: dict) -> tuple:
+    """The order of an op's own early-start blocks: upstream makes the vector side's first for the vector
+    kinds and dynamic ops, the cube side's first otherwise (set_early_start_complement_blocks)."""
+    return (VEC, CUBE) if op["task_type"] == "dynamic" or dev_class(op["kernel_type"]) == 1 else (CUBE, VEC)
+
+
 def _es_step(ctx: Ctx, p: dict, c: dict, config: int) -> dict:
     """The early-start barrier p -> c with `config`; upstream's is (dev(p) << 2) | dev(c).
 
     The producer types of the config set the flag: all their cores, or only the
     idle ones of p when p sets it itself (early-start=1 and the JSON flag).
-    Every core waits; the consumer's own wait covers its active cores."""
+    Every core waits; the consumer's own wait covers its active cores. p's set
+    blocks come in p's order, c's wait blocks in c's."""
     own_flags = ctx.early_start == 1   # mode 2 (V2DisableSubKernel): sub-kernels never set/wait themselves
     sets, waits = [], []
-    dp, dc = config >> 2, config & 3
+    dp = config >> 2
     p_arches, c_arches = arches(p), arches(c)
-    for arch in (CUBE, VEC):
+    for arch in _es_sides(p):
         if arch in elision.DEV_ARCHES[dp]:
             cond = (">=", idx_api(p["kernel_type"]) if arch == VEC else "raw", p["block_dim"]) \
                 if own_flags and p["early_start_set"] and arch in p_arches else None
             sets.append({"arch": arch, "cond": cond, "action": "set"})
         else:
             sets.append({"arch": arch, "cond": None, "action": "aic_only" if arch == VEC else "aiv_only"})
-    for arch in (CUBE, VEC):
+    for arch in _es_sides(c):
         cond = (">=", idx_api(c["kernel_type"]) if arch == VEC else "raw", c["block_dim"]) \
             if own_flags and c["early_start_wait"] and arch in c_arches else None
         waits.append({"arch": arch, "cond": cond})
-    return {"kind": "es_barrier", "set": sets, "config": config, "wait": waits, "extra": elision.es_extra(dp, dc)}
+    return {"kind": "es_barrier", "set": sets, "config": config, "wait": waits}
 
 
 
@@ -154,9 +191,9 @@ def elision_barrier(ctx: Ctx, tracker: elision.Tracker, p: dict, c: dict, record
     """sync-elision=1: no barrier, or the cheapest one that orders every hazard (sk.engine.elision).
 
     Safety, case by case:
-      * dynamic p or c: upstream's full sync, unchanged. Its block count is only
+      * dynamic p or c: upstream's barrier, unchanged. Its block count is only
         known at run time and its call path has its own SyncAll protocol; the
-        full sync orders every core type, so nothing stays pending.
+        tracker learns the orders that barrier gives.
       * a sub-kernel that sets (p) or waits (c) the early-start flag itself
         (early-start=1): the pair must exist or its own call is unmatched (a
         set nobody consumes, or a wait that never returns). Kept; when p sets
@@ -178,8 +215,11 @@ def elision_barrier(ctx: Ctx, tracker: elision.Tracker, p: dict, c: dict, record
     operations, so mode-0 rounds pair up as before."""
     between = [p["index"], c["index"]]
     if p["task_type"] == "dynamic" or c["task_type"] == "dynamic":
-        tracker.barrier(elision.ALL_ORDERS)
-        return single_barrier(ctx, p, c, records)
+        steps = single_barrier(ctx, p, c, records)
+        step = steps[0]
+        tracker.barrier(elision.es_orders(step["config"]) if step["kind"] == "es_barrier"
+                        else elision.sync_orders(step["sync"], sk_arches(ctx)))
+        return steps
     hazards = tracker.hazards(c["index"], arches(c), *resources(ctx, c))
     required = frozenset(h.order for h in hazards)
     own = ctx.early_start == 1
@@ -325,7 +365,10 @@ def stream_between(ctx: Ctx, p: dict, c: dict, side: str, edges, records: list) 
         records.append({"between": [p["index"], c["index"]], "kind": "pipe_all",
                         "reason": "no dependency between the ops: pipe barrier only"})
         steps = [{"kind": "pipe_all"}]
-    return steps + wait_steps(ctx, c, CUBE if side == "cub" else VEC)
+    wait = wait_steps(ctx, c, CUBE if side == "cub" else VEC)
+    if wait:
+        wait.append({"kind": "reason3", "style": "two", "sync": sync_kind(c["kernel_type"])})
+    return steps + wait
 
 
 def stream_receive(ctx: Ctx, op: dict, side: str, edges) -> list:

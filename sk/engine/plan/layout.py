@@ -12,10 +12,10 @@ from __future__ import annotations
 import dataclasses
 
 from sk.engine.platforms import Platform
+from sk.engine.subop import dumps
 
 FEED_SYNC_ALL_BASE = 512
 FEED_CONFIG_BYTES = 64
-DUMP_KEYWORDS = ("timestamp", "printf", "assert")
 
 
 @dataclasses.dataclass
@@ -34,8 +34,19 @@ class Layout:
 
 
 def dump_needed(ops) -> bool:
-    """Whether any op dumps (timestamp/printf/assert in its debug options): the SK then needs a workspace."""
-    return any(any(k in (op.debug_options or "") for k in DUMP_KEYWORDS) for op in ops)
+    """Whether any op dumps: the SK then needs a workspace."""
+    return any(dumps(op.debug_options) for op in ops)
+
+
+def sk_debug(op_records) -> tuple:
+    """(debugOptions, debugBufSize) of the SuperKernel: the dumping ops' options, each part once in order,
+    and their largest buffer; ("", 0) when none dumps (upstream SuperOperatorInfos)."""
+    parts, size = [], 0
+    for op in op_records:
+        if dumps(op["debug_option"]):
+            parts += [p for p in op["debug_option"].split(",") if p not in parts]
+            size = max(size, op["debug_size"])
+    return ",".join(parts), size
 
 
 def feed_workspace_size(n_ops: int, ktype: str, block: int) -> int:

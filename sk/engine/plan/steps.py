@@ -149,10 +149,10 @@ def _stream_function(ctx: Ctx, side: str, seq: list, edges, records: list) -> di
 def _reset_steps(ctx: Ctx) -> list:
     steps = []
     for op in ctx.op_plans:
-        arch = VEC if KERNEL_TYPES[op["kernel_type"]].vector_only else CUBE
+        arch = barriers.event_side(op)  # where the op waited (upstream gen_clear_wait_sync_addr_code)
         for w in op["wait"]:
             if not w["inner"]:
-                steps.append({"kind": "reset_wait", "arch": arch, "idx": idx_api(op["kernel_type"]),
+                steps.append({"kind": "reset_wait", "arch": arch, "idx": "raw" if arch == CUBE else "ascendc",
                               "offset": w["offset"]})
     return steps
 
