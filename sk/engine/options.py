@@ -1,14 +1,16 @@
 """SuperKernel option strings: `key=value:key=value`, as upstream parses them.
 
 Grammar (upstream `parse_super_kernel_options`, facts §1.1):
-  * an empty or blank string means "all defaults"; one pair of surrounding
-    double quotes is stripped (a json.dumps artefact upstream tolerates);
+  * an empty or blank string means "all defaults"; double quotes at either
+    end are stripped, any number of them (a json.dumps artefact upstream
+    tolerates), and so are spaces around them;
   * parts are separated by `:`; blank parts are dropped; a part without `=`
     is skipped with a warning;
   * key and value are split on the first `=` and stripped; an empty key or
     value, a duplicate key and an unknown key are errors.
 Because `:` separates parts, no value can contain one; list values
-(compile-options, dcci-*) use `,`.
+(compile-options, dcci-*) use `,`, and their blank entries are dropped (`,`
+alone is an empty list).
 
 Every option of upstream's table (facts §1.2) is here with its allowed values
 and default. Two options are ours (not upstream's). `sync-elision`: with 1,
@@ -79,11 +81,8 @@ def _block_num(name: str, value: str) -> int:
 
 
 def _comma_list(name: str, value: str) -> tuple[str, ...]:
-    items = tuple(part.strip() for part in value.split(",") if part.strip())
-    if not items:
-        raise SkError("empty list for option", where=f"option '{name}'", value=value,
-                      allowed="one or more comma-separated entries")
-    return items
+    # Upstream keeps the non-empty parts, so "," or " , " is an empty list, as if the option were absent.
+    return tuple(part.strip() for part in value.split(",") if part.strip())
 
 
 def _scope_check(name: str, value: str) -> str:
@@ -178,9 +177,8 @@ def parse_options(text: str | None) -> SkOptions:
     if not isinstance(text, str):
         raise SkError("super kernel options must be a string", where="super_kernel_options",
                       value=text, allowed="text such as 'stream-fusion=1:split-mode=4'")
-    text = text.strip()
-    if len(text) >= 2 and text[0] == '"' and text[-1] == '"':
-        text = text[1:-1].strip()
+    # Upstream strips any run of quotes at either end (json.dumps may add them); spaces around them too.
+    text = text.strip().strip('"')
     values: dict[str, object] = {}
     warnings: list[str] = []
     for part in text.split(":"):

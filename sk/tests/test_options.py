@@ -83,7 +83,6 @@ def test_valid_values(text, field, value):
     ("split-mode=65", "split-mode", "'65'", "1 to 64"),
     ("debug-aiv-num=x", "debug-aiv-num", "'x'", ">= 0"),
     ("strict-scope-check=warn", "strict-scope-check", "'warn'", "bypass, abort"),
-    ("compile-options=,", "compile-options", "','", "comma-separated"),
     ("debug-aic-num=4:debug-aiv-num=6", "debug-aiv-num", "4:6", "1:2"),
 ])
 def test_bad_values_name_option_value_and_allowed(text, culprit, bad, allowed):
@@ -136,3 +135,11 @@ def test_cli_error_is_one_paragraph_exit_2():
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert proc.stderr.count("\n") == 1 and "stream-fusion" in proc.stderr
+
+
+def test_quotes_and_blank_list_entries_as_upstream_strips_them():
+    # Upstream: option_string.strip('"'), then the non-blank parts of each list.
+    for text in ('"split-mode=2', 'split-mode=2"', '""split-mode=2""', '"split-mode=2"', ' "split-mode=2" '):
+        assert parse_options(text).split_mode == 2, text
+    o = parse_options("compile-options=,:dcci-before-kernel-start= , :split-mode=2")
+    assert o.compile_options == () and o.dcci_before_kernel_start == () and o.split_mode == 2

@@ -208,7 +208,7 @@ def test_walk_same_stream_pair_with_event_is_an_error_naming_both_ops(tmp_path):
 
 def test_walk_other_stream_without_event_needs_stream_fusion(tmp_path):
     ops = [("a", {}, {"send_event_list": [3]}), ("b", {}, {"stream_id": 1, "recv_event_list": [4]}),
-           ("c", {}, {"send_event_list": [4]}), ("d", {}, {"recv_event_list": [3]})]
+           ("c", {}, {"send_event_list": [4]}), ("d", {}, {"stream_id": 1, "recv_event_list": [3]})]
     text = _error(tmp_path, ops)
     assert "use 'options=\"stream-fusion=1\"'" in text and "'stream 0 -> stream 1'" in text
     assert "op_list[0] (a__kernel0) sends [3], op_list[1] (b__kernel0) receives [4]" in text
@@ -233,11 +233,15 @@ def test_walk_other_stream_joined_by_events_is_one_logical_stream(tmp_path):
         assert p.code["entry"]["epilogue"] == []
 
 
-def test_walk_stops_at_the_first_pair_of_two_real_streams(tmp_path):
-    # Past the first unjoined stream change the walk checks no more pairs, as upstream's.
+def test_walk_stops_at_the_first_pair_of_two_real_streams_but_every_pair_of_a_stream_is_checked(tmp_path):
+    # Past the first unjoined stream change the walk checks no more pairs, as upstream's; its
+    # find_all_inner_event_id_set still refuses an event between two ops of one stream.
     ops = [("a", {}, {}), ("b", {}, {"stream_id": 1, "send_event_list": [9]}),
            ("c", {}, {"stream_id": 1, "recv_event_list": [9]}), ("d", {}, {})]
-    assert scenario_plan(tmp_path, ops, "stream-fusion=1").mode == "two_stream"
+    assert "send/recv event pair within one stream" in _error(tmp_path, ops, "stream-fusion=1")
+    ops[2] = ("c", {}, {"stream_id": 1})
+    ops[3] = ("d", {}, {"recv_event_list": [9]})
+    assert scenario_plan(tmp_path / "ok", ops, "stream-fusion=1").mode == "two_stream"
 
 
 def test_walk_joined_pair_then_unjoined_pair_is_two_streams(tmp_path):
@@ -248,11 +252,10 @@ def test_walk_joined_pair_then_unjoined_pair_is_two_streams(tmp_path):
     assert "stream-fusion=1" in _error(tmp_path / "plain", ops)
 
 
-def test_event_between_non_consecutive_ops_of_one_stream_is_inner(tmp_path):
-    # The walk only looks at consecutive pairs; one stream orders the ops anyway.
+def test_event_between_non_consecutive_ops_of_one_stream_is_refused(tmp_path):
+    # The walk only looks at consecutive pairs; upstream's find_all_inner_event_id_set looks at all.
     ops = [("a", {}, {"send_event_list": [6]}), ("b", {}, {}), ("c", {}, {"recv_event_list": [6]})]
-    p = scenario_plan(tmp_path, ops)
-    assert p.mode == "single_stream" and p.events[0]["inner"]
+    assert "send/recv event pair within one stream" in _error(tmp_path, ops)
 
 
 # ---------------------------------------------------------------- preload-code=max placement (facts §14.2)
@@ -329,3 +332,24 @@ def test_mix_1_2_op_in_a_1_1_superkernel_is_refused_unless_allowed(tmp_path, ops
 def test_mix_1_2_op_in_a_1_2_superkernel_is_fine(tmp_path):
     p = scenario_plan(tmp_path, [("m", {"kernel_type": MIX12, "block_dim": 8}, {}), ("c", {"block_dim": 8}, {})])
     assert p.kernel_type == MIX12
+
+
+def test_debug_core_numbers_are_checked_against_the_superkernel_without_them(tmp_path):
+    # AIC_ONLY on 10 blocks + AIV_ONLY on 12: MIX_AIC_1_2 on 10 blocks, 20 vector cores. 12:12 gives
+    # every sub-op its cores, yet the SuperKernel it replaces launches 20 vector cores (upstream refuses it).
+    ops = [("a", {"block_dim": 10}, {}), ("b", {"kernel_type": "KERNEL_TYPE_AIV_ONLY", "block_dim": 12}, {})]
+    with pytest.raises(SkError, match="debug-aiv-num is below") as err:
+        scenario_plan(tmp_path, ops, "debug-aic-num=12:debug-aiv-num=12")
+    assert "At least 20 (without the options the SuperKernel is MIX_AIC_1_2 on 10 blocks)" in str(err.value)
+    p = scenario_plan(tmp_path / "ok", ops, "debug-aic-num=12:debug-aiv-num=24")
+    assert (p.kernel_type, p.block_dim) == ("KERNEL_TYPE_MIX_AIC_1_2", 12)
+
+
+def test_an_event_between_two_ops_of_one_stream_is_refused_even_when_they_are_not_neighbours(tmp_path):
+    # a (stream 0) -> b (stream 1) joined by 100; b -> c (stream 0) joined by 102; a -> c by 101, on one stream.
+    ops = [("a", {}, {"stream_id": 0, "send_event_list": [100, 101]}),
+           ("b", {}, {"stream_id": 1, "recv_event_list": [100], "send_event_list": [102]}),
+           ("c", {}, {"stream_id": 0, "recv_event_list": [101, 102]})]
+    with pytest.raises(SkError, match="send/recv event pair within one stream") as err:
+        scenario_plan(tmp_path, ops)
+    assert "op_list[2]" in str(err.value) and "[101]" in str(err.value)

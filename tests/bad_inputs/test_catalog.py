@@ -54,8 +54,6 @@ option("preload_code_unknown", "preload-code=all", "option 'preload-code'", "'al
 option("stream_fusion_yes", "stream-fusion=yes", "option 'stream-fusion'", "'yes'", "0, 1")
 option("profiling_2", "profiling=2", "option 'profiling'", "'2'", "0, 1")
 option("scope_check_warn", "strict-scope-check=warn", "option 'strict-scope-check'", "'warn'", "bypass, abort")
-option("compile_options_empty_list", "compile-options= , ,", "option 'compile-options'", "empty list")
-option("dcci_list_empty", "dcci-disable-on-kernel=,", "option 'dcci-disable-on-kernel'", "empty list")
 option("sync_elision_on", "sync-elision=on", "option 'sync-elision'", "'on'", "0, 1")
 option("allow_mix_1_2_in_1_1_yes", "allow-mix-1-2-in-1-1=yes", "option 'allow-mix-1-2-in-1-1'", "'yes'", "0, 1")
 option("aic_aiv_ratio_1_3", "debug-aic-num=12:debug-aiv-num=36", "debug-aic-num", "debug-aiv-num", "ratio",
@@ -89,7 +87,7 @@ gen_case("options", "aic_num_over_smaller_soc", "debug-aic-num", "got 24", "at m
          options="debug-aic-num=24:debug-aiv-num=48", ops=MIX12, extra=("--soc", "Ascend910B3"))
 gen_case("options", "aiv_alone_with_cube_ops", "debug-aiv-num alone", "no cube cores", "debug-aic-num >= 8",
          options="debug-aiv-num=16")
-gen_case("options", "aic_num_below_need", "debug-aic-num is below", "got 4", "at least 8, the most cube cores",
+gen_case("options", "aic_num_below_need", "debug-aic-num is below", "got 4", "at least 8 (without the options the superkernel is mix_aic_1_2 on 8 blocks)",
          options="debug-aic-num=4:debug-aiv-num=8", ops=MIX12)
 gen_case("options", "unknown_soc", "--soc", "unknown soc", "'Ascend310P'", "Ascend910B1",
          extra=("--soc", "Ascend310P"))

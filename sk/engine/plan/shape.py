@@ -48,6 +48,19 @@ def sk_shape(ops, cores, opts: SkOptions, platform: Platform) -> tuple:
     if aiv > platform.vector_core_cnt:
         raise SkError("debug-aiv-num exceeds the SoC's vector cores", where=where, value=aiv,
                       allowed=f"at most {platform.vector_core_cnt} on {platform.soc}")
+    # Against the shape the SK has without the options (upstream
+    # check_debug_aic_aiv_num_exceed_sub_op_aic_aiv_num): each side it launches needs its cores.
+    need = sk_cores(ktype, block)
+    shown = f"without the options the SuperKernel is {KERNEL_TYPES[ktype].short} on {block} blocks"
+    for side, given, other, name in (("aic", aic, "aiv", "cube"), ("aiv", aiv, "aic", "vector")):
+        if not need[side] or given >= need[side]:
+            continue
+        if not given:
+            raise SkError(f"debug-{other}-num alone leaves no {name} cores for the {name} sub-ops", where=where,
+                          value=aiv if side == "aic" else aic,
+                          allowed=f"also set debug-{side}-num >= {need[side]} ({shown})")
+        raise SkError(f"debug-{side}-num is below the {name} cores the SuperKernel needs", where=where, value=given,
+                      allowed=f"at least {need[side]} ({shown})")
     if aic and not aiv:
         ktype, block = "KERNEL_TYPE_MIX_AIC_1_0", aic
     elif aiv and not aic:
@@ -56,18 +69,6 @@ def sk_shape(ops, cores, opts: SkOptions, platform: Platform) -> tuple:
         ktype, block = "KERNEL_TYPE_MIX_AIC_1_1", aic
     else:
         ktype, block = "KERNEL_TYPE_MIX_AIC_1_2", aic
-    if max_aic and not aic:
-        raise SkError("debug-aiv-num alone leaves no cube cores for the cube sub-ops", where=where, value=aiv,
-                      allowed=f"also set debug-aic-num >= {max_aic}")
-    if max_aiv and not aiv:
-        raise SkError("debug-aic-num alone leaves no vector cores for the vector sub-ops", where=where, value=aic,
-                      allowed=f"also set debug-aiv-num >= {max_aiv}")
-    if aic and aic < max_aic:
-        raise SkError("debug-aic-num is below the cube cores the sub-ops need", where=where, value=aic,
-                      allowed=f"at least {max_aic}, the most cube cores one sub-op uses")
-    if aiv and aiv < max_aiv:
-        raise SkError("debug-aiv-num is below the vector cores the sub-ops need", where=where, value=aiv,
-                      allowed=f"at least {max_aiv}, the most vector cores one sub-op uses")
     return ktype, block
 
 

@@ -37,11 +37,7 @@ def two_real_streams(ops, opts: SkOptions) -> bool:
         shared = sorted(set(prev.send_events) & set(op.recv_events))
         if op.stream_id == prev.stream_id:
             if shared:
-                raise SkError("send/recv event pair within one stream", where=f"at {op.label}.recv_event_list",
-                              value=shared,
-                              allowed=f"{prev.label} sends it, and both ops are on stream {op.stream_id}, which "
-                                      f"already runs {prev.label} first; drop the event, or put the ops on "
-                                      "different streams")
+                raise _same_stream_pair(prev, op, shared)
         elif not shared:
             if opts.stream_fusion:
                 return True
@@ -54,6 +50,22 @@ def two_real_streams(ops, opts: SkOptions) -> bool:
         # else: another stream joined by an event, one logical stream; the shared ids are inner
         # events (inner_events) and the walk goes on.
     return False
+
+
+def check_stream_pairs(ops) -> None:
+    """No event may join two ops of one stream, adjacent or not (upstream find_all_inner_event_id_set,
+    after the walk, whatever shape it chose): the stream orders them already."""
+    for i, early in enumerate(ops):
+        for late in ops[i + 1:]:
+            shared = sorted(set(early.send_events) & set(late.recv_events))
+            if shared and early.stream_id == late.stream_id:
+                raise _same_stream_pair(early, late, shared)
+
+
+def _same_stream_pair(early, late, shared) -> SkError:
+    return SkError("send/recv event pair within one stream", where=f"at {late.label}.recv_event_list", value=shared,
+                   allowed=f"{early.label} sends it, and both ops are on stream {late.stream_id}, which already "
+                           f"runs {early.label} first; drop the event, or put the ops on different streams")
 
 
 def inner_events(ops) -> set:

@@ -52,6 +52,7 @@ def validate(ki: KernelInfos, opts: SkOptions, platform: Platform, warnings: lis
             senders[e] = op.index
     _check_entry_symbols(ops)
     two_stream = streams.two_real_streams(ops, opts)
+    streams.check_stream_pairs(ops)
     _check_event_order(ops, senders, two_stream)
     disabled = set(opts.dcci_disable_on_kernel)
     run = 0
