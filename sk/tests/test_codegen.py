@@ -252,3 +252,20 @@ def test_mix_ops_carry_their_events_on_the_vector_side(tmp_path):
     # The lock is reset where it was waited for: the vector side's block 0.
     assert re.search(r"if ASCEND_IS_AIV \{\n        if \(AscendC::GetBlockIdx\(\) == 0\) \{\n"
                      r"            \*\(reinterpret_cast<__gm__ uint64_t\*>\(param_base\[\d+\]\)\) = 0;", src)
+
+
+def test_two_streams_mix_ops_notify_and_wait_on_the_vector_side(tmp_path):
+    # Upstream: a MIX op's notify block is its vector queue's (notify_block["aiv"]); its wait block, the
+    # vector side's, stands in both queues; reason3 is one SyncAll<false> line.
+    ops = [("a", {"kernel_type": MIX11}, {"stream_id": 0, "send_event_list": [100]}),
+           ("b", {"kernel_type": AIV}, {"stream_id": 1}),
+           ("c", {"kernel_type": MIX11}, {"stream_id": 0, "recv_event_list": [7]})]
+    plan, src = source(tmp_path, ops, "stream-fusion=1")
+    assert plan.mode == "two_stream"
+    aic = _between(src, "void auto_gen_te_superkernel_t_kernel_aic(void) {", "\n}\n")
+    aiv = _between(src, "void auto_gen_te_superkernel_t_kernel_aiv(void) {", "\n}\n")
+    assert "NotifyFunc" not in aic and "NotifyFunc<false>(param_base[" in aiv and "NotifyFunc<true>" not in src
+    for queue in (aic, aiv):
+        assert "if ASCEND_IS_AIV {\n        // kernel=c__kernel0, ev=7" in queue and "WaitFunc<false>(param_base[" in queue
+        assert ("// two stream when has wait event, add sync by current operator kernel type\n"
+                "    AscendC::SyncAll<false>(); // reason3: for continues notify/wait event \n\n") in queue

@@ -337,7 +337,8 @@ def stream_send(ctx: Ctx, p: dict, side: str, edges, records: list) -> list:
     """After op p on the `side` queue: the flags its dependants wait for (Rule 1, 3.1) and its notifies."""
     ops = ctx.op_plans
     info = _info(ops, edges, (p["index"], side), True)
-    notify_here = side == _sides(p)[0]
+    # Upstream's notify_block[arch]: only the queue of the op's event side notifies.
+    notify_here = side == _SIDE[event_side(p)]
     external = [n for n in p["notify"] if not n["inner"]] if notify_here else []
     if not (info or external):
         return []
@@ -354,7 +355,7 @@ def stream_send(ctx: Ctx, p: dict, side: str, edges, records: list) -> list:
                 if (a, sa) == (p["index"], side) and sb != sa:
                     records.append({"between": [a, b], "kind": f"{d}_ffts",
                                     "reason": "Rule 3.1/3.2: cross-core event flag"})
-    return steps + notify_steps(ctx, p, CUBE if side == "cub" else VEC)
+    return steps + (notify_steps(ctx, p, event_side(p)) if notify_here else [])
 
 
 def stream_between(ctx: Ctx, p: dict, c: dict, side: str, edges, records: list) -> list:
@@ -365,7 +366,8 @@ def stream_between(ctx: Ctx, p: dict, c: dict, side: str, edges, records: list) 
         records.append({"between": [p["index"], c["index"]], "kind": "pipe_all",
                         "reason": "no dependency between the ops: pipe barrier only"})
         steps = [{"kind": "pipe_all"}]
-    wait = wait_steps(ctx, c, CUBE if side == "cub" else VEC)
+    # Upstream's wait_block is the event side's, in whichever queue the op sits (dead code in the other).
+    wait = wait_steps(ctx, c, event_side(c))
     if wait:
         wait.append({"kind": "reason3", "style": "two", "sync": sync_kind(c["kernel_type"])})
     return steps + wait
