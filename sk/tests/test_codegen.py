@@ -269,3 +269,35 @@ def test_two_streams_mix_ops_notify_and_wait_on_the_vector_side(tmp_path):
         assert "if ASCEND_IS_AIV {\n        // kernel=c__kernel0, ev=7" in queue and "WaitFunc<false>(param_base[" in queue
         assert ("// two stream when has wait event, add sync by current operator kernel type\n"
                 "    AscendC::SyncAll<false>(); // reason3: for continues notify/wait event \n\n") in queue
+
+
+# ---------------------------------------------------------------- call blocks (upstream gen_call_func*)
+
+def _call_block(src, op_name):
+    """The `if ASCEND_IS_X { ... }` block that calls op `op_name` (not its preload)."""
+    call = re.search(rf"\n {{10}}{op_name}_middle\(\d+\);", src).start()
+    start = src.rindex("\n    if ASCEND_IS_", 0, call) + 1
+    return src[start:src.index("\n    }\n", call) + 7]
+
+
+def test_dcci_before_and_after_a_sub_kernel_are_commented_options_inside_its_block(tmp_path):
+    ops = [("a", {"sub_operator_op_type": "Add"}, {}), ("b", {"sub_operator_op_type": "Mul"}, {})]
+    _, src = source(tmp_path, ops, "dcci-before-kernel-start=Add:dcci-after-kernel-end=Add")
+    dcci = "dcci((__gm__ uint64_t*)0, cache_line_t::ENTIRE_DATA_CACHE, dcci_dst_t::CACHELINE_OUT);"
+    block = _call_block(src, "a__kernel0")
+    assert block.startswith("    if ASCEND_IS_AIC {\n      // option: dcci-before-kernel-start\n      " + dcci +
+                            "\n\n      if (get_block_idx() < 8) {\n")
+    assert block.endswith("        }\n\n      }\n\n      // option: dcci-after-kernel-end\n      " + dcci +
+                          "\n\n    }\n")
+    assert "option: dcci" not in _call_block(src, "b__kernel0")
+
+
+@pytest.mark.parametrize("split", [4, 1])
+def test_a_fed_static_op_ends_each_core_id_branch_and_its_idle_cores_replay(tmp_path, split):
+    ops = [("a", {"split_mode": split}, {}),
+           ("b", {"block_dim": 4, "sub_op_with_sync_all": True, "split_mode": split}, {})]
+    _, src = source(tmp_path, ops, f"feed-sync-all=1:split-mode={split}", split=split)
+    block = _call_block(src, "b__kernel0")
+    # Upstream calls EndImpl after each copy's call; with one copy there is no switch and no EndImpl.
+    assert block.count("AscendC::SuperKernelAutoSyncAllEndImpl();") == (4 if split == 4 else 0)
+    assert block.endswith("      } else {\n        AscendC::SuperKernelAutoSyncAllComplementImpl();\n      }\n    }\n")
