@@ -281,7 +281,9 @@ def _call_block(src, op_name):
 
 
 def test_dcci_before_and_after_a_sub_kernel_are_commented_options_inside_its_block(tmp_path):
-    ops = [("a", {"sub_operator_op_type": "Add"}, {}), ("b", {"sub_operator_op_type": "Mul"}, {})]
+    # A static op's own JSON flags decide (its SK-mode compile set them from the options it inherited).
+    flags = {"sub_operator_call_dcci_before_kernel_start": True, "sub_operator_call_dcci_after_kernel_end": True}
+    ops = [("a", {"sub_operator_op_type": "Add", **flags}, {}), ("b", {"sub_operator_op_type": "Mul"}, {})]
     _, src = source(tmp_path, ops, "dcci-before-kernel-start=Add:dcci-after-kernel-end=Add")
     dcci = "dcci((__gm__ uint64_t*)0, cache_line_t::ENTIRE_DATA_CACHE, dcci_dst_t::CACHELINE_OUT);"
     block = _call_block(src, "a__kernel0")
@@ -290,6 +292,14 @@ def test_dcci_before_and_after_a_sub_kernel_are_commented_options_inside_its_blo
     assert block.endswith("        }\n\n      }\n\n      // option: dcci-after-kernel-end\n      " + dcci +
                           "\n\n    }\n")
     assert "option: dcci" not in _call_block(src, "b__kernel0")
+    # The option lists alone do not add calls to a static op whose JSON says none, as upstream's.
+    _, plain = source(tmp_path / "plain", [("a", {"sub_operator_op_type": "Add"}, {}), ops[1]],
+                      "dcci-before-kernel-start=Add")
+    assert "option: dcci" not in plain
+    # sub_operator_call_dcci_disable_on_kernel wins over the op's own flags.
+    _, off = source(tmp_path / "off", [("a", {"sub_operator_op_type": "Add", **flags,
+                                              "sub_operator_call_dcci_disable_on_kernel": True}, {}), ops[1]])
+    assert "option: dcci" not in off
 
 
 @pytest.mark.parametrize("split", [4, 1])

@@ -353,3 +353,11 @@ def test_an_event_between_two_ops_of_one_stream_is_refused_even_when_they_are_no
     with pytest.raises(SkError, match="send/recv event pair within one stream") as err:
         scenario_plan(tmp_path, ops)
     assert "op_list[2]" in str(err.value) and "[101]" in str(err.value)
+
+
+def test_two_consecutive_ops_with_dcci_disabled_warn_from_their_json_flags(tmp_path):
+    # Upstream's check_dcci_before_after_op_options reads each sub-op's own flag (its SK-mode compile set it).
+    off = {"sub_operator_call_dcci_disable_on_kernel": True}
+    p = scenario_plan(tmp_path, [("a", off, {}), ("b", off, {}), ("c", {}, {})])
+    assert any("dcci disabled" in w for w in p.warnings)
+    assert not scenario_plan(tmp_path / "one", [("a", off, {}), ("b", {}, {}), ("c", off, {})]).warnings

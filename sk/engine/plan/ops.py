@@ -18,6 +18,19 @@ def preload_count(text_size: int) -> int:
     return math.ceil(min(text_size, PRELOAD_CAP) / ICACHE_LINE)
 
 
+def dcci_calls(op: SubOp, opts: SkOptions) -> tuple:
+    """(disabled, before, after): whether the op's dcci calls are off, and which it gets (upstream
+    init_of_sub_operator_info): a static op's own sub-op JSON flags, which its SK-mode compile set
+    from the options it inherited; a dynamic op's from the option lists by its op type."""
+    if not op.dynamic:
+        disabled = bool(op.dcci_disable)
+        return disabled, op.dcci_before and not disabled, op.dcci_after and not disabled
+    listed = (lambda names: op.op_type is not None and op.op_type in names)
+    if listed(opts.dcci_disable_on_kernel):
+        return True, False, False
+    return False, listed(opts.dcci_before_kernel_start), listed(opts.dcci_after_kernel_end)
+
+
 def op_record(op: SubOp, cores: dict, slots: OpSlots, feed: bool, split: int, opts: SkOptions) -> dict:
     """The plan's record of one op (see the `ops` entry of the schema in sk.engine.plan)."""
     funcs = []
@@ -33,6 +46,7 @@ def op_record(op: SubOp, cores: dict, slots: OpSlots, feed: bool, split: int, op
                       "preload_count": DYNAMIC_PRELOAD[f.arch] if op.dynamic else preload_count(f.text_size),
                       "splits": splits})
     op_type = op.op_type
+    _, dcci_before, dcci_after = dcci_calls(op, opts)
     return {
         "index": op.index, "kernel_name": op.kernel_name, "kernel_type": op.kernel_type, "task_type": op.task_type,
         "block_dim": op.block_dim, "cores": cores, "stream_id": op.stream_id, "bin_path": op.bin_path,
@@ -43,8 +57,7 @@ def op_record(op: SubOp, cores: dict, slots: OpSlots, feed: bool, split: int, op
         "send_events": list(op.send_events), "recv_events": list(op.recv_events),
         "split_mode_json": op.split_mode, "early_start_set": op.early_start_set,
         "early_start_wait": op.early_start_wait,
-        "dcci_before": op.dcci_before or (op_type is not None and op_type in opts.dcci_before_kernel_start),
-        "dcci_after": op.dcci_after or (op_type is not None and op_type in opts.dcci_after_kernel_end),
+        "dcci_before": dcci_before, "dcci_after": dcci_after,
         "dcci_flags_json": {"before": op.dcci_before, "after": op.dcci_after},
         "dcci_disable": op.dcci_disable, "sync_all": op.sync_all, "feed_sync_all": feed,
         "debug_option": op.debug_options, "debug_size": op.debug_buf_size, "op_type": op_type,

@@ -79,8 +79,7 @@ def _call_steps(ctx: Ctx, op: dict) -> list:
         for f in op["funcs"]:
             blocks.append({"arch": f["arch"], "idx": idx_api(op["kernel_type"]), "block": op["block_dim"],
                            "symbols": _arch_symbols(op, f["arch"], ctx.split), "offset": op["param_offset"],
-                           "dcci_before": op["dcci_before"] and op["dcci_disable"] is not True,
-                           "dcci_after": op["dcci_after"] and op["dcci_disable"] is not True})
+                           "dcci_before": op["dcci_before"], "dcci_after": op["dcci_after"]})
         steps.append({"kind": "call", "blocks": blocks, "feed": ctx.feed_needed[i]})
     return steps
 

@@ -11,6 +11,7 @@ import os
 from sk.base.errors import SkError
 from sk.engine.options import SkOptions
 from sk.engine.plan import streams
+from sk.engine.plan.ops import dcci_calls
 from sk.engine.platforms import Platform
 from sk.engine.subop import KernelInfos
 
@@ -54,13 +55,12 @@ def validate(ki: KernelInfos, opts: SkOptions, platform: Platform, warnings: lis
     two_stream = streams.two_real_streams(ops, opts)
     streams.check_stream_pairs(ops)
     _check_event_order(ops, senders, two_stream)
-    disabled = set(opts.dcci_disable_on_kernel)
     run = 0
     for op in ops:
-        run = run + 1 if op.op_type in disabled else 0
+        run = run + 1 if dcci_calls(op, opts)[0] else 0
         if run == 2:
-            warnings.append(f"{op.label} and the op before it are both in dcci-disable-on-kernel: consecutive "
-                            "sub-ops without dcci risk stale data-cache lines")
+            warnings.append(f"{op.label} and the op before it both have their dcci disabled "
+                            "(dcci-disable-on-kernel): consecutive sub-ops without dcci risk stale data-cache lines")
     for op in ops:
         op.check_split_copies(opts.split_mode)
     return two_stream
