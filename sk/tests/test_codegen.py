@@ -311,3 +311,17 @@ def test_a_fed_static_op_ends_each_core_id_branch_and_its_idle_cores_replay(tmp_
     # Upstream calls EndImpl after each copy's call; with one copy there is no switch and no EndImpl.
     assert block.count("AscendC::SuperKernelAutoSyncAllEndImpl();") == (4 if split == 4 else 0)
     assert block.endswith("      } else {\n        AscendC::SuperKernelAutoSyncAllComplementImpl();\n      }\n    }\n")
+
+
+def test_two_streams_rule_3_2_comes_before_the_events_of_the_pair(tmp_path):
+    # Upstream's gen_sync_and_event_code_for_two_stream: the previous op's flags, this op's Rule 3.2
+    # wait, the previous op's notifies, this op's waits.
+    ops = [("v", {"kernel_type": AIV}, {"stream_id": 1}),
+           ("c", {}, {"stream_id": 0, "send_event_list": [100]}),
+           ("w", {"kernel_type": AIV}, {"stream_id": 1, "recv_event_list": [100, 7]})]
+    plan, src = source(tmp_path, ops, "stream-fusion=1")
+    assert plan.mode == "two_stream"
+    aiv = _between(src, "void auto_gen_te_superkernel_t_kernel_aiv(void) {", "\n}\n")
+    seg = aiv[aiv.index("//begin func call of sub operator w__kernel0"):]
+    assert (seg.index("// Rule 1 : sync all aiv") < seg.index("// Rule 3.2 : sync all c2v")
+            < seg.index("WaitFunc<false>(param_base["))

@@ -335,13 +335,19 @@ def _info(ops, edges, node, outgoing: bool) -> list:
 
 def stream_send(ctx: Ctx, p: dict, side: str, edges, records: list) -> list:
     """After op p on the `side` queue: the flags its dependants wait for (Rule 1, 3.1) and its notifies."""
+    flags, notify = _send_parts(ctx, p, side, edges, records)
+    return flags + notify
+
+
+def _send_parts(ctx: Ctx, p: dict, side: str, edges, records: list) -> tuple:
+    """(Rule 1 / 3.1 steps, notify steps) of op p on the `side` queue."""
     ops = ctx.op_plans
     info = _info(ops, edges, (p["index"], side), True)
     # Upstream's notify_block[arch]: only the queue of the op's event side notifies.
     notify_here = side == _SIDE[event_side(p)]
     external = [n for n in p["notify"] if not n["inner"]] if notify_here else []
     if not (info or external):
-        return []
+        return [], []
     steps = [{"kind": "rule1", "side": side, "name": p["kernel_name"], "info": info}]
     for a, sa, b, sb in edges:
         if (a, sa) == (p["index"], side):
@@ -355,22 +361,23 @@ def stream_send(ctx: Ctx, p: dict, side: str, edges, records: list) -> list:
                 if (a, sa) == (p["index"], side) and sb != sa:
                     records.append({"between": [a, b], "kind": f"{d}_ffts",
                                     "reason": "Rule 3.1/3.2: cross-core event flag"})
-    return steps + (notify_steps(ctx, p, event_side(p)) if notify_here else [])
+    return steps, (notify_steps(ctx, p, event_side(p)) if notify_here else [])
 
 
 def stream_between(ctx: Ctx, p: dict, c: dict, side: str, edges, records: list) -> list:
-    """Between consecutive ops p and c of the `side` queue: p's send part, or only a pipe
-    barrier when p sends nothing; then c's external waits."""
-    steps = stream_send(ctx, p, side, edges, records)
-    if not steps:
+    """Between consecutive ops p and c of the `side` queue, in upstream's order
+    (gen_sync_and_event_code_for_two_stream): p's flags, or only a pipe barrier when p sends
+    nothing; c's wait for the other queue's flag (Rule 3.2); p's notifies; c's external waits."""
+    flags, notify = _send_parts(ctx, p, side, edges, records)
+    if not (flags or notify):
         records.append({"between": [p["index"], c["index"]], "kind": "pipe_all",
                         "reason": "no dependency between the ops: pipe barrier only"})
-        steps = [{"kind": "pipe_all"}]
+        flags = [{"kind": "pipe_all"}]
     # Upstream's wait_block is the event side's, in whichever queue the op sits (dead code in the other).
     wait = wait_steps(ctx, c, event_side(c))
     if wait:
         wait.append({"kind": "reason3", "style": "two", "sync": sync_kind(c["kernel_type"])})
-    return steps + wait
+    return flags + stream_receive(ctx, c, side, edges) + notify + wait
 
 
 def stream_receive(ctx: Ctx, op: dict, side: str, edges) -> list:

@@ -136,7 +136,8 @@ def _stream_function(ctx: Ctx, side: str, seq: list, edges, records: list) -> di
         steps += _op_head(ctx, seq, k)
         if k:
             steps += barriers.stream_between(ctx, seq[k - 1], op, side, edges, records)
-        steps += barriers.stream_receive(ctx, op, side, edges)
+        else:
+            steps += barriers.stream_receive(ctx, op, side, edges)
         steps += _call_steps(ctx, op)
         steps += _debug_steps(ctx, op, "two", arch)
     steps += barriers.stream_send(ctx, seq[-1], side, edges, records)
