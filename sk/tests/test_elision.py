@@ -186,8 +186,10 @@ def test_sub_kernels_own_early_start_calls_keep_the_pair(tmp_path):
     assert "waits for the early-start flag itself" in p.barriers[1]["reason"]
     first = barrier_steps(p)[0]
     assert first["set"][0]["cond"] == (">=", "ascendc", 8)      # the complement on idle cores, as upstream
-    # early-start=2: sub-kernels never call it themselves, so nothing forces the pair
-    assert kinds(plan(tmp_path / "m2", ops, "sync-elision=1:early-start=2")) == ["elided", "elided"]
+    # early-start=2 reads the same flags (a sub-kernel compiled with that option has none set)
+    assert kinds(plan(tmp_path / "m2", ops, "sync-elision=1:early-start=2")) == ["early_start", "early_start"]
+    unflagged = [op("a", writes=["x"]), op("b", writes=["y"]), op("c", writes=["z"])]
+    assert kinds(plan(tmp_path / "m2u", unflagged, "sync-elision=1:early-start=2")) == ["elided", "elided"]
 
 
 def test_self_setting_producer_stays_a_producer_of_the_config(tmp_path):
@@ -393,7 +395,7 @@ def test_every_hazard_is_ordered_by_the_kept_barriers(tmp_path_factory, case):
                 for a in _TYPES[ti]:
                     for t in _TYPES[tj]:
                         assert _ordered(orders, i, a, j, t), (i, a, j, t, p.barriers)
-    if extra == "":
+    if extra != ":early-start=0":
         # sub-kernels' own early-start calls always have their pair
         for k, s in enumerate(steps, start=1):
             if s["kind"] == "elided_barrier":

@@ -159,7 +159,9 @@ def _es_step(ctx: Ctx, p: dict, c: dict, config: int) -> dict:
     idle ones of p when p sets it itself (early-start=1 and the JSON flag).
     Every core waits; the consumer's own wait covers its active cores. p's set
     blocks come in p's order, c's wait blocks in c's."""
-    own_flags = ctx.early_start == 1   # mode 2 (V2DisableSubKernel): sub-kernels never set/wait themselves
+    # Upstream guards by the sub-op JSON flags in both modes; in mode 2 (V2DisableSubKernel) a
+    # sub-kernel compiled with the options it inherits has none (no early-start macros).
+    own_flags = ctx.early_start != 0
     sets, waits = [], []
     dp = config >> 2
     p_arches, c_arches = arches(p), arches(c)
@@ -222,7 +224,7 @@ def elision_barrier(ctx: Ctx, tracker: elision.Tracker, p: dict, c: dict, record
         return steps
     hazards = tracker.hazards(c["index"], arches(c), *resources(ctx, c))
     required = frozenset(h.order for h in hazards)
-    own = ctx.early_start == 1
+    own = ctx.early_start != 0
     keep = []
     if own and p["early_start_set"]:
         keep.append(f"op {p['index']} sets the early-start flag itself")
