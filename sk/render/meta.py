@@ -63,7 +63,7 @@ def kernel_json(plan: Plan, sha256: str | None = None) -> dict:
     })
     from sk.engine.plan.layout import sk_debug
 
-    options, size = sk_debug(plan.ops)
+    options, size = sk_debug((op["debug_option"], op["debug_size"]) for op in plan.ops)
     if options:
         doc["debugOptions"] = options
         doc["debugBufSize"] = size

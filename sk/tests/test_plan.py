@@ -362,3 +362,15 @@ def test_two_consecutive_ops_with_dcci_disabled_warn_from_their_json_flags(tmp_p
     p = scenario_plan(tmp_path, [("a", off, {}), ("b", off, {}), ("c", {}, {})])
     assert any("dcci disabled" in w for w in p.warnings)
     assert not scenario_plan(tmp_path / "one", [("a", off, {}), ("b", {}, {}), ("c", off, {})]).warnings
+
+
+def test_dynamic_ops_link_last_and_a_dump_sizes_each_core_s_share(tmp_path):
+    # gen_super_kernel_link_obj_sequence appends the dynamic bins after [cube entry, cube subs, vector
+    # entry, vector subs]; compile_super_kernel adds -DONE_CORE_DUMP_SIZE=debug_size/75 when ops dump.
+    ops = [("d", dynamic_op("d"), {"task_type": "dynamic"}),
+           ("a", {"debugOptions": "printf", "debugBufSize": 78643200}, {}),
+           ("b", {"kernel_type": AIV}, {})]
+    p = scenario_plan(tmp_path, ops)
+    assert [item["op"] for item in p.link_order] == [None, 1, 1, 1, 1, None, 2, 2, 2, 2, 0, 0, 0, 0]
+    assert "-DONE_CORE_DUMP_SIZE=1048576.0" in p.compile_options
+    assert not any(f.startswith("-DONE_CORE_DUMP_SIZE") for f in scenario_plan(tmp_path / "q", ops[2:]).compile_options)

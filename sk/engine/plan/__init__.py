@@ -171,6 +171,10 @@ def _compile_options(ops, opts: SkOptions, early_start: int, dump: bool, split: 
         flags.append("-D__ASCENDC_SUPERKERNEL_AUTO_SYNC_ALL__")
     flags.append("-DASCENDC_DUMP" if dump else "-DASCENDC_DUMP=0")
     flags += list(opts.compile_options)
+    if dump:
+        # Each core's share of the dump buffer, as upstream computes it (a Python float's text).
+        size = layout.sk_debug((op.debug_options, op.debug_buf_size) for op in ops)[1]
+        flags.append(f"-DONE_CORE_DUMP_SIZE={size / layout.DUMP_CORE_NUM}")
     if split > 1:
         flags += ["-mllvm", "-cce-aicore-jump-expand=true", "--cce-long-call=true", "-mllvm",
                   "-cce-aicore-long-call"]

@@ -38,14 +38,19 @@ def dump_needed(ops) -> bool:
     return any(dumps(op.debug_options) for op in ops)
 
 
-def sk_debug(op_records) -> tuple:
-    """(debugOptions, debugBufSize) of the SuperKernel: the dumping ops' options, each part once in order,
-    and their largest buffer; ("", 0) when none dumps (upstream SuperOperatorInfos)."""
+# Upstream's dump cores on a c220 part (ascendc_common_utility.get_dump_core_num; 108 on c310).
+DUMP_CORE_NUM = 75
+
+
+def sk_debug(pairs) -> tuple:
+    """(debugOptions, debugBufSize) of the SuperKernel from each op's (debugOptions, debugBufSize): the
+    dumping ops' options, each part once in order, and their largest buffer; ("", 0) when none dumps
+    (upstream SuperOperatorInfos)."""
     parts, size = [], 0
-    for op in op_records:
-        if dumps(op["debug_option"]):
-            parts += [p for p in op["debug_option"].split(",") if p not in parts]
-            size = max(size, op["debug_size"])
+    for options, buf in pairs:
+        if dumps(options):
+            parts += [p for p in options.split(",") if p not in parts]
+            size = max(size, buf)
     return ",".join(parts), size
 
 

@@ -71,21 +71,31 @@ def events(ops, inner) -> list:
 
 
 def link_order(entries, op_plans) -> list:
+    """Upstream's PerCubeHerVecWithSuper order: [cube entry, cube subs, vector entry, vector subs], then the
+    dynamic ops' objects (gen_super_kernel_link_obj_sequence appends its dynamic bins last)."""
     seq = []
+
+    def add(op, f):
+        seq.append({"kind": "sub", "arch": f["arch"], "op": op["index"], "object": f["object"],
+                    "symbol": f["func_name"], "split": 0, "derived_from": None})
+        for s in f["splits"]:
+            seq.append({"kind": "sub", "arch": f["arch"], "op": op["index"], "object": s["object"],
+                        "symbol": s["symbol"], "split": s["index"], "derived_from": s["derived_from"]})
+
     for arch in (CUBE, VEC):
         for e in entries:
             if e["arch"] == arch:
                 seq.append({"kind": "sk_entry", "arch": arch, "op": None, "object": e["object"],
                             "symbol": e["symbol"], "split": None, "derived_from": None})
         for op in op_plans:
+            if op["task_type"] != "dynamic":
+                for f in op["funcs"]:
+                    if f["arch"] == arch:
+                        add(op, f)
+    for op in op_plans:
+        if op["task_type"] == "dynamic":
             for f in op["funcs"]:
-                if f["arch"] != arch:
-                    continue
-                seq.append({"kind": "sub", "arch": arch, "op": op["index"], "object": f["object"],
-                            "symbol": f["func_name"], "split": 0, "derived_from": None})
-                for s in f["splits"]:
-                    seq.append({"kind": "sub", "arch": arch, "op": op["index"], "object": s["object"],
-                                "symbol": s["symbol"], "split": s["index"], "derived_from": s["derived_from"]})
+                add(op, f)
     seen, out = set(), []
     for item in seq:
         if item["object"] not in seen:
