@@ -31,15 +31,9 @@ class EntryUnit:
 
 def units(plan) -> list[EntryUnit]:
     """One compile per entry of the plan, with upstream's per-half defines."""
-    mix = len(plan.entries) == 2
     out = []
     for e in plan.entries:
-        tail = [e.define]
-        if mix:
-            tail.append("-D__MIX_CORE_MACRO__=1")
-            if plan.kernel_type == "KERNEL_TYPE_MIX_AIC_1_1":
-                tail.append("-D__MIX_CORE_AIC_RATION__=1")
-        tail.append("-DTILING_KEY_VAR=0UL")
+        tail = [e.define, *toolargv.kernel_type_tail(plan.kernel_type)]
         out.append(EntryUnit(e.arch, e.symbol, e.object_name, tuple(tail)))
     if not out:
         raise SkError("the plan has no entries to compile", where="plan: entries")

@@ -162,20 +162,24 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
         raise SkError("a plain compile is not scanned for SuperKernel sync calls", where="--sync-out",
                       allowed="drop --sync-out, or compile in SK mode (without --plain)")
     units = compile_units(tools.flavor, kt)
+    # As upstream compiles any kernel for one side: the MIX macros and TILING_KEY_VAR after the tail
+    # (the scan preprocesses with them too, so it reads the text that is compiled).
+    tail = toolargv.kernel_type_tail(kt.name)
     ran, doc = [], None
     with scratch_dir(out) as work:
         if opts is not None and calls is None:
             scan = {}
-            for side in units:
-                text_path = os.path.join(work, f"{side or 'unit'}.i")
+            for side in syncscan.SIDES:  # both sides whatever the kernel's type, as upstream
+                text_path = os.path.join(work, f"{side}.i")
                 argv = toolargv.preprocess_argv(tools, src, text_path, arch=side,
-                                                defines=[*sk_defines(block_dim, opts, op_type, loc), *defines],
+                                                defines=[*sk_defines(block_dim, opts, op_type, loc), *defines,
+                                                         *tail],
                                                 include_dirs=include_dirs, extra=extra)
                 run_tool(argv, step="preprocessing the kernel (sync-call scan)",
                          where=src if src != "-" else out, stdin=stdin)
                 ran.append(argv)
                 with open(text_path, encoding="utf-8", errors="replace") as f:
-                    scan[side or "unit"] = syncscan.count(f.read())
+                    scan[side] = syncscan.count(f.read())
             doc = syncscan.document(scan)
             calls = syncscan.SyncCalls(*(doc[field] for field in syncscan.SyncCalls._fields))
         sk_defs = [] if opts is None else sk_defines(block_dim, opts, op_type, loc, calls)
@@ -183,7 +187,7 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
         for side in units:
             obj = os.path.join(work, f"{side or 'unit'}.o")
             argv = toolargv.compile_argv(tools, src, obj, arch=side, defines=[*sk_defs, *defines],
-                                         include_dirs=include_dirs, extra=extra)
+                                         include_dirs=include_dirs, extra=extra, tail=tail)
             run_tool(argv, step="compiling the kernel", where=src if src != "-" else out, stdin=stdin)
             ran.append(argv)
             objects.append((f"{side}.o", obj))

@@ -2,24 +2,25 @@
 
 Upstream does not look at the object for this (bisheng inlines SyncAll,
 SetNextTaskStart and WaitPreTaskEnd, so no symbol shows them): it runs the
-compiler with `-E` and the same flags, and counts calls in the text (facts
-§14.3). We do the same on both toolchains, with upstream's patterns and
-thresholds:
+compiler with `-E` and the same flags once for the cube side and once for the
+vector side, whatever the kernel's type, joins the two texts and counts calls
+in them (facts §14.3; ADK kernel_info_infer.py). We do the same on both
+toolchains, with upstream's patterns and thresholds on the joined counts:
 
 * SyncAll: one `SyncAll<x>();` is enough; a bare `SyncAll();` must occur
   more than HEADER_OCCURRENCES times;
 * SetNextTaskStart / WaitPreTaskEnd (optionally with template arguments):
   more than HEADER_OCCURRENCES times.
 
-HEADER_OCCURRENCES is the number of matches the toolchain's own
-kernel_operator.h contributes to every translation unit: Ascend C's headers
-declare each API twice. The CPU twin's header (sk/runtime/include) declares
-them the same way, so the one rule counts the same calls on both toolchains;
+HEADER_OCCURRENCES is what the toolchain's own kernel_operator.h contributes
+to the two texts: Ascend C's interface headers declare each API once per
+translation unit. The CPU twin's header (sk/runtime/include) declares them the
+same way, so the one rule counts the same calls on both toolchains;
 //sk:syncscan_test preprocesses the twin header alone and fails if it stops
-contributing exactly that many.
+contributing exactly one per text.
 
-The result file of a compile (`--sync-out`) carries the counts per compile
-unit and the three answers; wrap and pack read it (`--sync-scan`).
+The result file of a compile (`--sync-out`) carries the counts per side and
+the three answers; wrap and pack read it (`--sync-scan`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from collections import namedtuple
 from sk.base.errors import SkError
 from sk.base import jsonload
 
-HEADER_OCCURRENCES = 2
+SIDES = ("cube", "vec")  # the texts upstream preprocesses and joins for every kernel
+HEADER_OCCURRENCES = 2    # one declaration in each of the two texts
 
 PATTERNS = {
     "sync_all_templated": re.compile(r"SyncAll\s*<\w+>\s*\(\s*\)\s*;"),
@@ -59,7 +61,7 @@ def count(text: str) -> dict[str, int]:
 
 
 def decide(counts: dict[str, int]) -> SyncCalls:
-    """Upstream's thresholds (facts §14.3) applied to one unit's counts."""
+    """Upstream's thresholds (facts §14.3) applied to the joined texts' counts."""
     return SyncCalls(
         sync_all=counts["sync_all_templated"] >= 1 or counts["sync_all"] > HEADER_OCCURRENCES,
         set_next_task_start=counts["set_next_task_start"] > HEADER_OCCURRENCES,
@@ -67,12 +69,11 @@ def decide(counts: dict[str, int]) -> SyncCalls:
     )
 
 
-def document(unit_counts: dict[str, dict[str, int]]) -> dict:
-    """The scan file: counts per compile unit ("unit", "cube", "vec") and the combined answers."""
-    calls = NONE
-    for counts in unit_counts.values():
-        calls = calls | decide(counts)
-    return {"counts": unit_counts, "header_occurrences": HEADER_OCCURRENCES, **calls._asdict()}
+def document(side_counts: dict[str, dict[str, int]]) -> dict:
+    """The scan file: counts per side ("cube", "vec") and the answers for the two texts joined."""
+    joined = {name: sum(counts[name] for counts in side_counts.values()) for name in PATTERNS}
+    calls = decide(joined)
+    return {"counts": side_counts, "header_occurrences": HEADER_OCCURRENCES, **calls._asdict()}
 
 
 def read(path: str) -> SyncCalls:

@@ -145,6 +145,17 @@ def compile_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=
             *HOST_TWIN_DEFINES, *HOST_ARCH_DEFINES.get(arch, ()), *defines, *extra, *tail, src, "-o", out]
 
 
+def kernel_type_tail(kernel_type: str) -> list[str]:
+    """The defines upstream's per-arch compile of a kernel of this type ends with (ADK compile_op, facts
+    §6.3): the MIX macros for MIX_AIC_1_1/1_2 (and the ratio for 1:1), then TILING_KEY_VAR."""
+    tail = []
+    if kernel_type in ("KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2"):
+        tail.append("-D__MIX_CORE_MACRO__=1")
+        if kernel_type == "KERNEL_TYPE_MIX_AIC_1_1":
+            tail.append("-D__MIX_CORE_AIC_RATION__=1")
+    return tail + ["-DTILING_KEY_VAR=0UL"]
+
+
 def entry_compile_argv(tools: Tools, src: str, out: str, *, arch: str, defines=(), include_dirs=(), extra=(),
                        tail=()) -> list[str]:
     """One half of the generated SuperKernel source (`sk entry compile`).

@@ -214,7 +214,7 @@ def test_a_templated_sync_all_call_reaches_the_sub_op_json(tmp_path):
     assert doc["sub_op_with_sync_all"] is True
     assert not doc["sub_operator_early_start_set_flag"] and not doc["sub_operator_early_start_wait_flag"]
     # Preprocess first (its output scanned), then the compile.
-    assert [argv[1] for argv in ran] == ["-E", "-c"]
+    assert [argv[1] for argv in ran] == ["-E", "-E", "-c"]  # cube and vector texts, then the one compile
 
 
 @needs_host_tools
@@ -283,8 +283,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 if [ "$mode" = "-E" ]; then
-  { cat "$src"; echo "void SyncAll(); void SyncAll(); void SetNextTaskStart(); void SetNextTaskStart();"
-    echo "void WaitPreTaskEnd(); void WaitPreTaskEnd();"; } > "$out"
+  { cat "$src"; echo "void SyncAll(); void SetNextTaskStart(); void WaitPreTaskEnd();"; } > "$out"
 else
   : > "$out"
 fi
@@ -312,18 +311,44 @@ def test_cann_compile_preprocesses_each_side_then_compiles_with_the_scan(tmp_pat
             "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2"]
     dcci = ["-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"]
     work = [os.path.dirname(argv[argv.index("-o") + 1]) for argv in ran]
+    # A MIX 1:2 kernel ends each side's compile as upstream's op compile does (ADK compile_op).
+    mix_tail = ["-D__MIX_CORE_MACRO__=1", "-DTILING_KEY_VAR=0UL"]
     assert ran == [
         toolargv.preprocess_argv(tools, str(src), os.path.join(work[0], "cube.i"), arch="cube",
-                                 defines=base + dcci, include_dirs=["/cann/asc/include"]),
+                                 defines=base + dcci + mix_tail, include_dirs=["/cann/asc/include"]),
         toolargv.preprocess_argv(tools, str(src), os.path.join(work[1], "vec.i"), arch="vec",
-                                 defines=base + dcci, include_dirs=["/cann/asc/include"]),
+                                 defines=base + dcci + mix_tail, include_dirs=["/cann/asc/include"]),
         toolargv.compile_argv(tools, str(src), os.path.join(work[2], "cube.o"), arch="cube",
                               defines=base + ["-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END"] + dcci,
-                              include_dirs=["/cann/asc/include"]),
+                              include_dirs=["/cann/asc/include"], tail=mix_tail),
         toolargv.compile_argv(tools, str(src), os.path.join(work[3], "vec.o"), arch="vec",
                               defines=base + ["-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END"] + dcci,
-                              include_dirs=["/cann/asc/include"]),
+                              include_dirs=["/cann/asc/include"], tail=mix_tail),
     ]
+    assert ran[2][-2:] == mix_tail
     doc = json.loads(scan.read_text())
     assert (doc["sync_all"], doc["set_next_task_start"], doc["wait_pre_task_end"]) == (True, False, True)
     assert sorted(doc["counts"]) == ["cube", "vec"]
+
+
+def test_cann_scan_of_a_vector_kernel_joins_both_sides_and_finds_one_bare_call(tmp_path, monkeypatch):
+    """Upstream preprocesses cube and vector for every kernel and counts in the two texts joined, where
+    Ascend C's headers hold one declaration each: one `SetNextTaskStart();` is then found."""
+    from sk.build import toolargv
+
+    bisheng = tmp_path / "bisheng"
+    bisheng.write_text(FAKE_BISHENG)
+    bisheng.chmod(0o755)
+    monkeypatch.setenv("LOG", str(tmp_path / "argv.log"))
+    src = tmp_path / "add.cpp"
+    src.write_text(SCAN_KERNEL % ("", "AscendC::SetNextTaskStart();"))
+    scan = tmp_path / "add.sync.json"
+    ran = subkernel.compile_source(toolargv.Tools("cann", compiler=str(bisheng)), str(src), str(tmp_path / "add.o"),
+                                   kt=kernel_types.lookup("AIV_ONLY", "test"), block_dim=8, options="",
+                                   loc="middle", sync_out=str(scan))
+    assert [(argv[1], next(a for a in argv if a.startswith("--cce-aicore-arch="))) for argv in ran] == [
+        ("-E", "--cce-aicore-arch=dav-c220-cube"), ("-E", "--cce-aicore-arch=dav-c220-vec"),
+        ("-c", "--cce-aicore-arch=dav-c220-vec")]
+    doc = json.loads(scan.read_text())
+    assert doc["set_next_task_start"] is True and doc["sync_all"] is False
+    assert "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" in ran[-1]

@@ -19,8 +19,9 @@ def calls(text):
     return syncscan.decide(syncscan.count(text))
 
 
-HEADER = "void SyncAll(); void SyncAll(); void SetNextTaskStart(); void SetNextTaskStart();" \
-         " void WaitPreTaskEnd(); void WaitPreTaskEnd();\n"
+# What Ascend C's interface headers put into one side's preprocessed text, and into the two joined.
+SIDE_HEADER = "void SyncAll(); void SetNextTaskStart(); void WaitPreTaskEnd();\n"
+HEADER = SIDE_HEADER * 2
 
 
 def test_a_templated_sync_all_counts_at_once():
@@ -39,10 +40,16 @@ def test_bare_calls_must_outnumber_the_headers_two():
     assert calls(HEADER + "WaitPreTaskEndImpl<5>(); void SetNextTaskStart() { }") == syncscan.NONE
 
 
-def test_document_ors_the_units_and_read_round_trips(tmp_path):
-    doc = syncscan.document({"cube": syncscan.count(HEADER), "vec": syncscan.count(HEADER + "SyncAll<true>();")})
+def test_document_joins_the_two_sides_and_read_round_trips(tmp_path):
+    doc = syncscan.document({"cube": syncscan.count(SIDE_HEADER),
+                             "vec": syncscan.count(SIDE_HEADER + "SyncAll<true>();")})
     assert doc["sync_all"] is True and doc["set_next_task_start"] is False
     assert doc["counts"]["vec"]["sync_all_templated"] == 1 and doc["header_occurrences"] == 2
+    # One bare call on one side is found in the joined texts (upstream's rule), though that side alone
+    # holds no more than two matches.
+    one = syncscan.document({"cube": syncscan.count(SIDE_HEADER + "SetNextTaskStart();"),
+                             "vec": syncscan.count(SIDE_HEADER)})
+    assert one["set_next_task_start"] is True and one["sync_all"] is False
     path = tmp_path / "scan.json"
     path.write_text(syncscan.write_text(doc))
     assert syncscan.read(str(path)) == syncscan.SyncCalls(True, False, False)
@@ -66,7 +73,8 @@ def test_a_bad_scan_file_is_a_user_error(tmp_path, content, message):
 @pytest.mark.parametrize("options,loc", [("", "middle"), ("feed-sync-all=1:early-start=1", "start"),
                                          ("stream-fusion=1", "end")])
 def test_the_twin_header_contributes_what_upstream_discounts(tmp_path, options, loc):
-    """The rule's thresholds hold on the twin because its kernel_operator.h declares each API twice."""
+    """The rule's thresholds hold on the twin because its kernel_operator.h declares each API once, so the
+    cube and vector texts joined hold two."""
     from sk.twin import binding
 
     out = tmp_path / "header.i"
@@ -74,9 +82,11 @@ def test_the_twin_header_contributes_what_upstream_discounts(tmp_path, options, 
     argv = toolargv.preprocess_argv(toolargv.Tools("host", compiler=GXX), "-", str(out), arch=None,
                                     defines=defines, include_dirs=[str(binding.INCLUDE_DIR)])
     subprocess.run(argv, input='#include "kernel_operator.h"\n', text=True, check=True)
+    per_text = syncscan.HEADER_OCCURRENCES // len(syncscan.SIDES)
+    assert per_text == 1
     assert syncscan.count(out.read_text()) == {
         "sync_all_templated": 0,
-        "sync_all": syncscan.HEADER_OCCURRENCES,
-        "set_next_task_start": syncscan.HEADER_OCCURRENCES,
-        "wait_pre_task_end": syncscan.HEADER_OCCURRENCES,
+        "sync_all": per_text,
+        "set_next_task_start": per_text,
+        "wait_pre_task_end": per_text,
     }

@@ -410,25 +410,18 @@ static inline void InitDump(bool mixDump, GM_ADDR dumpStartAddr, uint32_t dumpSi
   (void)dumpSize;
 }
 
-// SyncAll, SetNextTaskStart and WaitPreTaskEnd are declared twice before
-// their definitions, as Ascend C's headers declare them (interface header,
-// then implementation header). Upstream finds a kernel's calls by counting
-// `Name();` in its preprocessed source and discounts the two its headers
-// contribute (superkernel-facts.md §14.3, sk/build/syncscan.py); with the
-// same shape here that one rule counts the same calls on the twin as on
-// CANN. //sk:syncscan_test fails if this header stops contributing two.
+// SyncAll, SetNextTaskStart and WaitPreTaskEnd are declared once before
+// their definitions, as Ascend C's interface headers declare them. Upstream
+// finds a kernel's calls by counting `Name();` in its cube and vector
+// preprocessed texts joined and discounts the two declarations they hold
+// (superkernel-facts.md §14.3, sk/build/syncscan.py); with the same shape
+// here that one rule counts the same calls on the twin as on CANN.
+// //sk:syncscan_test fails if this header stops contributing one per text.
 template <bool isAIVOnly = true>
 static inline void SyncAll();
 template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = PIPE_FIX, bool FORCE = false>
 static inline void SetNextTaskStart();
 template <bool FORCE = false>
-static inline void WaitPreTaskEnd();
-
-template <bool isAIVOnly>
-static inline void SyncAll();
-template <pipe_t AIV_PIPE, pipe_t AIC_PIPE, bool FORCE>
-static inline void SetNextTaskStart();
-template <bool FORCE>
 static inline void WaitPreTaskEnd();
 
 // Hard all-core barrier. isAIVOnly: one mode-0 round over all AIVs on flag
