@@ -55,11 +55,14 @@ def two_real_streams(ops, opts: SkOptions) -> bool:
 def check_stream_pairs(ops) -> None:
     """No event may join two ops of one stream, adjacent or not (upstream find_all_inner_event_id_set,
     after the walk, whatever shape it chose): the stream orders them already."""
-    for i, early in enumerate(ops):
-        for late in ops[i + 1:]:
-            shared = sorted(set(early.send_events) & set(late.recv_events))
-            if shared and early.stream_id == late.stream_id:
-                raise _same_stream_pair(early, late, shared)
+    sender = {}  # event -> the earlier op that sends it (an event has one sender)
+    for late in ops:
+        for e in late.recv_events:
+            early = sender.get(e)
+            if early is not None and early.stream_id == late.stream_id:
+                raise _same_stream_pair(early, late, sorted(set(early.send_events) & set(late.recv_events)))
+        for e in late.send_events:
+            sender.setdefault(e, late)
 
 
 def _same_stream_pair(early, late, shared) -> SkError:
