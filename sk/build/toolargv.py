@@ -148,10 +148,13 @@ def compile_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=
 def kernel_type_tail(kernel_type: str) -> list[str]:
     """The defines upstream's per-arch compile of a kernel of this type ends with (ADK compile_op, facts
     §6.3): the MIX macros for MIX_AIC_1_1/1_2 (and the ratio for 1:1), then TILING_KEY_VAR."""
-    tail = []
-    if kernel_type in ("KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2"):
+    # Imported here: kernel_types loads dataclasses, which `sk link` (a toolargv user) does without.
+    from sk.engine.kernel_types import TABLE
+
+    kt, tail = TABLE[kernel_type], []
+    if len(kt.sides) == 2:  # MIX 1:1 and 1:2, upstream's KernelType values 6 and 7
         tail.append("-D__MIX_CORE_MACRO__=1")
-        if kernel_type == "KERNEL_TYPE_MIX_AIC_1_1":
+        if kt.ration == (1, 1):
             tail.append("-D__MIX_CORE_AIC_RATION__=1")
     return tail + ["-DTILING_KEY_VAR=0UL"]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 
 from sk.engine.plan import Plan
+from sk.engine.plan.layout import sk_debug
 
 
 def _kernel_entry(op: dict) -> dict:
@@ -61,8 +62,6 @@ def kernel_json(plan: Plan, sha256: str | None = None) -> dict:
         "optionalOutputMode": "gen_placeholder",
         "supportSuperKernel": 1,
     })
-    from sk.engine.plan.layout import sk_debug
-
     options, size = sk_debug((op["debug_option"], op["debug_size"]) for op in plan.ops)
     if options:
         doc["debugOptions"] = options

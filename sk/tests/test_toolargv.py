@@ -181,3 +181,14 @@ def test_host_preprocess_is_the_compile_with_dash_e():
     assert argv == ["/usr/bin/g++", "-E", "-std=c++17", "-O2", "-fPIC", "-x", "c++", "-Irt/include",
                     "-D__CCE_KT_TEST__=1", "-D__CCE_AICORE__=220", "-D__DAV_C220__", "-D__NPU_ARCH__=2201",
                     "-DX=1", "k.cpp", "-o", "k.i"]
+
+
+def test_kernel_type_tail_is_upstream_s_per_type_defines():
+    # ADK compile_op: __MIX_CORE_MACRO__ for KernelType 6 and 7, the 1:1 ratio for 6, then TILING_KEY_VAR.
+    assert {k: toolargv.kernel_type_tail(k) for k in ("KERNEL_TYPE_AIV_ONLY", "KERNEL_TYPE_MIX_AIC_1_0",
+                                                       "KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2")} == {
+        "KERNEL_TYPE_AIV_ONLY": ["-DTILING_KEY_VAR=0UL"],
+        "KERNEL_TYPE_MIX_AIC_1_0": ["-DTILING_KEY_VAR=0UL"],
+        "KERNEL_TYPE_MIX_AIC_1_1": ["-D__MIX_CORE_MACRO__=1", "-D__MIX_CORE_AIC_RATION__=1", "-DTILING_KEY_VAR=0UL"],
+        "KERNEL_TYPE_MIX_AIC_1_2": ["-D__MIX_CORE_MACRO__=1", "-DTILING_KEY_VAR=0UL"],
+    }
