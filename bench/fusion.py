@@ -14,9 +14,9 @@ timed steps to warm them.
   entry  sk entry compile --arch cube --out-dir entry_cube   (SkCompileEntry, one per side;
          sk entry compile --arch vec --out-dir entry_vec      both run at once, as Bazel runs them)
   link   sk link --entry-dir entry_cube --entry-dir entry_vec ...   (SkLink)
-  ld     sk.build.link.relocatable_link_argv over the link's own inputs: the entry objects and every
+  ld     sk.toolflow.link.relocatable_link_argv over the link's own inputs: the entry objects and every
          sub-op archive whole, with the flags `sk link` gives its ld (GNU ld: --hash-size)
-  localize  the objcopy `sk link` runs after its ld (sk.build.toolargv.localize_argv: every sub-kernel
+  localize  the objcopy `sk link` runs after its ld (sk.toolflow.toolargv.localize_argv: every sub-kernel
          symbol of the plan's link order made local, facts §6.9) over ld's output
 
 tools = ld + localize: what the link's two tools cost with no sk around them, the floor of fuse
@@ -177,7 +177,7 @@ def build_commands(name: str, subs: list[synth.SubKernel], tools: synth.Tools, i
 
 def ld_argv(root: Path, subs: list[synth.SubKernel], tools: synth.Tools) -> list[str]:
     """The linker alone over the link's inputs, with `sk link`'s own argv builder and flags."""
-    from sk.build import link, toolargv
+    from sk.toolflow import link, toolargv
 
     entries = sorted(str(p.relative_to(root)) for side in SIDES for p in (root / f"entry_{side}").glob("*.o"))
     inputs = entries + [t for s in subs for t in toolargv.whole_archive(f"subs/{s.stem}.o")]
@@ -186,7 +186,7 @@ def ld_argv(root: Path, subs: list[synth.SubKernel], tools: synth.Tools) -> list
 
 def localize_argv(root: Path, tools: synth.Tools) -> list[str]:
     """sk link's localising objcopy over the baseline ld's output (the list file written here, untimed)."""
-    from sk.build import toolargv
+    from sk.toolflow import toolargv
 
     plan = json.loads((root / "plan.json").read_text())
     names = sorted({item["symbol"] for item in plan["link_order"] if item["kind"] != "sk_entry"})
@@ -269,7 +269,7 @@ def measure_size(n: int, *, builder: synth.Builder, work: Path, site: Path, repe
 
 DEFINITION = {
     "ld": "ld -r over the link's own inputs (entry halves, every sub-op archive whole) with the argv sk link "
-          "builds for its ld (sk.build.link.relocatable_link_argv: GNU ld gets --hash-size)",
+          "builds for its ld (sk.toolflow.link.relocatable_link_argv: GNU ld gets --hash-size)",
     "fuse": "sk gen + sk link, each a fresh cold `python -m sk` process as Bazel's first build starts it "
             "(PYTHONDONTWRITEBYTECODE=1, sk and its packages with the bytecode the build makes for them "
             "(tools/private/pycompile.py), no warm-up)",

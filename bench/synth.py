@@ -144,7 +144,7 @@ class Builder:
         d.mkdir(parents=True, exist_ok=True)
         src = d / f"{key}.cpp"
         src.write_text(src_text)
-        from sk.build import subkernel, toolargv
+        from sk.toolflow import subkernel, toolargv
 
         subkernel.compile_source(toolargv.Tools("host", compiler=self.tools.compiler), str(src), str(out),
                                  include_dirs=[str(self.include)], sync_out=str(out.with_suffix(".sync.json")),
@@ -162,7 +162,7 @@ class Builder:
         tmp = self.cache / "subs" / f".{key}.tmp"
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
-        from sk.build import subkernel, toolargv
+        from sk.toolflow import subkernel, toolargv
 
         wobj = tmp / "wrapper.o"
         scan = str(kernel_obj.with_suffix(".sync.json"))

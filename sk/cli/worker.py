@@ -37,9 +37,9 @@ def _preload() -> None:
         importlib.import_module(module)
     from sk.render import codegen
     from sk.render import genhelper
-    from sk.build import link
+    from sk.toolflow import link
     from sk.engine import plan
-    from sk.build import subkernel  # noqa: F401
+    from sk.toolflow import subkernel  # noqa: F401
 
     # sk gen's forked helper finds jinja2 imported and the templates compiled.
     codegen.shared_environment(genhelper.PRECOMPILED)

@@ -1,4 +1,4 @@
-# Generated from sk/build/toolargv.py (python -m sk.build.toolargv > this file);
+# Generated from sk/toolflow/toolargv.py (python -m sk.toolflow.toolargv > this file);
 # //sk:toolargv_test fails when the two differ.
 """Flags of the twin runtime that sk.twin.binding builds with the same values."""
 

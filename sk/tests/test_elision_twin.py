@@ -213,7 +213,7 @@ def _run_under_tsan(m, built, tmp):
 
 @pytest.fixture
 def tsan_ok(monkeypatch):
-    from sk.build import link
+    from sk.toolflow import link
     from sk.twin import binding as twin
 
     try:

@@ -11,7 +11,7 @@ import pytest
 
 from sk.base.errors import SkError
 from sk.binfmt import objfacts
-from sk.build import entry, toolargv
+from sk.toolflow import entry, toolargv
 from sk.cli import main as cli
 from sk.engine import planfacts
 

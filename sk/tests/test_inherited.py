@@ -5,7 +5,7 @@ import pathlib
 import pytest
 
 from sk.base.errors import SkError
-from sk.build import subkernel
+from sk.toolflow import subkernel
 from sk.engine import inherited
 from sk.engine import options
 

@@ -12,7 +12,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # Bottom to top; the order of ARCHITECTURE.md's "Inside sk/" table.
-LAYERS = ("base", "binfmt", "engine", "render", "build", "twin", "cli")
+LAYERS = ("base", "binfmt", "engine", "render", "toolflow", "twin", "cli")
 TOP_LEVEL = {"__init__", "__main__"}  # sk/__main__.py starts the cli layer; above everything
 
 
@@ -83,9 +83,9 @@ def test_bench_uses_only_public_names():
 @pytest.mark.parametrize("layer, source, expected", [
     ("engine", "from sk.render import codegen\n", "layer engine imports sk.render"),
     ("engine", "from sk.cli.main import main\n", "layer engine imports sk.cli.main"),
-    ("build", "import sk.twin.run\n", "layer build imports sk.twin.run"),
-    ("build", "from sk.engine.plan import _private\n", "private name _private"),
-    ("twin", "from sk.build import toolargv\ntoolargv._argv()\n", "private name _argv of sk.build.toolargv"),
+    ("toolflow", "import sk.twin.run\n", "layer toolflow imports sk.twin.run"),
+    ("toolflow", "from sk.engine.plan import _private\n", "private name _private"),
+    ("twin", "from sk.toolflow import toolargv\ntoolargv._argv()\n", "private name _argv of sk.toolflow.toolargv"),
     (None, "from sk.twin import run\nrun._Memory()\n", "private name _Memory"),
 ])
 def test_the_checker_catches(layer, source, expected):

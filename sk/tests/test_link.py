@@ -14,11 +14,11 @@ import subprocess
 import pytest
 
 from sk.binfmt import ar
-from sk.build import link
+from sk.toolflow import link
 from sk.binfmt import objfacts
-from sk.build import subkernel
+from sk.toolflow import subkernel
 from sk.engine import kernel_types
-from sk.build import toolargv
+from sk.toolflow import toolargv
 from sk.base.errors import SkError
 from sk.tests.harness import HOST_TOOLS, needs_host_tools
 

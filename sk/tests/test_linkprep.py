@@ -14,10 +14,10 @@ import time
 import pytest
 
 from sk.binfmt import ar
-from sk.build import link
-from sk.build import linkprep
+from sk.toolflow import link
+from sk.toolflow import linkprep
 from sk.engine import planfacts
-from sk.build import toolargv
+from sk.toolflow import toolargv
 from sk.base.errors import SkError
 
 AS, LD, OBJCOPY = shutil.which("as"), shutil.which("ld"), shutil.which("objcopy")

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from sk.binfmt import ar, objfacts
-from sk.build import linkprep
+from sk.toolflow import linkprep
 from sk.engine.subop import load_kernel_infos
 from sk.tests.objfactory import make_archive, make_object
 from sk.tests.scenario import write_scenario
@@ -104,7 +104,7 @@ def _engine_text_size(infos):
 
 
 def _linked_bytes(lib, member):
-    """What the link writes for `member` of `lib` (sk/build/linkprep.py) and whether ld gets the whole archive."""
+    """What the link writes for `member` of `lib` (sk/toolflow/linkprep.py) and whether ld gets the whole archive."""
     cache = linkprep.ArchiveCache()
     inputs = [linkprep.LinkInput(f"a.a({m})", str(lib), m) for m in ("a.o", "a_split1.o")]
     whole = linkprep.whole_archive_runs(inputs, cache)

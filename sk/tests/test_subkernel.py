@@ -7,8 +7,8 @@ import pytest
 
 from sk.binfmt import ar, objfacts
 from sk.cli import main as cli
-from sk.build import subkernel
-from sk.build import syncscan
+from sk.toolflow import subkernel
+from sk.toolflow import syncscan
 from sk.engine import kernel_types
 from sk.engine.inherited import inherited
 from sk.base.errors import SkError
@@ -172,7 +172,7 @@ def _sk_sub(tmp_path, before, after, *, options="", loc="middle", kernel_type="A
     """compile + wrap + pack against the twin's own header; returns (sub-op JSON, compile argv).
 
     prelude: file-scope code after the #include."""
-    from sk.build import toolargv
+    from sk.toolflow import toolargv
     from sk.twin import binding
 
     src = tmp_path / "kern.cpp"
@@ -292,7 +292,7 @@ fi
 
 def test_cann_compile_preprocesses_each_side_then_compiles_with_the_scan(tmp_path, monkeypatch):
     """The CANN order of steps and argv, run by a logging stand-in for bisheng."""
-    from sk.build import toolargv
+    from sk.toolflow import toolargv
 
     bisheng = tmp_path / "bisheng"
     bisheng.write_text(FAKE_BISHENG)
@@ -334,7 +334,7 @@ def test_cann_compile_preprocesses_each_side_then_compiles_with_the_scan(tmp_pat
 def test_cann_scan_of_a_vector_kernel_joins_both_sides_and_finds_one_bare_call(tmp_path, monkeypatch):
     """Upstream preprocesses cube and vector for every kernel and counts in the two texts joined, where
     Ascend C's headers hold one declaration each: one `SetNextTaskStart();` is then found."""
-    from sk.build import toolargv
+    from sk.toolflow import toolargv
 
     bisheng = tmp_path / "bisheng"
     bisheng.write_text(FAKE_BISHENG)

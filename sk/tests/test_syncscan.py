@@ -7,9 +7,9 @@ import subprocess
 import pytest
 
 from sk.base.errors import SkError
-from sk.build import subkernel
-from sk.build import syncscan
-from sk.build import toolargv
+from sk.toolflow import subkernel
+from sk.toolflow import syncscan
+from sk.toolflow import toolargv
 from sk.engine.inherited import inherited
 
 GXX = shutil.which("g++")

@@ -4,7 +4,7 @@ import pathlib
 
 import pytest
 
-from sk.build import toolargv
+from sk.toolflow import toolargv
 from sk.base.errors import SkError
 
 CANN = toolargv.Tools("cann", compiler="/cann/bin/bisheng", linker="/cann/bin/ld.lld",
@@ -107,7 +107,7 @@ TWIN_FLAGS = ["-std=c++17", "-fPIC", "-g", "-Wall", "-Wextra"]
 
 def test_bazel_runtime_flags_are_rendered_from_here():
     assert RUNTIME_BZL.read_text() == toolargv.render_runtime_bzl(), (
-        "sk/runtime/copts.bzl is stale: python -m sk.build.toolargv > sk/runtime/copts.bzl")
+        "sk/runtime/copts.bzl is stale: python -m sk.toolflow.toolargv > sk/runtime/copts.bzl")
     assert '"-std=c++17",\n    "-Wall",\n    "-Wextra",\n    "-Werror",\n]' in RUNTIME_BZL.read_text()
     assert 'RUNTIME_LINKOPTS = [\n    "-pthread",\n]' in RUNTIME_BZL.read_text()
 

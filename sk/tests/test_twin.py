@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from sk.build import toolargv
+from sk.toolflow import toolargv
 from sk.cli import main as cli
 from sk.twin import binding as twin
 from sk.base.errors import SkError

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from sk.base.errors import SkError
-from sk.build import toolargv
+from sk.toolflow import toolargv
 
 # Not resolved: under Bazel the runtime sources are runfiles beside this file.
 RUNTIME_DIR = Path(os.path.abspath(__file__)).parent.parent / "runtime"

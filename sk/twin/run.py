@@ -29,7 +29,7 @@ import shutil
 import statistics
 import tempfile
 
-from sk.build import toolargv
+from sk.toolflow import toolargv
 from sk.engine import inherited, kernel_types, planfacts
 from sk.twin import model as model_mod
 from sk.base.errors import SkError
@@ -67,7 +67,7 @@ def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy
     progress: called with one line per finished step ("built 4 standalone kernel(s)", ...).
     warn: called with each planner warning (what `sk gen` prints as "sk gen: warning: ...").
     """
-    from sk.build import subkernel
+    from sk.toolflow import subkernel
     from sk.twin import binding as twin
 
     os.makedirs(build_dir, exist_ok=True)
@@ -106,7 +106,7 @@ def scope_location(position: int, count: int) -> str:
 
 
 def _shared(compiler: str, objects: list[str], out: str, extra_flags) -> str:
-    from sk.build.twinlib import link_shared
+    from sk.toolflow.twinlib import link_shared
 
     return link_shared(toolargv.Tools("host", compiler=compiler), objects, out, extra_flags)
 
@@ -122,7 +122,7 @@ def op_tensors(op: model_mod.Op) -> dict:
 
 def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_flags, runtime: list,
                  warn) -> BuiltScope:
-    from sk.build import entry, link, subkernel
+    from sk.toolflow import entry, link, subkernel
     from sk.render import outputs
 
     root = os.path.join(build_dir, "sk", scope.name)

@@ -192,7 +192,7 @@ def _twin_lib_impl(ctx):
     by_out = {a.outputs.to_list()[0].basename: a for a in libs}
     asserts.equals(env, ["add_100.so", "add_200.so", "add_300.so", "add_400.so", "add_skp.so"], sorted(by_out))
     for name, lib in by_out.items():
-        # sk builds the compiler's argv (sk.build.toolargv.twin_shared_argv); Starlark passes files and tools.
+        # sk builds the compiler's argv (sk.toolflow.toolargv.twin_shared_argv); Starlark passes files and tools.
         args = _sk_args(lib)
         obj = [f.path for f in lib.inputs.to_list() if f.extension == "o"]
         asserts.equals(env, 1, len(obj))

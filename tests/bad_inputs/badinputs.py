@@ -78,7 +78,7 @@ def edit_json(path, mutate):
 
 def no_calls_scan(path) -> str:
     """A `subkernel compile --sync-out` file for a kernel that calls no inter-core API."""
-    from sk.build import syncscan
+    from sk.toolflow import syncscan
 
     with open(path, "w", encoding="utf-8") as f:
         f.write(syncscan.write_text(syncscan.document({"unit": syncscan.count("")})))

@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-from sk.build import subkernel, toolargv
+from sk.toolflow import subkernel, toolargv
 from sk.engine import kernel_types
 from sk.twin import model as model_mod
 from sk.twin import run

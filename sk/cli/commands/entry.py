@@ -14,7 +14,7 @@ symbol global) rather than in every `sk link`.
 
 from __future__ import annotations
 
-from sk.build import toolargv
+from sk.toolflow import toolargv
 
 
 def configure(parser):
@@ -35,7 +35,7 @@ def configure(parser):
 
 
 def run(args) -> int:
-    from sk.build import entry
+    from sk.toolflow import entry
     from sk.engine import planfacts
     from sk.base.errors import SkError
 

@@ -13,7 +13,7 @@ documented interface (sk_twin_* hooks and per-worker SK globals).
 
 from __future__ import annotations
 
-from sk.build import toolargv
+from sk.toolflow import toolargv
 
 # Options given once per op, taken out of argv by sk.cli.main before argparse sees it (argparse is
 # quadratic in the number of option strings): option -> argparse dest.
@@ -37,7 +37,7 @@ def configure(parser):
 
 
 def run(args) -> int:
-    from sk.build import link
+    from sk.toolflow import link
     from sk.engine import planfacts
 
     plan = planfacts.load_link_facts(args.plan)

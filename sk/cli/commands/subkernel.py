@@ -5,14 +5,14 @@
   wrap     generate + compile the SK-mode entry `<func>(uint64_t args_offset)`
   pack     ld -r kernel + wrapper, localise, split copies -> archive + sub-op JSON
 
-See sk/build/subkernel.py for the naming scheme and the output layout.
+See sk/toolflow/subkernel.py for the naming scheme and the output layout.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from sk.build import toolargv
+from sk.toolflow import toolargv
 
 
 def _tools(p, compiler=False, linker=False):
@@ -76,7 +76,7 @@ def configure(parser):
 
 
 def run(args: argparse.Namespace) -> int:
-    from sk.build import subkernel
+    from sk.toolflow import subkernel
     from sk.engine import kernel_types
 
     kt = kernel_types.lookup(args.kernel_type, "--kernel-type")

@@ -5,13 +5,13 @@
 The objects come from `sk subkernel compile --plain` (a standalone kernel) or
 `sk link` (a SuperKernel); runtime symbols stay undefined and resolve against
 libskrt.so when the twin loads the library. The argv is
-sk.build.toolargv.twin_shared_argv's, through sk.build.twinlib (which `sk run`
+sk.toolflow.toolargv.twin_shared_argv's, through sk.toolflow.twinlib (which `sk run`
 calls too).
 """
 
 from __future__ import annotations
 
-from sk.build import toolargv
+from sk.toolflow import toolargv
 
 
 def configure(parser):
@@ -28,7 +28,7 @@ def configure(parser):
 
 
 def run(args) -> int:
-    from sk.build.twinlib import link_shared
+    from sk.toolflow.twinlib import link_shared
 
     link_shared(toolargv.Tools(args.toolchain, compiler=args.compiler, linker=args.ld), args.objects, args.out,
                 args.extra)

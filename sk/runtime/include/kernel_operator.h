@@ -414,7 +414,7 @@ static inline void InitDump(bool mixDump, GM_ADDR dumpStartAddr, uint32_t dumpSi
 // their definitions, as Ascend C's interface headers declare them. Upstream
 // finds a kernel's calls by counting `Name();` in its cube and vector
 // preprocessed texts joined and discounts the two declarations they hold
-// (superkernel-facts.md §14.3, sk/build/syncscan.py); with the same shape
+// (superkernel-facts.md §14.3, sk/toolflow/syncscan.py); with the same shape
 // here that one rule counts the same calls on the twin as on CANN.
 // //sk:syncscan_test fails if this header stops contributing one per text.
 template <bool isAIVOnly = true>

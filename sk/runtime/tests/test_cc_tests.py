@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from sk.build import toolargv
+from sk.toolflow import toolargv
 from sk.twin import binding as twin
 
 HERE = Path(__file__).resolve().parent

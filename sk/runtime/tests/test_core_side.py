@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from sk.binfmt import objfacts
-from sk.build import toolargv
+from sk.toolflow import toolargv
 from sk.twin import binding as twin
 
 UNIT = """#include "kernel_operator.h"

@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from sk.build import toolargv
+from sk.toolflow import toolargv
 from sk.twin import binding as twin
 
 REPO = Path(__file__).resolve().parents[3]

@@ -19,7 +19,7 @@ import threading
 from collections import namedtuple
 
 from sk.binfmt import ar, elf, objfacts
-from sk.build import toolargv
+from sk.toolflow import toolargv
 from sk.base.errors import SkError
 from sk.base.toolrun import run_tools, start_tool
 

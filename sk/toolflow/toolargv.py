@@ -326,7 +326,7 @@ def render_runtime_bzl() -> str:
     """sk/runtime/copts.bzl: the flags Bazel's cc rules build the twin runtime with."""
     def items(flags):
         return "".join(f'    "{f}",\n' for f in flags)
-    return ("# Generated from sk/build/toolargv.py (python -m sk.build.toolargv > this file);\n"
+    return ("# Generated from sk/toolflow/toolargv.py (python -m sk.toolflow.toolargv > this file);\n"
             "# //sk:toolargv_test fails when the two differ.\n"
             '"""Flags of the twin runtime that sk.twin.binding builds with the same values."""\n\n'
             f"RUNTIME_COPTS = [\n{items((TWIN_STD, *TWIN_WARNINGS, WERROR))}]\n\n"

@@ -40,8 +40,8 @@ import re
 from collections import namedtuple
 
 from sk.binfmt import ar, objfacts
-from sk.build import syncscan
-from sk.build import toolargv
+from sk.toolflow import syncscan
+from sk.toolflow import toolargv
 from sk.base.errors import SkError
 from sk.engine.inherited import Inherited, inherited
 from sk.engine.kernel_types import KernelType
@@ -376,7 +376,7 @@ def _pack_unit(tools, work, stem, func, split_mode, keys, kernel, wrapper, entry
     merged = os.path.join(work, f"{stem}.merged.o")
     run_tool(toolargv.relocatable_link_argv(tools, [kpath, wpath], merged),
              step="merging kernel and wrapper (ld -r)", where=f"{kernel[0]} + {wrapper[0]}")
-    from sk.build.linkprep import make_localizable, write_symbol_list
+    from sk.toolflow.linkprep import make_localizable, write_symbol_list
 
     info = objfacts.read_object(merged, data=make_localizable(merged, kernel[0]))
     defined = {s.name for s in info.defined_globals()}
@@ -415,7 +415,7 @@ def _cross_check(calls: syncscan.SyncCalls, units, kernel_obj: str, sync_scan: s
                           where=f"{kernel_obj} (scan {sync_scan})",
                           allowed="call the Ascend C API (AscendC::SyncAll, SetNextTaskStart, WaitPreTaskEnd) "
                                   "rather than the twin runtime directly; if the kernel does, the twin header "
-                                  "and sk/build/syncscan.py disagree")
+                                  "and sk/toolflow/syncscan.py disagree")
 
 
 def sub_op_json(*, stem, name, kt, block_dim, params, opts, op_type, loc, units, calls) -> dict:

@@ -5,7 +5,7 @@ front ends produce the same library from the same objects.
 """
 
 from sk.base.toolrun import atomic_output, run_tool
-from sk.build import toolargv
+from sk.toolflow import toolargv
 
 
 def link_shared(tools: toolargv.Tools, objects: list[str], out: str, extra=()) -> str:

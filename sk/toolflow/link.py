@@ -30,11 +30,11 @@ from collections import namedtuple
 
 from sk.base import jsontext
 from sk.binfmt import objfacts
-from sk.build import toolargv
+from sk.toolflow import toolargv
 from sk.base.errors import SkError
-from sk.build.linkprep import (ArchiveCache, Background, EarlyLink, LinkInput, dedupe, layout, make_localizable,
+from sk.toolflow.linkprep import (ArchiveCache, Background, EarlyLink, LinkInput, dedupe, layout, make_localizable,
                               start_link, write_inputs, write_symbol_list)
-from sk.build.linkprep import relocatable_link_argv as _ld_argv
+from sk.toolflow.linkprep import relocatable_link_argv as _ld_argv
 from sk.base.toolrun import atomic_output, run_tool, scratch_dir, start_tool
 
 # Symbols any host object may leave undefined: the C library and compiler

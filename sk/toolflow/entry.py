@@ -16,10 +16,10 @@ import json
 import os
 from dataclasses import dataclass
 
-from sk.build import toolargv
+from sk.toolflow import toolargv
 from sk.base.errors import SkError
 from sk.base.toolrun import atomic_output, run_tool
-from sk.build.linkprep import localize_entry
+from sk.toolflow.linkprep import localize_entry
 
 @dataclass(frozen=True)
 class EntryUnit:
