@@ -71,8 +71,9 @@ def corrupt(err: Exception, name: str, where: str) -> SkError:
 class Elf:
     """One ELF file's section sizes and symbol table.
 
-    text_size: bytes of the sections named .text and .text.* (the ICache
-    preload count is derived from it, facts §4); exec_size: bytes of the
+    text_size: bytes of the first section (header order) whose name contains
+    ".text", None when there is none (upstream sizes an object so for the ICache
+    preload count, facts §4); exec_size: bytes of the
     executable PROGBITS sections (the sub-op JSON's sub_operator_text_size);
     group_count: COMDAT group sections; symtab: the SHT_SYMTAB, else (shared
     libraries) the SHT_DYNSYM, or None.
@@ -118,7 +119,7 @@ def _parse(data, name: str, where: str) -> Elf:
     elf_class = 64 if data[4] == 2 else 32
     shoff, _, _, _, _, shentsize, shnum, shstrndx = _field(data, ehdr, ehdr_at)
     if not shoff:
-        return Elf(elf_class, 0, None, [])
+        return Elf(elf_class, None, None, [])
     if shentsize < shdr.size:
         raise ValueError(f"section header entries of {shentsize} bytes")
     first = _field(data, shdr, shoff)
@@ -141,15 +142,14 @@ def _parse(data, name: str, where: str) -> Elf:
         return data[h[4]:h[4] + size]
 
     names = body(headers[shstrndx], headers[shstrndx][5]) if 0 < shstrndx < shnum else b""
-    # Sections named `.text` or `.text.*`: the few name offsets that spell one are found in the
-    # name table (bytes.find), instead of comparing every section's name.
-    text_names = set()
-    at = names.find(b".text")
-    while at >= 0:
-        if names[at + 5:at + 6] in (b"\0", b"."):
-            text_names.add(at)
-        at = names.find(b".text", at + 1)
-    text_size = sum([h[5] for h in headers if h[0] in text_names]) if text_names else 0
+    # The ICache preload count is upstream's: the size of the first section, in header order,
+    # whose name contains ".text" (the first such line of `llvm-objdump -h`); None when none does.
+    text_size = None
+    for h in headers:
+        end = names.find(b"\0", h[0])
+        if b".text" in names[h[0]:end if end >= 0 else len(names)]:
+            text_size = h[5]
+            break
     table = next((h for h in headers if h[1] == _SHT_SYMTAB), None)
     if table is None:
         table = next((h for h in headers if h[1] == _SHT_DYNSYM), None)

@@ -24,7 +24,7 @@ from sk.binfmt import ar, elf
 
 # Bumped whenever the engine's answers change meaning, so that facts written
 # by another version of this reader are never taken for its own.
-FACTS_FORMAT = 1
+FACTS_FORMAT = 2
 FACTS_KEY = "sk_archive"
 
 
@@ -39,7 +39,7 @@ class ObjectInfo:
                  functions: tuple | None = None, symbols: tuple | None = None):
         self.name = name  # file name or archive member name (never a directory)
         self._elf = parsed
-        self.text_size = parsed.text_size if parsed is not None else text_size  # .text and .text.* bytes
+        self.text_size = parsed.text_size if parsed is not None else text_size  # first .text-named section, or None
         if functions is not None:
             self.__dict__["_globals"] = (functions, symbols)
 
@@ -192,7 +192,7 @@ def objects_from_facts(facts, data: bytes) -> dict[str, ObjectInfo] | None:
         if type(doc) is not dict:
             return None
         funcs, syms, size = doc.get("functions"), doc.get("symbols"), doc.get("text_size")
-        if (type(funcs) is not list or type(syms) is not list or type(size) is not int
+        if (type(funcs) is not list or type(syms) is not list or (size is not None and type(size) is not int)
                 or not {str}.issuperset(map(type, funcs)) or not {str}.issuperset(map(type, syms))):
             return None
         out[member] = _from_answers(member, size, tuple(funcs), tuple(syms))

@@ -33,6 +33,17 @@ class Platform:
     vector_core_cnt: int
     has_ffts: bool
 
+    # Generator facts that follow from the chip (upstream CommonUtility.is_c310 checks in super_kernel.py).
+    @property
+    def flag_wait_takes_pipe(self) -> bool:
+        """wait_flag_dev names the pipe it blocks (`wait_flag_dev(PIPE_S, flag)`): c310."""
+        return self.chip == "c310"
+
+    @property
+    def ub_copy_align_v2(self) -> bool:
+        """UB->GM copies use copy_ubuf_to_gm_align_v2 (byte lengths): c310."""
+        return self.chip == "c310"
+
     def to_json(self) -> dict:
         return dataclasses.asdict(self)
 

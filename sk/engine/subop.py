@@ -414,7 +414,12 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
                           allowed="the entry must be a function symbol (STT_FUNC); functions defined there: "
                                   + (", ".join(info.defined_functions) or "none"))
         funcs.append(ArchFunc(arch=arch, key=key, func_name=func_name, object=_shown(obj),
-                              text_size=info.text_size, _path=obj))
+                              text_size=_sized(info.text_size, f"{kwhere}.obj_files ({_shown(obj)})"), _path=obj))
+    if split_mode is None and not all(kernel_types.TABLE[ktype].ration):
+        # Upstream sizes the op's bin_path itself when the JSON has no split_mode (except for MIX 1:1/1:2,
+        # whose two objects it always takes from the archive): the first `.text` section listed in it.
+        size = _sized(_first_text_size(bin_data, objects, bin_where), bin_where)
+        funcs = [dataclasses.replace(f, text_size=size) for f in funcs]
 
     dynamic_keys = ()
     if task_type == "dynamic":
@@ -434,6 +439,25 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
         dynamic_keys=dynamic_keys, tensors=_tensors(entry, f"at op_list[{i}] ({kname}).tensors"),
         _objects=objects,
     )
+
+
+def _sized(size, where: str) -> int:
+    if size is None:
+        raise SkError("object has no .text section to size its ICache preload", where=where,
+                      allowed="a sub-kernel object with a section named .text (upstream sizes the first one)")
+    return size
+
+
+def _first_text_size(bin_data: bytes, objects: _ObjectSource, where: str):
+    """Upstream's `llvm-objdump -h <bin_path>` reading: the first `.text` section listed, in an archive
+    the first member's that has one."""
+    if objects.archive is None:
+        return objfacts.object_info(bin_data, "bin_path", where, sub_kernel=True).text_size
+    for member in objects.archive:
+        size = objects.get(member, where).text_size
+        if size is not None:
+            return size
+    return None
 
 
 def _tensors(entry: dict, where: str) -> TensorAccess | None:

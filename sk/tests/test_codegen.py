@@ -325,3 +325,37 @@ def test_two_streams_rule_3_2_comes_before_the_events_of_the_pair(tmp_path):
     seg = aiv[aiv.index("//begin func call of sub operator w__kernel0"):]
     assert (seg.index("// Rule 1 : sync all aiv") < seg.index("// Rule 3.2 : sync all c2v")
             < seg.index("WaitFunc<false>(param_base["))
+
+
+MIX11, MIX12 = "KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2"
+
+
+@pytest.mark.parametrize("types,side,size,hand_over", [
+    (["KERNEL_TYPE_AIC_ONLY"], "AIC", 4096, False),
+    ([AIV], "AIV", 4096, False),
+    ([MIX11], "AIV", 4096, True),
+    ([MIX12], "AIV", 4096, True),   # 8192 bytes for twice the blocks; each vector core zeroes half a share
+])
+def test_feed_sync_all_zeroing_side_and_hand_over(tmp_path, types, side, size, hand_over):
+    # Upstream gen_clear_syncall_worskspace: the cube side zeroes only in a cube-only SuperKernel; in a MIX
+    # 1:1/1:2 one the vector side zeroes and hands over to the cube side with an AIV->AIC flag.
+    ops = [(f"k{i}", {"kernel_type": t, "block_dim": 8}, {}) for i, t in enumerate(types * 2)]
+    plan, src = source(tmp_path, ops, "feed-sync-all=1")
+    zero = _between(src, "uint32_t sizePerCore", "//begin func call")
+    assert src[:src.index("uint32_t sizePerCore")].rstrip().endswith(f"if ASCEND_IS_{side} {{")
+    assert f"uint32_t sizePerCore = {size} / get_block_num();" in zero
+    assert ("AscendC::GetffstMsg(0x02, AscendC::SYNC_AIV_FLAG));\n    }\n\n    if ASCEND_IS_AIC {\n"
+            "       wait_flag_dev(AscendC::SYNC_AIV_FLAG);\n    }\n" in zero) == hand_over
+    if side == "AIV":
+        assert "AscendC::DuplicateImpl((__ubuf__ uint32_t*)(0), (uint32_t)0, 128);" in zero
+        assert "copy_ubuf_to_gm((__gm__ void*)(startAddr), (__ubuf__ void*)(0), 0, 1, 16, 1, 1);" in zero
+
+
+@pytest.mark.parametrize("types,mix", [([MIX11], True), ([MIX12, AIV], True), (["KERNEL_TYPE_AIC_ONLY"], False),
+                                       ([AIV, "KERNEL_TYPE_MIX_AIV_1_0"], False)])
+def test_a_mix_superkernel_inits_a_mix_dump(tmp_path, types, mix):
+    # Upstream gen_super_dump_code: InitDump(true, ...) when the SuperKernel is MIX 1:1 or 1:2.
+    ops = [(f"k{i}", {"kernel_type": t, "debugOptions": "printf", "debugBufSize": 1048576}, {})
+           for i, t in enumerate(types)]
+    _, src = source(tmp_path, ops)
+    assert f"AscendC::InitDump({'true' if mix else 'false'}, workspace + 0, ASCENDC_DUMP_SIZE);" in src

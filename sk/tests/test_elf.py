@@ -76,14 +76,15 @@ def test_archive_given_where_object_expected(tmp_path):
 
 
 def _pyelftools_reference(data):
-    """(functions, global/weak symbols, undefined non-locals, .text bytes, executable bytes) read by pyelftools."""
+    """(functions, global/weak symbols, undefined non-locals, first .text-named section's bytes, executable
+    bytes) read by pyelftools."""
     from elftools.elf.elffile import ELFFile
     from elftools.elf.sections import SymbolTableSection
 
-    funcs, defined, undefined, text, code = set(), set(), set(), 0, 0
+    funcs, defined, undefined, text, code = set(), set(), set(), None, 0
     for section in ELFFile(io.BytesIO(data)).iter_sections():
-        if section.name == ".text" or section.name.startswith(".text."):
-            text += section["sh_size"]
+        if text is None and ".text" in section.name:
+            text = section["sh_size"]
         if section["sh_type"] == "SHT_PROGBITS" and section["sh_flags"] & 0x4:
             code += section["sh_size"]
         if not isinstance(section, SymbolTableSection) or section["sh_type"] != "SHT_SYMTAB":
@@ -301,3 +302,21 @@ def test_an_object_without_unique_symbols_is_returned_as_it_is(tmp_path):
     assert elf.unique_as_global(data, "s.o") is data
     with pytest.raises(SkError, match="not an ELF object"):
         elf.unique_as_global(b"garbage!", "g.o")
+
+
+def test_text_size_is_the_first_text_named_section(tmp_path):
+    # Upstream sizes an object by the first `.text` line of `llvm-objdump -h`: an empty .text before
+    # the function's own section gives 0, and .text.* sections after it are not added.
+    src = tmp_path / "s.s"
+    src.write_text(".text\n.section .text.k_middle,\"ax\",@progbits\n.globl k_middle\n.type k_middle, @function\n"
+                   "k_middle:\n.skip 5000\n")
+    subprocess.run(["as", "--64", "-o", str(tmp_path / "s.o"), str(src)], check=True)
+    assert _sub_kernel(str(tmp_path / "s.o")).text_size == 0
+    src.write_text(".text\n.globl k_middle\n.type k_middle, @function\nk_middle:\n.skip 3000\n"
+                   ".section .text.unlikely,\"ax\",@progbits\n.skip 9000\n")
+    subprocess.run(["as", "--64", "-o", str(tmp_path / "t.o"), str(src)], check=True)
+    assert _sub_kernel(str(tmp_path / "t.o")).text_size == 3000
+    src.write_text(".data\n.globl k_middle\nk_middle:\n.quad 1\n")
+    subprocess.run(["as", "--64", "-R", "-o", str(tmp_path / "d.o"), str(src)], check=True)
+    subprocess.run(["objcopy", "--remove-section", ".text", str(tmp_path / "d.o")], check=True)
+    assert _sub_kernel(str(tmp_path / "d.o")).text_size is None

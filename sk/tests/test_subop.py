@@ -135,3 +135,22 @@ def test_from_dict_kernel_name_override(tmp_path):
     doc = json.loads(open(path).read())
     k = kernel_infos_from_dict(doc, str(tmp_path), kernel_name="te_other")
     assert k.kernel_name == "te_other"
+
+
+def test_preload_size_from_bin_path_without_split_mode(tmp_path):
+    # Upstream sizes the op's bin_path itself when its JSON has no split_mode (the first .text listed, in
+    # an archive the first member's), and the obj_files member otherwise; MIX 1:1/1:2 always the members.
+    from sk.tests.objfactory import make_object
+
+    path = write_scenario(tmp_path, [("a", {"split_mode": None}, {}),
+                                     ("m", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_1", "split_mode": None}, {})],
+                          text_size=4080)
+    make_object(tmp_path / "first.o", ["unrelated"], text_size=9000)
+    make_archive(tmp_path / "a.a", [tmp_path / "first.o", tmp_path / "a.o"])
+    make_archive(tmp_path / "m.a", [tmp_path / "first.o", tmp_path / "m.o"])
+    _edit_infos(path, lambda d: [d["op_list"][0].update(bin_path="a.a"), d["op_list"][1].update(bin_path="m.a")])
+    a, m = load_kernel_infos(path).ops
+    assert [f.text_size for f in a.funcs] == [9000]
+    assert [f.text_size for f in m.funcs] == [4080, 4080]
+    _edit_json(tmp_path, "a", lambda d: d.update(split_mode=4))
+    assert [f.text_size for f in load_kernel_infos(path).ops[0].funcs] == [4080]

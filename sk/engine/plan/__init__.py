@@ -52,7 +52,7 @@ Plan JSON schema (schema_version 1; all keys always present, null when n/a):
   code               what the templates render: header {run_cfg_arch, profiling, units: [{declare:
                      [symbols], dynamic: {name, index, split, branches, num_blocks}|null}]},
                      functions (two streams: one per core-type queue) [{name, arch, dynamic_locals,
-                     steps}], entry {name, align, workspace_index, feed_base, dump_offset,
+                     steps}], entry {name, align, workspace_index, feed_base, dump_offset, dump_mix,
                      profiling_index, task_id_index, ffts, prologue, body, epilogue},
                      meta_sections [{symbol, ktype, ration, guard_arch}].
                      Each step is {"kind": ..., ...}; see sk/render/templates/steps.j2 for the kinds.

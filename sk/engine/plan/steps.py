@@ -162,8 +162,7 @@ def code(ctx: Ctx, two_stream: bool, records: list, sync_edges: list) -> dict:
     name = ctx.ki.kernel_name
     zero = None
     if ctx.opts.feed_sync_all:
-        zero = {"kind": "zero_workspace", "arch": VEC if ctx.ktype == "KERNEL_TYPE_MIX_AIV_1_0" else CUBE,
-                "size": ctx.params["workspace_size"]}
+        zero = _zero_workspace(ctx)
     prologue, body, epilogue, functions = [], [], [], []
     if two_stream:
         edges, order = barriers.sync_graph(ctx)
@@ -228,6 +227,8 @@ def code(ctx: Ctx, two_stream: bool, records: list, sync_edges: list) -> dict:
         "name": f"auto_gen_{name}_kernel", "align": ctx.opts.func_align,
         "workspace_index": p["workspace_index"], "feed_base": bool(ctx.opts.feed_sync_all),
         "dump_offset": p["dump_offset"] if p["dump"] else None,
+        # Upstream gen_super_dump_code: a dump shared by both sides of a MIX 1:1/1:2 SK is a mix dump.
+        "dump_mix": all(KERNEL_TYPES[ctx.ktype].ration),
         "profiling_index": p["profiling_index"], "task_id_index": p["task_id_index"],
         "ffts": p["ffts_slot"] is not None, "prologue": prologue, "body": body, "epilogue": epilogue,
     }
@@ -237,6 +238,20 @@ def code(ctx: Ctx, two_stream: bool, records: list, sync_edges: list) -> dict:
                    "profiling": bool(ctx.opts.profiling), "units": units},
         "functions": functions, "entry": entry, "meta_sections": sections,
     }
+
+
+def _zero_workspace(ctx: Ctx) -> dict:
+    """feed-sync-all's config words zeroed at the start (upstream gen_clear_syncall_worskspace): by the cube
+    side in a cube-only SK, else by the vector side; in a MIX 1:1/1:2 SK the vector side then hands over to
+    the cube side with an AIV->AIC flag, and in 1:2 each vector core zeroes half a block's share."""
+    ration = KERNEL_TYPES[ctx.ktype].ration
+    size = ctx.params["workspace_size"]
+    if not ration[1]:
+        return {"kind": "zero_workspace", "arch": CUBE, "size": size}
+    plat = ctx.platform
+    return {"kind": "zero_workspace", "arch": VEC, "size": size // ration[1] if ration[0] else size,
+            "hand_over": bool(ration[0]), "align_v2": bool(ration[0]) and plat.ub_copy_align_v2,
+            "pipe_s_wait": bool(ration[0]) and plat.flag_wait_takes_pipe}
 
 
 def _dynamic_impl(ctx: Ctx, op: dict) -> dict:
