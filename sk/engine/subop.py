@@ -221,6 +221,12 @@ def _optional_bool(doc: dict, field: str, where: str, default=False):
     return value
 
 
+def _required_bool(doc: dict, field: str, where: str) -> bool:
+    # Upstream reads these two without a default (init_of_sub_operator_info) and refuses a JSON that
+    # lacks them: an SK-mode sub-kernel compile always writes them.
+    return _require(doc, field, bool, where, "true or false (written by the sub-kernel's SK-mode compile)")
+
+
 def _shown(path: str) -> str:
     """A path fit for messages and outputs: relative as given, absolute reduced to its name."""
     return os.path.basename(path) if os.path.isabs(path) else path
@@ -430,8 +436,8 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
         stream_id=stream_id, task_type=task_type, send_events=send, recv_events=recv,
         bin_path=_shown(entry["bin_path"]), json_path=_shown(entry["json_path"]), funcs=tuple(funcs),
         split_mode=split_mode,
-        early_start_set=_optional_bool(meta, "sub_operator_early_start_set_flag", where),
-        early_start_wait=_optional_bool(meta, "sub_operator_early_start_wait_flag", where),
+        early_start_set=_required_bool(meta, "sub_operator_early_start_set_flag", where),
+        early_start_wait=_required_bool(meta, "sub_operator_early_start_wait_flag", where),
         dcci_before=_optional_bool(meta, "sub_operator_call_dcci_before_kernel_start", where),
         dcci_after=_optional_bool(meta, "sub_operator_call_dcci_after_kernel_end", where),
         dcci_disable=dcci_disable, sync_all=_optional_bool(meta, "sub_op_with_sync_all", where),

@@ -154,3 +154,12 @@ def test_preload_size_from_bin_path_without_split_mode(tmp_path):
     assert [f.text_size for f in m.funcs] == [4080, 4080]
     _edit_json(tmp_path, "a", lambda d: d.update(split_mode=4))
     assert [f.text_size for f in load_kernel_infos(path).ops[0].funcs] == [4080]
+
+
+@pytest.mark.parametrize("field", ["sub_operator_early_start_set_flag", "sub_operator_early_start_wait_flag"])
+def test_a_sub_op_json_without_an_early_start_flag_is_refused(tmp_path, field):
+    # Upstream reads both flags without a default and refuses the JSON (KeyError in init_of_sub_operator_info).
+    path = _two_ops(tmp_path)
+    _edit_json(tmp_path, "b", lambda d: d.pop(field))
+    with pytest.raises(SkError, match=f"op_list\\[1\\] \\(b__kernel0\\) b.json: {field}.*required field is missing"):
+        load_kernel_infos(path)

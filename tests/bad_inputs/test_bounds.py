@@ -33,6 +33,7 @@ def _big_fusion(root, n, kernel_type="KERNEL_TYPE_AIV_ONLY"):
         make_object(os.path.join(root, f"{name}.o"), [func], 256 + 16 * (i % 7))
         doc = {"kernelName": f"{name}__kernel0", "blockDim": 1 + i % 40, "sub_operator_params": ["x", "y"],
                "sub_operator_kernel_type": kernel_type, "split_mode": 1,
+               "sub_operator_early_start_set_flag": False, "sub_operator_early_start_wait_flag": False,
                "sub_operator_kernel_name": {"AiCore": {"func_name": func, "obj_files": f"{name}.o"}}}
         with open(os.path.join(root, f"{name}.json"), "w") as f:
             json.dump(doc, f)

@@ -274,6 +274,8 @@ subop_case("dump_without_buffer_size", _set(["debugOptions"], "printf"), "a__ker
 subop_case("params_not_identifiers", _set(["sub_operator_params"], ["x", "1y"]), "sub_operator_params",
            "c identifiers", "'1y'")
 subop_case("split_mode_out_of_range", _set(["split_mode"], 100), "split_mode", "1 to 64", "100")
+subop_case("early_start_flag_missing", _drop(["sub_operator_early_start_wait_flag"]), "a__kernel0",
+           "sub_operator_early_start_wait_flag", "required field is missing", "true or false")
 subop_case("flag_not_boolean", _set(["sub_op_with_sync_all"], "yes"), "sub_op_with_sync_all", "boolean",
            "'yes'")
 subop_case("missing_core_type_entry", _set(["sub_operator_kernel_type"], "KERNEL_TYPE_MIX_AIC_1_1"),
