@@ -359,3 +359,32 @@ def test_a_mix_superkernel_inits_a_mix_dump(tmp_path, types, mix):
            for i, t in enumerate(types)]
     _, src = source(tmp_path, ops)
     assert f"AscendC::InitDump({'true' if mix else 'false'}, workspace + 0, ASCENDC_DUMP_SIZE);" in src
+
+
+def test_two_streams_a_mix_op_notifying_outside_orders_the_next_op_and_moves_to_a_following_cube_op(tmp_path):
+    # Upstream insert_sync_for_notify: a MIX op that notifies outside gets a sync pair to the next op when
+    # that op is on the other stream, and notifies from the cube queue when the next op is a cube op.
+    ops = [("m", {"kernel_type": MIX11}, {"stream_id": 1}),
+           ("n", {"kernel_type": MIX11}, {"stream_id": 1, "send_event_list": [100]}),
+           ("c", {}, {"stream_id": 0})]
+    plan, src = source(tmp_path, ops, "stream-fusion=1")
+    assert plan.mode == "two_stream"
+    assert {"from": 1, "to": 2, "kind": "vec:cub"} in plan.sync_edges
+    aic = _between(src, "void auto_gen_te_superkernel_t_kernel_aic(void) {", "\n}\n")
+    aiv = _between(src, "void auto_gen_te_superkernel_t_kernel_aiv(void) {", "\n}\n")
+    assert "NotifyFunc<true>(param_base[" in aic and "NotifyFunc" not in aiv
+    assert "send_info:{'c__kernel0_2': 'vec:cub'}" in aic and "send sync of V->C" in aiv
+
+
+def test_two_streams_mix_ops_sync_with_the_cross_core_pair_not_a_pipe_barrier(tmp_path):
+    # MIX -> MIX on one stream is "cub:vec;vec:cub" (gen_sync_name): each queue sets its flags and the
+    # other waits for them, where an edge model per core side gave a pipe barrier.
+    ops = [("m", {"kernel_type": MIX11}, {"stream_id": 1}),
+           ("n", {"kernel_type": MIX11}, {"stream_id": 1, "send_event_list": [100]}),
+           ("o", {"kernel_type": MIX11}, {"stream_id": 0, "recv_event_list": [101]})]
+    _, src = source(tmp_path, ops, "stream-fusion=1")
+    aic = _between(src, "void auto_gen_te_superkernel_t_kernel_aic(void) {", "\n}\n")
+    seg = aic[aic.index("//begin func call of sub operator o__kernel0"):]
+    assert "pipe_barrier(PIPE_ALL);" not in seg
+    assert "send_info:{'o__kernel0_2': 'cub:vec;vec:cub'}" in seg
+    assert "wait_flag_dev(AscendC::SYNC_AIV_FLAG);" in seg

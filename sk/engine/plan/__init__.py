@@ -9,7 +9,8 @@ turns the plan into the kernel JSON. `Plan.to_json()` is the plan file
 The package, in the order build_plan uses it: validate (input checks), streams
 (one stream or two), shape (kernel type, block dim), hangs (ops that cannot run
 in that launch), layout (param_base slots),
-barriers (what orders each op after the one before, early start, feed-sync-all),
+barriers (what orders each op after the one before, early start, feed-sync-all; two
+streams from syncinfo, upstream's per-op sync names),
 ops (per-op records, events, link order), steps (the step tree `code`).
 
 Plan JSON schema (schema_version 1; all keys always present, null when n/a):
@@ -42,7 +43,7 @@ Plan JSON schema (schema_version 1; all keys always present, null when n/a):
                        dcci_flags_json: {before, after} (as in the sub-op JSON), dcci_disable,
                        sync_all, feed_sync_all, debug_option, debug_size, op_type}]
   events             [{id, senders: [op], receivers: [op], inner: bool}]
-  sync_edges         two-stream dependencies kept after pruning: [{from: op, to: op, kind: "cub:vec"...}]
+  sync_edges         two-stream sync parts kept after pruning (syncinfo): [{from: op, to: op, kind: "cub:vec"...}]
   barriers           [{between: [i, j], kind, reason}] kinds: early_start, sync_all, pipe_all,
                      aic_ffts, aiv_ffts, c2v_ffts, v2c_ffts; with sync-elision=1 (single stream)
                      also "elided" (no barrier emitted) and "aic_aiv_ffts" (both per-type

@@ -19,8 +19,8 @@ from sk.engine.kernel_types import CUBE, VEC
 from sk.engine.options import SkOptions
 from sk.engine.plan.context import Ctx, arches, dev_class, idx_api, sk_arches, sync_kind
 from sk.engine.plan.shape import idle_sides, sk_cores
+from sk.engine.plan.syncinfo import C2V, V2C, SyncInfo
 
-_SIDE = {CUBE: "cub", VEC: "vec"}
 
 
 def early_start_mode(opts: SkOptions, two_stream: bool) -> int:
@@ -278,115 +278,80 @@ def elision_barrier(ctx: Ctx, tracker: elision.Tracker, p: dict, c: dict, record
 
 # --------------------------------------------------------------------------- two streams
 
-def _sides(op: dict) -> list:
-    return [_SIDE[f["arch"]] for f in op["funcs"]]
-
-
-def sync_graph(ctx: Ctx) -> tuple:
-    """Dependencies between (op, side) nodes from stream order and events, then pruned.
-
-    A cross-core edge a->b (cub:vec or vec:cub) is dropped when another edge of the same
-    direction c->d has c at or after a on the sender side and d at or before b on the
-    receiver side: waiting for c before d already orders a before b (upstream
-    `optimize_sync_pass`: crossed and repeated C<->V edges)."""
+def sync_info(ctx: Ctx) -> SyncInfo:
+    """The two-stream sync pairs of every op, as upstream derives and prunes them (sk.engine.plan.syncinfo)."""
     ops = ctx.op_plans
-    deps = []
-    last_on_stream: dict = {}
-    for op in ops:
-        s = op["stream_id"]
-        if s in last_on_stream:
-            deps.append((last_on_stream[s], op["index"]))
-        last_on_stream[s] = op["index"]
-    # Every event with both ends in the SK orders its sender before its receiver, even when
-    # the sender comes later in fusion order (then it also keeps its GM semaphore).
-    for op in ops:
-        for e in op["recv_events"]:
-            for src in ops:
-                if e in src["send_events"] and src["index"] != op["index"]:
-                    deps.append((src["index"], op["index"]))
-    edges = []
-    for a, b in deps:
-        for sa in _sides(ops[a]):
-            for sb in _sides(ops[b]):
-                e = (a, sa, b, sb)
-                if e not in edges:
-                    edges.append(e)
-    order = {side: [op["index"] for op in ops if side in _sides(op)] for side in ("cub", "vec")}
-    pos = {side: {i: k for k, i in enumerate(lst)} for side, lst in order.items()}
-    kept = []
-    for e in edges:
-        a, sa, b, sb = e
-        if sa != sb and any(o != e and o[1] == sa and o[3] == sb and pos[sa][o[0]] >= pos[sa][a]
-                            and pos[sb][o[2]] <= pos[sb][b] for o in edges):
-            continue
-        kept.append(e)
-    kept.sort(key=lambda e: (e[0], e[2], e[1], e[3]))
-    return kept, order
+    return SyncInfo(ops, [any(not n["inner"] for n in op["notify"]) for op in ops])
 
 
-def _info(ops, edges, node, outgoing: bool) -> list:
-    i, side = node
-    out = []
-    for a, sa, b, sb in edges:
-        if outgoing and (a, sa) == (i, side):
-            out.append([f"{ops[b]['kernel_name']}_{b}", f"{sa}:{sb}"])
-        if not outgoing and (b, sb) == (i, side):
-            out.append([f"{ops[a]['kernel_name']}_{a}", f"{sa}:{sb}"])
-    return out
+def _notify_here(ctx: Ctx, info: SyncInfo, p: dict, side: str) -> list:
+    """p's external notifies when this queue is the one that notifies them (upstream notify_block[arch])."""
+    if not p["send_events"] or info.notify_queue[p["index"]] != side:
+        return []
+    return notify_steps(ctx, p, CUBE if side == "cub" else VEC)
 
 
-def stream_send(ctx: Ctx, p: dict, side: str, edges, records: list) -> list:
-    """After op p on the `side` queue: the flags its dependants wait for (Rule 1, 3.1) and its notifies."""
-    flags, notify = _send_parts(ctx, p, side, edges, records)
-    return flags + notify
-
-
-def _send_parts(ctx: Ctx, p: dict, side: str, edges, records: list) -> tuple:
-    """(Rule 1 / 3.1 steps, notify steps) of op p on the `side` queue."""
+def stream_send(ctx: Ctx, p: dict, side: str, info: SyncInfo, records: list) -> list:
+    """After op p on the `side` queue (upstream gen_2_real_stream_send_code): nothing after the SK's last op;
+    Rule 1 and a Rule 3.1 set per cross part when p's send names need them or p ends its stream and notifies
+    outside; a pipe barrier when p sends to nobody and another op follows in the queue."""
     ops = ctx.op_plans
-    info = _info(ops, edges, (p["index"], side), True)
-    # Upstream's notify_block[arch]: only the queue of the op's event side notifies.
-    notify_here = side == _SIDE[event_side(p)]
-    external = [n for n in p["notify"] if not n["inner"]] if notify_here else []
-    if not (info or external):
-        return [], []
-    steps = [{"kind": "rule1", "side": side, "name": p["kernel_name"], "info": info}]
-    for a, sa, b, sb in edges:
-        if (a, sa) == (p["index"], side):
-            records.append({"between": [a, b], "kind": "aic_ffts" if side == "cub" else "aiv_ffts",
-                            "reason": f"Rule 1: {sa}:{sb} dependency"})
-    for direction in (("cub", "vec"), ("vec", "cub")):
-        if side == direction[0] and any(v == f"{direction[0]}:{direction[1]}" for _, v in info):
-            d = "c2v" if direction[0] == "cub" else "v2c"
-            steps.append({"kind": "rule31", "dir": d, "name": p["kernel_name"], "info": info})
-            for a, sa, b, sb in edges:
-                if (a, sa) == (p["index"], side) and sb != sa:
-                    records.append({"between": [a, b], "kind": f"{d}_ffts",
-                                    "reason": "Rule 3.1/3.2: cross-core event flag"})
-    return steps, (notify_steps(ctx, p, event_side(p)) if notify_here else [])
-
-
-def stream_between(ctx: Ctx, p: dict, c: dict, side: str, edges, records: list) -> list:
-    """Between consecutive ops p and c of the `side` queue, in upstream's order
-    (gen_sync_and_event_code_for_two_stream): p's flags, or only a pipe barrier when p sends
-    nothing; c's wait for the other queue's flag (Rule 3.2); p's notifies; c's external waits."""
-    flags, notify = _send_parts(ctx, p, side, edges, records)
-    if not (flags or notify):
-        records.append({"between": [p["index"], c["index"]], "kind": "pipe_all",
-                        "reason": "no dependency between the ops: pipe barrier only"})
-        flags = [{"kind": "pipe_all"}]
-    # Upstream's wait_block is the event side's, in whichever queue the op sits (dead code in the other).
-    wait = wait_steps(ctx, c, event_side(c))
-    if wait:
-        wait.append({"kind": "reason3", "style": "two", "sync": sync_kind(c["kernel_type"])})
-    return flags + stream_receive(ctx, c, side, edges) + notify + wait
-
-
-def stream_receive(ctx: Ctx, op: dict, side: str, edges) -> list:
-    """Before op's call on the `side` queue: the wait for a cross-core flag from the other queue (Rule 3.2)."""
-    recv = _info(ctx.op_plans, edges, (op["index"], side), False)
-    other = "vec" if side == "cub" else "cub"
-    if any(v == f"{other}:{side}" for _, v in recv):
-        return [{"kind": "rule32", "dir": "c2v" if side == "vec" else "v2c", "name": op["kernel_name"],
-                 "info": recv}]
+    i = p["index"]
+    if i == ops[-1]["index"]:
+        return []
+    cross = C2V if side == "cub" else V2C
+    same = {"cub:cub", V2C} if side == "cub" else {"vec:vec", C2V}
+    need = i in info.last_of_stream and any(not n["inner"] for n in p["notify"])
+    sets = []
+    for j, value in info.send[i].items():
+        parts = value.split(";")
+        if same & set(parts):
+            need = True
+        if cross in parts:
+            need = True
+            sets.append(j)
+    if need:
+        shown = info.pairs(i, True)
+        steps = [{"kind": "rule1", "side": side, "name": p["kernel_name"], "info": shown}]
+        for j in info.send[i]:
+            records.append({"between": [i, j], "kind": "aic_ffts" if side == "cub" else "aiv_ffts",
+                            "reason": f"Rule 1: {info.send[i][j]} dependency"})
+        d = "c2v" if side == "cub" else "v2c"
+        for j in sets:
+            steps.append({"kind": "rule31", "dir": d, "name": p["kernel_name"], "info": shown})
+            records.append({"between": [i, j], "kind": f"{d}_ffts", "reason": "Rule 3.1/3.2: cross-core flag"})
+        return steps
+    if not info.send[i] and i != info.queue[side][-1]:
+        nxt = info.queue[side][info.queue[side].index(i) + 1]
+        records.append({"between": [i, nxt], "kind": "pipe_all", "reason": "no dependency between the ops: "
+                                                                           "pipe barrier only"})
+        return [{"kind": "pipe_all"}]
     return []
+
+
+def stream_receive(ctx: Ctx, op: dict, side: str, info: SyncInfo) -> list:
+    """Before op's call on the `side` queue: a Rule 3.2 wait per source whose name holds a cross part
+    arriving on this side (upstream gen_2_real_stream_recv_code)."""
+    cross = V2C if side == "cub" else C2V
+    shown = info.pairs(op["index"], False)
+    return [{"kind": "rule32", "dir": "v2c" if side == "cub" else "c2v", "name": op["kernel_name"], "info": shown}
+            for value in info.recv[op["index"]].values() if cross in value.split(";")]
+
+
+def stream_between(ctx: Ctx, p: dict, c: dict, side: str, info: SyncInfo, records: list) -> list:
+    """Between consecutive ops p and c of the `side` queue, in upstream's order
+    (gen_sync_and_event_code_for_two_stream): p's flags, c's Rule 3.2 waits, p's notifies, then, when c
+    receives events, c's external waits and a sync by c's kernel type."""
+    steps = stream_send(ctx, p, side, info, records) + stream_receive(ctx, c, side, info)
+    steps += _notify_here(ctx, info, p, side)
+    if c["recv_events"]:
+        # Upstream's wait_block is the event side's, in whichever queue the op sits (dead code in the other).
+        wait = wait_steps(ctx, c, event_side(c))
+        if wait:
+            steps += wait + [{"kind": "reason3", "style": "two", "sync": sync_kind(c["kernel_type"])}]
+    return steps
+
+
+def stream_end(ctx: Ctx, p: dict, side: str, info: SyncInfo, records: list) -> list:
+    """After the last op of a queue: its flags and its notifies."""
+    return stream_send(ctx, p, side, info, records) + _notify_here(ctx, info, p, side)

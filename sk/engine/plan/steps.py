@@ -128,19 +128,19 @@ def _single_stream_body(ctx: Ctx, records: list) -> list:
     return steps
 
 
-def _stream_function(ctx: Ctx, side: str, seq: list, edges, records: list) -> dict:
+def _stream_function(ctx: Ctx, side: str, seq: list, info, records: list) -> dict:
     arch = CUBE if side == "cub" else VEC
     # preload-code=max: each queue's function preloads its own code, after its locals (facts §14.2).
     steps = [{"kind": "preload_all", "count": PRELOAD_ALL_LINES}] if ctx.opts.preload_code == "max" else []
     for k, op in enumerate(seq):
         steps += _op_head(ctx, seq, k)
         if k:
-            steps += barriers.stream_between(ctx, seq[k - 1], op, side, edges, records)
+            steps += barriers.stream_between(ctx, seq[k - 1], op, side, info, records)
         else:
-            steps += barriers.stream_receive(ctx, op, side, edges)
+            steps += barriers.stream_receive(ctx, op, side, info)
         steps += _call_steps(ctx, op)
         steps += _debug_steps(ctx, op, "two", arch)
-    steps += barriers.stream_send(ctx, seq[-1], side, edges, records)
+    steps += barriers.stream_end(ctx, seq[-1], side, info, records)
     return {"name": f"auto_gen_{ctx.ki.kernel_name}_kernel_{'aic' if side == 'cub' else 'aiv'}", "arch": arch,
             "dynamic_locals": ctx.split if any(op["task_type"] == "dynamic" for op in seq) else None,
             "steps": steps}
@@ -165,12 +165,12 @@ def code(ctx: Ctx, two_stream: bool, records: list, sync_edges: list) -> dict:
         zero = _zero_workspace(ctx)
     prologue, body, epilogue, functions = [], [], [], []
     if two_stream:
-        edges, order = barriers.sync_graph(ctx)
-        sync_edges += [{"from": a, "to": b, "kind": f"{sa}:{sb}"} for a, sa, b, sb in edges]
+        info = barriers.sync_info(ctx)
+        sync_edges += info.edges()
         for side in ("cub", "vec"):
-            seq = [ops[i] for i in order[side]]
+            seq = [ops[i] for i in info.queue[side]]
             if seq:
-                functions.append(_stream_function(ctx, side, seq, edges, records))
+                functions.append(_stream_function(ctx, side, seq, info, records))
         if ctx.opts.profiling:
             prologue.append({"kind": "profile", "index": 0, "type": "0", "start": True})
         if zero:
