@@ -388,3 +388,25 @@ def test_two_streams_mix_ops_sync_with_the_cross_core_pair_not_a_pipe_barrier(tm
     assert "pipe_barrier(PIPE_ALL);" not in seg
     assert "send_info:{'o__kernel0_2': 'cub:vec;vec:cub'}" in seg
     assert "wait_flag_dev(AscendC::SYNC_AIV_FLAG);" in seg
+
+
+def test_c310_has_no_ffts_slot_and_zeroes_with_its_copy_and_pipe_waits(tmp_path):
+    # Upstream on Ascend950 (c310): no FFTS address in param_base (params from slot 0, workspace right
+    # after them, no set_ffts_base_addr), and a MIX SK's feed-sync-all zeroing copies with
+    # copy_ubuf_to_gm_align_v2 and waits naming PIPE_S. The platform's facts decide, not its name.
+    from sk.engine.plan import build_plan
+    from sk.engine.platforms import Platform
+    from sk.engine.subop import load_kernel_infos
+    from sk.tests.scenario import write_scenario
+
+    c310 = Platform("Ascend950PR_9599", "Ascend950", "c310", 3510, 32, 64, False)
+    ops = [("a", {"kernel_type": MIX11, "params": ["x", "y"]}, {}), ("b", {"kernel_type": MIX11}, {})]
+    plan = build_plan(load_kernel_infos(write_scenario(tmp_path, ops, options="feed-sync-all=1")), c310)
+    src = codegen.render_source(plan)
+    assert plan.params["ffts_slot"] is None and plan.ops[0]["param_offset"] == 0
+    assert "a__kernel0_middle(0);" in src and "b__kernel0_middle(2);" in src
+    assert "GM_ADDR workspace = param_base[5];" in src and "ffts_addr" not in src
+    zero = _between(src, "uint32_t sizePerCore", "//begin func call")
+    assert "copy_ubuf_to_gm_align_v2((__gm__ void*)(startAddr), (__ubuf__ void*)(0), 0, 1, 512, 0, 512, 512);" in zero
+    assert "wait_flag_dev(PIPE_S, AscendC::SYNC_AIV_ONLY_ALL);" in zero
+    assert "    if ASCEND_IS_AIC {\n        wait_flag_dev(PIPE_S, AscendC::SYNC_AIV_FLAG);\n    }\n" in zero

@@ -15,6 +15,8 @@ a dependent pair is only correct with a barrier between them.
   * mixk  (MIX_AIC_1_2): the cube of AI core c fills the first half of tile c
                          with cmul's formula, its two vector cores a quarter
                          each with vadd's
+  * vaddm (MIX_AIV_1_0), cmulm (MIX_AIC_1_0): vadd and cmul as MIX kernels of one side
+  * mix11 (MIX_AIC_1_1): as mixk with one vector core per AI core filling the second half
 Defines (per kernel, through "copts"): SK_ADD (the constant), SK_SPIN_BLOCK
 and SK_SPIN (that block busy-waits SK_SPIN iterations before writing: makes
 a missing barrier show as a wrong result, not only as a race).
@@ -27,6 +29,9 @@ import os
 
 ELEMENTS = 2048
 KINDS = {"vadd": "AIV_ONLY", "cmul": "AIC_ONLY", "mixk": "MIX_AIC_1_2"}
+# The same computations under the other kernel types (a kernel of every type, for the differential test).
+MORE_KINDS = {"vaddm": "MIX_AIV_1_0", "cmulm": "MIX_AIC_1_0", "mix11": "MIX_AIC_1_1"}
+ALL_KINDS = {**KINDS, **MORE_KINDS}
 
 _HEADER = r"""#include "kernel_operator.h"
 
@@ -64,6 +69,24 @@ __aicore__ inline void CubePart(GM_ADDR a, GM_ADDR b, GM_ADDR out, int64_t begin
 }
 """
 
+# A MIX kernel: the cube of AI core c fills the first half of tile c, its RATION vector cores the rest.
+_MIX = r"""
+extern "C" __global__ __aicore__ void NAME(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_KTYPE);
+    const int64_t tile = kElems / AscendC::GetBlockNum();
+    if ASCEND_IS_AIC {
+        const int64_t core = get_block_idx();
+        SpinIfSlow(core);
+        CubePart(a, b, out, core * tile, core * tile + tile / 2, tile);
+    }
+    if ASCEND_IS_AIV {
+        const int64_t core = AscendC::GetBlockIdx() / RATION;
+        const int64_t begin = core * tile + tile / 2 + AscendC::GetSubBlockIdx() * (tile / SHARE);
+        VecPart(a, b, out, begin, begin + tile / SHARE, tile);
+    }
+}
+"""
+
 KERNEL_SOURCES = {
     "vadd.cpp": _HEADER + r"""
 extern "C" __global__ __aicore__ void vadd(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
@@ -83,37 +106,30 @@ extern "C" __global__ __aicore__ void cmul(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
     CubePart(a, b, out, block * tile, (block + 1) * tile, tile);
 }
 """,
-    "mixk.cpp": _HEADER + r"""
-extern "C" __global__ __aicore__ void mixk(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
-    const int64_t tile = kElems / AscendC::GetBlockNum();
-    if ASCEND_IS_AIC {
-        const int64_t core = get_block_idx();
-        SpinIfSlow(core);
-        CubePart(a, b, out, core * tile, core * tile + tile / 2, tile);
-    }
-    if ASCEND_IS_AIV {
-        const int64_t core = AscendC::GetBlockIdx() / 2;
-        const int64_t begin = core * tile + tile / 2 + AscendC::GetSubBlockIdx() * (tile / 4);
-        VecPart(a, b, out, begin, begin + tile / 4, tile);
-    }
+    "mixk.cpp": _HEADER + _MIX.replace("NAME", "mixk").replace("KTYPE", "MIX_AIC_1_2").replace(
+        "RATION", "2").replace("SHARE", "4"),
+    # One vector core per AI core: it fills the whole second half.
+    "mix11.cpp": _HEADER + _MIX.replace("NAME", "mix11").replace("KTYPE", "MIX_AIC_1_1").replace(
+        "RATION", "1").replace("SHARE", "2"),
 }
-""",
-}
+for _kind, _base in (("vaddm", "vadd"), ("cmulm", "cmul")):
+    KERNEL_SOURCES[f"{_kind}.cpp"] = KERNEL_SOURCES[f"{_base}.cpp"].replace(
+        f"void {_base}(", f"void {_kind}(").replace(
+        f"KERNEL_TYPE_{KINDS[_base]}", f"KERNEL_TYPE_{MORE_KINDS[_kind]}")
 for _name in KERNEL_SOURCES:
     KERNEL_SOURCES[_name] = KERNEL_SOURCES[_name] % {"elements": ELEMENTS}
 
 
 def kernel(kind: str, block_dim: int, add: int = 1, spin_block: int | None = None, spin: int = 0) -> dict:
-    """A model "kernels" entry for one of KINDS."""
-    if kind not in KINDS:
-        raise ValueError(f"kind {kind!r} is not one of {sorted(KINDS)}")
+    """A model "kernels" entry for one of ALL_KINDS."""
+    if kind not in ALL_KINDS:
+        raise ValueError(f"kind {kind!r} is not one of {sorted(ALL_KINDS)}")
     if ELEMENTS % (block_dim * 4):
         raise ValueError(f"block_dim {block_dim} must divide {ELEMENTS // 4}")
     copts = [f"-DSK_ADD={add}"]
     if spin_block is not None:
         copts += [f"-DSK_SPIN_BLOCK={spin_block}", f"-DSK_SPIN={spin}"]
-    return {"src": f"kernels/{kind}.cpp", "entry": kind, "kernel_type": KINDS[kind], "block_dim": block_dim,
+    return {"src": f"kernels/{kind}.cpp", "entry": kind, "kernel_type": ALL_KINDS[kind], "block_dim": block_dim,
             "inputs": ["a", "b"], "outputs": ["out"], "op_type": kind.capitalize(), "copts": copts}
 
 

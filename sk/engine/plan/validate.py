@@ -15,13 +15,14 @@ from sk.engine.plan.ops import dcci_calls
 from sk.engine.platforms import Platform
 from sk.engine.subop import KernelInfos
 
-SUPPORTED_SOC_FAMILIES = ("Ascend910B", "Ascend910_93")
+# Upstream is_support_super_kernel: the short SoC in {Ascend910B, Ascend910_93, Ascend950}.
+SUPPORTED_SOC_FAMILIES = ("Ascend910B", "Ascend910_93", "Ascend950")
 
 
 def check_soc(platform: Platform) -> None:
     if platform.short_soc not in SUPPORTED_SOC_FAMILIES:
         raise SkError("SuperKernel is not supported on this SoC", where="--soc", value=platform.soc,
-                      allowed="Atlas A2/A3 parts (Ascend910B*, Ascend910_93*)")
+                      allowed="Atlas A2/A3 parts (Ascend910B*, Ascend910_93*) and Ascend950 (c310)")
 
 
 def validate(ki: KernelInfos, opts: SkOptions, platform: Platform, warnings: list) -> bool:
