@@ -274,7 +274,9 @@ local_path_override(module_name = \"rules_superkernel\", path = \"$repo\")"
     } > "$d/MODULE.bazel"
     cp "$repo/examples/.bazelrc" "$d/.bazelrc"
     cp "$repo/.bazelversion" "$d/"
-    printf 'build --sandbox_add_mount_pair=%s\nbuild --repo_env=SK_PYTHON=%s\n' "$repo" "$py39" >> "$d/.bazelrc"
+    # One disk cache for the four variants: the same actions, built once.
+    printf 'build --sandbox_add_mount_pair=%s\nbuild --repo_env=SK_PYTHON=%s\nbuild --disk_cache=%s\n' \
+      "$repo" "$py39" "$work/iso_disk_cache" >> "$d/.bazelrc"
     fused_package "$d/kern"
     # The consumer's interpreter: marks what it runs and refuses rules_superkernel's programs.
     cat > "$d/py/consumer_python.sh" <<SH
@@ -316,12 +318,11 @@ if own == "registered" and not seen["marked"]:
 if own == "autodetect" and (seen["marked"] or seen["version"] != host_version):
     sys.exit(f"expected rules_python's autodetected python3 ({host_version}), got {seen}")
 PY
-    # sk ran on SK_PYTHON's 3.9: its bytecode (made by the same interpreter) is cpython-39.
+    # sk ran on SK_PYTHON's 3.9: its bytecode (//sk:sk_bytecode, made by the same interpreter
+    # in the exec configuration) is cpython-39 and nothing else.
     ob=$(cd "$d" && "$bazel" --output_user_root="$iso_root" info output_base 2>/dev/null)
-    bin=$(cd "$d" && "$bazel" --output_user_root="$iso_root" info bazel-bin 2>/dev/null)
-    ls "$bin"/external/rules_superkernel*/sk/__pycache__/__main__.cpython-39.pyc > /dev/null 2>&1 \
-      || { (cd "$d" && "$bazel" --output_user_root="$iso_root" build @rules_superkernel//sk:sk_bytecode > /dev/null 2>&1) || true
-           ls "$bin"/external/rules_superkernel*/sk/__pycache__/ >&2 || true; fail "$what: sk's bytecode is not Python 3.9's"; }
+    pycs=$(find "$ob/execroot" -path '*/external/rules_superkernel*/sk/__pycache__/__main__.cpython-*.pyc' 2>/dev/null | sed 's/.*__main__\.//' | sort -u | tr '\n' ' ')
+    [ "$pycs" = "cpython-39.pyc " ] || fail "$what: sk's bytecode is '$pycs', not Python 3.9's"
     grep -q '3.9' "$ob"/external/rules_superkernel*sk_python_interpreter/python_version.txt \
       || fail "$what: @sk_python_interpreter is not SK_PYTHON's 3.9"
     if find "$ob/external" -maxdepth 3 \( -name 'pytest' -o -name 'hypothesis' -o -name 'elftools' -o -name '*dev_pypi*' \) | grep -q .; then
