@@ -76,9 +76,11 @@ def main():
         argv = [os.environ.get("SK_FAKE_CANN_CXX", "g++"), *compile_args(args)]
     elif tool == "ld.lld":
         if "-r" not in args:
-            src, out = [a for a in args if a.endswith(".o") and a != args[args.index("-o") + 1]][0], \
-                args[args.index("-o") + 1]
-            shutil.copyfile(src, out)
+            at = args.index("-o")
+            out = args[at + 1]
+            src = [a for i, a in enumerate(args) if a.endswith(".o") and i != at + 1][0]
+            if os.path.abspath(src) != os.path.abspath(out):  # upstream places its object in place
+                shutil.copyfile(src, out)
             return 0
         argv = [os.environ.get("SK_FAKE_CANN_LD", "ld"), *link_args(args)]
     elif tool == "llvm-objcopy":
