@@ -103,8 +103,12 @@ def _link(tools, inputs, cache, work, gnu_ld, early, *, entry_symbols, out_obj, 
         data = make_localizable(merged, out_obj)  # prebuilt objects may hold unique symbols
         names = {s.name for s in objfacts.read_object(merged, data=data).defined_globals()} - keep
         localize = write_symbol_list(os.path.join(work, "localize.txt"), names)
+    # The twin links several SuperKernels into one program (the launch API), where each one's
+    # g_opSystemRunCfg (one per device binary) would collide: there the definitions are weak.
+    weaken = (entrysplit.RUN_CFG,) if tools.flavor == toolargv.HOST else ()
     with atomic_output(out_obj) as tmp:
-        run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize, strip_groups=False),
+        run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize, strip_groups=False,
+                                        weaken=weaken),
                  step="localising the SuperKernel's symbols", where=out_obj)
         data = _read_mapped(tmp)
         # The digest (OpenSSL, outside the interpreter lock) overlaps reading the symbols.
@@ -117,7 +121,7 @@ def _link(tools, inputs, cache, work, gnu_ld, early, *, entry_symbols, out_obj, 
                 digest.join()
                 data.close()  # objcopy rewrites the file under the mapping
                 run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize,
-                                                strip_groups=False),
+                                                strip_groups=False, weaken=weaken),
                          step="localising the SuperKernel's symbols", where=out_obj)
                 data = _read_mapped(tmp)
                 digest = Background(_sha256_hex, data)

@@ -279,7 +279,7 @@ def final_link_argv(tools: Tools, src: str, out: str) -> list[str] | None:
 
 
 def localize_argv(tools: Tools, src: str, dst: str, *, symbols_file: str | None,
-                  strip_groups: bool) -> list[str]:
+                  strip_groups: bool, weaken=()) -> list[str]:
     """One objcopy that makes the symbols listed in symbols_file local.
 
     strip_groups removes the COMDAT group sections, keeping their members as
@@ -288,11 +288,13 @@ def localize_argv(tools: Tools, src: str, dst: str, *, symbols_file: str | None,
     the cube and vector halves) would keep one group and leave the other
     object's now-local references pointing into a discarded section, or pick
     one copy of an inline compiled with different macros (block num!).
+    weaken: symbols that stay global but weak.
     """
     objcopy = tools.need("objcopy")
     argv = [objcopy]
     if symbols_file:
         argv.append(f"--localize-symbols={symbols_file}")
+    argv += [f"--weaken-symbol={sym}" for sym in weaken]
     if strip_groups:
         argv.append("--remove-section=.group")
     return argv + [src, dst]
