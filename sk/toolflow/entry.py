@@ -17,6 +17,7 @@ import os
 from dataclasses import dataclass
 
 from sk.toolflow import toolargv
+from sk.base import infile
 from sk.base.errors import SkError
 from sk.base.toolrun import atomic_output, run_tool
 from sk.toolflow.linkprep import localize_entry
@@ -43,10 +44,12 @@ def units(plan) -> list[EntryUnit]:
 def load_compile_options(path: str) -> list[str]:
     """The compile flags the engine chose (SK defines, compile-options)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+        doc = json.loads(infile.read_text(path))
     except FileNotFoundError:
         raise SkError("compile options file not found", where="--compile-options", value=path) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise SkError(f"compile options file cannot be read ({getattr(err, 'strerror', None) or err})",
+                      where="--compile-options", value=path) from None
     except json.JSONDecodeError as err:
         raise SkError(f"compile options file is not valid JSON ({err.msg})", where=path) from None
     flags = doc.get("options", doc.get("compile_options", doc.get("flags"))) if isinstance(doc, dict) else doc
