@@ -125,6 +125,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     if command is None:
         return _parser().parse_args(argv)
     parser = _parser(command)
+    full = list(expanded)
     folded = {}
     for option, dest in getattr(importlib.import_module(COMMANDS[command][0]), "REPEATED_OPTIONS", {}).items():
         taken = _fold_repeated(expanded, option)
@@ -133,6 +134,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(expanded)
     for dest, values in folded.items():
         setattr(args, dest, values)
+    args._argv = full  # the command line itself (param files expanded), for a command that runs it again
     return args
 
 

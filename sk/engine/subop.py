@@ -190,6 +190,9 @@ class _ObjectSource:
         return info
 
 
+# A file name holds 255 bytes (NAME_MAX); the longest output name adds ".compile_options.json".
+MAX_KERNEL_NAME = 255 - len(".compile_options.json")
+
 def _unknown_field(key: str, known, where: str) -> SkError:
     import difflib  # only on this error path (2 ms to import)
 
@@ -269,6 +272,11 @@ def kernel_infos_header(doc, kernel_name: str | None = None) -> tuple:
     if not isinstance(name, str) or not _IDENT.fullmatch(name):
         raise SkError("the SuperKernel name must be a C identifier", where="at kernel_infos.kernel_name",
                       value=name, allowed="letters, digits and '_', not starting with a digit")
+    if len(name) > MAX_KERNEL_NAME:
+        # It names the output files (<name>.compile_options.json): longer, and no file system takes them.
+        raise SkError("the SuperKernel name is too long for the file names it gives the outputs",
+                      where="at kernel_infos.kernel_name", value=name,
+                      allowed=f"at most {MAX_KERNEL_NAME} characters ({len(name)} given)")
     options_text = doc.get("super_kernel_options", "")
     if options_text is None:
         options_text = ""

@@ -32,6 +32,7 @@ import tempfile
 from sk.toolflow import toolargv
 from sk.engine import inherited, kernel_types, planfacts
 from sk.twin import model as model_mod
+from sk.base import infile
 from sk.base.errors import SkError
 from sk.base.toolrun import write_text_atomic
 
@@ -476,8 +477,11 @@ def load_built(manifest_path: str, m: model_mod.Model) -> Built:
         return full
 
     def load_json(p, where):
-        with open(path(p, where), encoding="utf-8") as f:
-            return json.load(f)
+        try:
+            return json.loads(infile.read_text(path(p, where)))
+        except (OSError, ValueError) as err:
+            raise SkError(f"cannot read the prebuilt file ({getattr(err, 'strerror', None) or err})", where=where,
+                          value=p) from None
 
     standalone = {k: path(v, f"standalone.{k}") for k, v in sorted(doc.get("standalone", {}).items())}
     missing = sorted({op.kernel.key for op in m.ops} - set(standalone))
@@ -532,9 +536,8 @@ def write_model(manifest_path: str, data_path: str, out_path: str) -> None:
 
 def _read_manifest(manifest_path: str) -> dict:
     try:
-        with open(manifest_path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, json.JSONDecodeError) as err:
+        return json.loads(infile.read_text(manifest_path))
+    except (OSError, ValueError) as err:
         raise SkError("cannot read the prebuilt manifest", where=manifest_path, allowed=str(err))
 
 
