@@ -135,8 +135,18 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(expanded)
     for dest, values in folded.items():
         setattr(args, dest, values)
-    args._argv = full  # the command line itself (param files expanded), for a command that runs it again
+    _LAST_ARGV[:] = full
     return args
+
+
+# The command line of the command being run (param files expanded), for one that runs itself again
+# in a child (`run --tsan`); not in its Namespace, which is exactly what argparse makes of it.
+_LAST_ARGV: list = []
+
+
+def command_line() -> list:
+    """The arguments of the sk command this process is running (as `python -m sk` would take them)."""
+    return list(_LAST_ARGV)
 
 
 def run_command(argv: list[str]) -> int:

@@ -42,6 +42,7 @@ from collections import namedtuple
 from sk.binfmt import ar, objfacts
 from sk.toolflow import syncscan
 from sk.toolflow import toolargv
+from sk.base import numbers
 from sk.base.errors import SkError
 from sk.engine.inherited import Inherited, inherited
 from sk.engine.kernel_types import KernelType
@@ -109,7 +110,7 @@ def sk_defines(block_dim: int, opts: Inherited, op_type: str, loc: str,
 def check_block_dim(block_dim: int) -> int:
     if block_dim < 1:
         raise SkError("block dim must be at least 1", where="--block-dim", value=block_dim)
-    return block_dim
+    return numbers.whole(block_dim, numbers.UINT32, where="--block-dim", what="block dim")
 
 
 def check_ident(value: str, where: str) -> str:

@@ -53,21 +53,3 @@ def test_two_streams_without_their_event_race(tmp_path):
     assert "ThreadSanitizer: data race" in res.stderr, res.stderr[-4000:]
     assert res.returncode != 0
 
-
-def test_run_tsan_in_the_persistent_worker_answers_and_the_worker_lives_on(tmp_path):
-    """`run --tsan` once re-ran itself by exec, which in sk's worker replaced the worker process and
-    lost the protocol pipe. It runs a child now: the request is answered with the race report and
-    a failing status, and the worker answers the next request."""
-    unordered = _unordered_streams(tmp_path)
-    requests = [
-        {"arguments": ["run", "--model", str(unordered), "--tsan", "--repeat", "1", "--build-dir",
-                       str(tmp_path / "build"), "--prof-dir", str(tmp_path / "prof")], "requestId": 1},
-        {"arguments": ["version"], "requestId": 2},
-    ]
-    proc = run_sk("--persistent_worker", cwd=REPO, input="".join(json.dumps(r) + "\n" for r in requests),
-                  timeout=900)
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    responses = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert [r["requestId"] for r in responses] == [1, 2], proc.stdout[-4000:]
-    assert responses[0]["exitCode"] != 0 and "ThreadSanitizer: data race" in responses[0]["output"]
-    assert responses[1]["exitCode"] == 0

@@ -70,7 +70,9 @@ def _under_tsan(args, twin) -> int:
     env["SK_RUN_UNDER_TSAN"] = "1"
     # The child imports what this process does (sk and jinja2 from wherever they came from here).
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    proc = subprocess.run([sys.executable, "-m", "sk", *args._argv], env=env, stdout=subprocess.PIPE,
+    from sk.cli.main import command_line
+
+    proc = subprocess.run([sys.executable, "-m", "sk", *command_line()], env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, errors="replace")
     sys.stdout.write(proc.stdout)
     sys.stderr.write(proc.stderr)
