@@ -162,7 +162,7 @@ def build_plan(ki: KernelInfos, platform: Platform | None = None, opts: SkOption
 
 
 def _compile_options(ops, opts: SkOptions, early_start: int, dump: bool, split: int) -> list:
-    flags = ["--cce-disable-kernel-global-attr-check"]
+    flags = []
     if any(op.dynamic for op in ops):
         flags.append("-D__SUPER_KERNEL_DYNAMIC_BLOCK_NUM__")
     if early_start:
@@ -172,6 +172,8 @@ def _compile_options(ops, opts: SkOptions, early_start: int, dump: bool, split: 
         flags.append("-D__ASCENDC_SUPERKERNEL_AUTO_SYNC_ALL__")
     flags.append("-DASCENDC_DUMP" if dump else "-DASCENDC_DUMP=0")
     flags += list(opts.compile_options)
+    # ADK compile_pre_process appends it to upstream's list here, before the dump size.
+    flags.append("--cce-disable-kernel-global-attr-check")
     if dump:
         # Each core's share of the dump buffer, as upstream computes it (a Python float's text).
         size = layout.sk_debug((op.debug_options, op.debug_buf_size) for op in ops)[1]
