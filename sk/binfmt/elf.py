@@ -141,7 +141,11 @@ def _parse(data, name: str, where: str) -> Elf:
             raise ValueError(f"section data at {h[4]}+{size} lies past the end ({len(data)} bytes)")
         return data[h[4]:h[4] + size]
 
-    names = body(headers[shstrndx], headers[shstrndx][5]) if 0 < shstrndx < shnum else b""
+    if not 0 < shstrndx < shnum:
+        # Without the name table no section is known as .text: its size is not 0, it is unknown.
+        raise ValueError(f"e_shstrndx {shstrndx} names no section (the file has {shnum}); "
+                         "the section name table cannot be found")
+    names = body(headers[shstrndx], headers[shstrndx][5])
     # The ICache preload count is upstream's: the size of the first section, in header order,
     # whose name contains ".text" (the first such line of `llvm-objdump -h`); None when none does.
     text_size = None
