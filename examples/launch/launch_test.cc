@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "examples/launch/kernels/scale_add_tiling.h"
-#include "examples/launch/split_scope_launch.h"
-#include "examples/launch/tiled_launch.h"
-#include "examples/launch/tiled_split2_launch.h"
+#include "kernels/scale_add_tiling.h"
+#include "split_scope_launch.h"
+#include "tiled_launch.h"
+#include "tiled_split2_launch.h"
 
 namespace {
 
@@ -105,6 +105,8 @@ Args ChainArgs(Tensors& t, uint64_t workspace_bytes) {
   a.scale_tiling_bytes = sizeof(ScaleAddTiling);
   a.rescale_tiling = t.tiling.data;
   a.rescale_tiling_bytes = sizeof(ScaleAddTiling);
+  a.add_tiling = t.tiling.data;
+  a.add_tiling_bytes = sizeof(ScaleAddTiling);
   a.workspace = t.workspace->data;
   a.workspace_bytes = workspace_bytes;
   return a;
@@ -156,6 +158,10 @@ int main() {
     a.scale_tiling_bytes = sizeof(ScaleAddTiling);
     a.scale_alone_tiling = t.tiling.data;
     a.scale_alone_tiling_bytes = sizeof(ScaleAddTiling);
+    a.add_tiling = t.tiling.data;
+    a.add_tiling_bytes = sizeof(ScaleAddTiling);
+    a.add_after_tiling = t.tiling.data;
+    a.add_after_tiling_bytes = sizeof(ScaleAddTiling);
     a.workspace = t.workspace->data;
     a.workspace_bytes = split_scope::kWorkspaceBytes;
     CompareFusedWithUnfused("split_scope", t, a, split_scope::Launch, split_scope::LaunchUnfused);

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "examples/launch/kernels/scale_add_tiling.h"
-#include "examples/launch/tiled_launch.h"
+#include "kernels/scale_add_tiling.h"
+#include "tiled_launch.h"
 
 int main() {
   const int n = 10240;
@@ -26,6 +26,8 @@ int main() {
   args.res = res;
   args.scale_tiling = &tiling;
   args.scale_tiling_bytes = sizeof tiling;
+  args.add_tiling = &tiling;
+  args.add_tiling_bytes = sizeof tiling;
   args.rescale_tiling = &tiling;
   args.rescale_tiling_bytes = sizeof tiling;
   args.workspace = workspace;
