@@ -46,8 +46,9 @@ from pathlib import Path
 
 from bench import synth
 
-# The third-party packages sk imports (requirements.txt), copied into the cold tree.
-THIRD_PARTY = ("jinja2", "markupsafe", "elftools")
+# The third-party packages sk imports (requirements.txt: only those, so `python -m bench`
+# runs where requirements.txt alone is installed), copied into the cold tree.
+THIRD_PARTY = ("jinja2", "markupsafe")
 SIDES = ("cube", "vec")
 
 
@@ -186,10 +187,15 @@ def ld_argv(root: Path, subs: list[synth.SubKernel], tools: synth.Tools) -> list
 
 def localize_argv(root: Path, tools: synth.Tools) -> list[str]:
     """sk link's localising objcopy over the baseline ld's output (the list file written here, untimed)."""
-    from sk.toolflow import toolargv
+    from sk.toolflow import entrysplit, toolargv
 
     plan = json.loads((root / "plan.json").read_text())
-    names = sorted({item["symbol"] for item in plan["link_order"] if item["kind"] != "sk_entry"})
+    names = {item["symbol"] for item in plan["link_order"] if item["kind"] != "sk_entry"}
+    # At split-mode > 1 each half's copies (`_sk…`) are localised too (upstream's localize_symbol_of_sk).
+    if plan["split_mode"] > 1:
+        names |= {entrysplit.local_symbol(plan["kernel_name"], e["symbol"], i)
+                  for e in plan["entries"] for i in range(plan["split_mode"])}
+    names = sorted(names)
     (root / "localize.txt").write_text("".join(f"{name}\n" for name in names))
     return toolargv.localize_argv(toolargv.Tools("host", objcopy=tools.objcopy), "ld_merged.o", "ld_localized.o",
                                   symbols_file="localize.txt", strip_groups=False)
@@ -268,8 +274,8 @@ def measure_size(n: int, *, builder: synth.Builder, work: Path, site: Path, repe
 
 
 DEFINITION = {
-    "ld": "ld -r over the link's own inputs (entry halves, every sub-op archive whole) with the argv sk link "
-          "builds for its ld (sk.toolflow.link.relocatable_link_argv: GNU ld gets --hash-size)",
+    "ld": "ld -r over the link's own inputs (entry halves with their split sets, every sub-op archive whole) "
+          "with the argv sk link builds for its ld (sk.toolflow.link.relocatable_link_argv: GNU ld gets --hash-size)",
     "fuse": "sk gen + sk link, each a fresh cold `python -m sk` process as Bazel's first build starts it "
             "(PYTHONDONTWRITEBYTECODE=1, sk and its packages with the bytecode the build makes for them "
             "(tools/private/pycompile.py), no warm-up)",

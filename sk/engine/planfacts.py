@@ -43,10 +43,17 @@ class PlanFacts(namedtuple("PlanFacts", "kernel_name kernel_type task_ration blo
     def entry_symbols(self) -> tuple[str, ...]:
         return tuple(e.symbol for e in self.entries)
 
+    @property
+    def chip(self) -> str | None:
+        """The SoC's chip (c220, c310) the plan was made for; None where the plan does not say."""
+        soc = self.raw.get("soc")
+        chip = soc.get("chip") if isinstance(soc, dict) else None
+        return chip if isinstance(chip, str) else None
+
 
 # The top-level fields facts() reads.
 FIELDS = ("kernel_name", "kernel_type", "task_ration", "block_dim", "split_mode", "entries", "compile_options",
-          "link_order", "ops")
+          "link_order", "ops", "soc")
 
 
 def load(path: str, fields: tuple[str, ...] | None = None) -> dict:

@@ -100,7 +100,7 @@ class SubOp:
     debug_options: str | None
     debug_buf_size: int | None
     op_type: str | None
-    dynamic_keys: tuple                # DynamicKey, sorted by tiling key
+    dynamic_keys: tuple                # DynamicKey, in dynamic_func_names order
     tensors: TensorAccess | None = None  # None when op_list[i] declares none
     _objects: object = dataclasses.field(default=None, repr=False, compare=False)
 
@@ -389,7 +389,12 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
         objfacts.object_info(bin_data, os.path.basename(bin_file), bin_where, sub_kernel=True).defined_symbols
 
     funcs = []
-    for arch, key in kernel_types.TABLE[ktype].arch_keys:
+    dynamic_keys = ()
+    if task_type == "dynamic" and not any(key in names for _, key in kernel_types.TABLE[ktype].arch_keys):
+        # Upstream's dynamic form: the tiling-key table alone, every key's functions in bin_path
+        # (process_of_dynamic_op links bin_path whole and reads no per-core-type entry).
+        dynamic_keys, funcs = _dynamic_only(names, where, ktype, objects, entry["bin_path"], bin_file, json_file)
+    for arch, key in (() if funcs else kernel_types.TABLE[ktype].arch_keys):
         kwhere = f"{where}: sub_operator_kernel_name.{key}"
         block = names.get(key)
         if not isinstance(block, dict):
@@ -416,8 +421,7 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
         funcs.append(ArchFunc(arch=arch, key=key, func_name=func_name, object=_shown(obj),
                               text_size=info.text_size, _path=obj))
 
-    dynamic_keys = ()
-    if task_type == "dynamic":
+    if task_type == "dynamic" and not dynamic_keys:
         dynamic_keys = _dynamic_keys(names, where, funcs, objects)
 
     return SubOp(
@@ -459,7 +463,41 @@ def _tensors(entry: dict, where: str) -> TensorAccess | None:
     return TensorAccess(reads=lists[0], writes=lists[1])
 
 
-def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource) -> tuple:
+def _dynamic_only(names: dict, where: str, ktype: str, objects: _ObjectSource, bin_path: str, bin_file: str,
+                  json_file: str) -> tuple:
+    """(tiling keys, one ArchFunc per core side) of a dynamic op whose sub_operator_kernel_name holds only
+    dynamic_func_names: every key's symbols are looked up in bin_path (an object, or any member of an
+    archive); each side's ArchFunc stands for the object that defines its first key's symbol."""
+    unknown = sorted(k for k in names if k != "dynamic_func_names")
+    if unknown:
+        raise SkError("a dynamic op without per-core-type entries has only dynamic_func_names",
+                      where=f"{where}: sub_operator_kernel_name.{unknown[0]}",
+                      allowed="dynamic_func_names, or an entry for every core type of sub_operator_kernel_type")
+    if objects.archive is not None:
+        members = sorted(objects.archive)
+    else:
+        members = [os.path.relpath(bin_file, os.path.dirname(json_file))]
+    def lookup(symbol: str, kwhere: str):
+        for m in members:
+            if objects.get(m, kwhere).defines(symbol):
+                return m
+        raise SkError("the op's bin_path does not define the tiling-key symbol", where=kwhere, value=symbol,
+                      allowed=f"a function defined in {_shown(bin_path)}")
+
+    keys = _dynamic_keys(names, where, [], objects, lookup)
+    funcs = []
+    # The op's core sides are its sub_operator_kernel_type's (upstream queues and guards it by that type).
+    for arch, key in kernel_types.TABLE[ktype].arch_keys:
+        syms = [dict(k.funcs).get(arch) for k in keys]
+        sym = next((x for x in syms if x), keys[0].funcs[0][1])
+        member = lookup(sym, f"{where}: sub_operator_kernel_name.dynamic_func_names")
+        funcs.append(ArchFunc(arch=arch, key=key, func_name=sym,
+                              object=os.path.basename(member) if objects.archive is not None else _shown(bin_path),
+                              text_size=objects.get(member, where).text_size, _path=member))
+    return keys, funcs
+
+
+def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource, lookup=None) -> tuple:
     table = names.get("dynamic_func_names")
     dwhere = f"{where}: sub_operator_kernel_name.dynamic_func_names"
     if not isinstance(table, dict) or not table:
@@ -482,6 +520,10 @@ def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource) 
             if not isinstance(symbol, str) or not _IDENT.fullmatch(symbol):
                 raise SkError(f"missing symbol for core type {key} required by {ktype}",
                               where=f"{kwhere}.{key}", value=symbol)
+            if lookup is not None:
+                lookup(symbol, f"{kwhere}.{key}")
+                pairs.append((arch, symbol))
+                continue
             owner = next((f for f in funcs if f.arch == arch), funcs[0])
             info = objects.get(owner._path, f"{kwhere}.{key}")
             if not info.defines(symbol):
@@ -490,7 +532,6 @@ def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource) 
                               (", ".join(info.defined_symbols) or "none"))
             pairs.append((arch, symbol))
         keys.append(DynamicKey(tiling_key=int(raw_key), kernel_type=ktype, funcs=tuple(pairs)))
-    keys.sort(key=lambda k: k.tiling_key)
     if len({k.tiling_key for k in keys}) != len(keys):
         raise SkError("tiling keys repeat (e.g. '2' and '02')", where=dwhere)
     return tuple(keys)

@@ -72,9 +72,10 @@ def _entry_item(arch, name):
 
 
 def _plan(order, op_count):
+    # Split-mode 1: these entry halves are single objects (at 2 each would be its split set, test_entrysplit).
     entries = (planfacts.EntryFacts("cube", "sk_mix_aic", "", "sk_mix_aic.o"),
                planfacts.EntryFacts("vec", "sk_mix_aiv", "", "sk_mix_aiv.o"))
-    return planfacts.PlanFacts("sk", "KERNEL_TYPE_MIX_AIC_1_1", "1:1", 8, 2, entries, (), tuple(order), op_count, {})
+    return planfacts.PlanFacts("sk", "KERNEL_TYPE_MIX_AIC_1_1", "1:1", 8, 1, entries, (), tuple(order), op_count, {})
 
 
 @pytest.fixture

@@ -21,23 +21,61 @@ MLLVM_TAIL = [
 
 
 def test_cann_sk_entry_compile_cube_half_matches_upstream():
-    argv = toolargv.compile_argv(
-        CANN, "te_sk_kernel.cpp", "out/te_sk_mix_aic.o", arch="cube",
-        include_dirs=["/cann/asc/include"],
-        defines=["-D__ASCENDC_ENABLE_SET_NEXT_TASK_START", "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END",
-                 "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2", "-DASCENDC_DUMP=0"],
-        extra=["-g"], split_calls=True,
-        tail=["-Dauto_gen_te_sk_kernel=te_sk_mix_aic", "-D__MIX_CORE_MACRO__=1", "-DTILING_KEY_VAR=0UL"])
+    # The plan's list as upstream's compile_super_kernel holds it: SK defines, the user's
+    # compile-options, the attr-check flag (compile_pre_process), the dump size, the long-call flags.
+    plan_flags = ["-D__ASCENDC_ENABLE_SET_NEXT_TASK_START", "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END",
+                  "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2", "-DASCENDC_DUMP", "-g",
+                  "--cce-disable-kernel-global-attr-check", "-DONE_CORE_DUMP_SIZE=1048576.0",
+                  *toolargv.CANN_SPLIT_FLAGS]
+    defines, split_calls = toolargv.translate_flags("cann", plan_flags)
+    assert split_calls
+    argv = toolargv.entry_compile_argv(
+        CANN, "te_sk_kernel.cpp", "out/te_sk_mix_aic.o", arch="cube", include_dirs=["/cann/asc/include"],
+        defines=defines, split_calls=split_calls,
+        tail=["-Dauto_gen_te_sk_kernel=te_sk_mix_aic", "-D__MIX_CORE_MACRO__=1", "-DTILING_KEY_VAR=0UL",
+              toolargv.tiling_key_rename("te_sk")])
     assert argv == [
         "/cann/bin/bisheng", "-c", "-O3", "-x", "cce", "-I/cann/asc/include",
-        "--cce-disable-kernel-global-attr-check",
         "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START", "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END",
-        "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2", "-DASCENDC_DUMP=0", "-g",
-        "-mllvm", "-cce-aicore-jump-expand=true", "--cce-long-call=true", "-mllvm", "-cce-aicore-long-call",
+        "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2", "-DASCENDC_DUMP", "-g",
+        "--cce-disable-kernel-global-attr-check", "-DONE_CORE_DUMP_SIZE=1048576.0",
         "te_sk_kernel.cpp", "--cce-aicore-arch=dav-c220-cube", "--cce-aicore-only", "-o", "out/te_sk_mix_aic.o",
-        *MLLVM_TAIL, "-std=c++17",
+        *MLLVM_TAIL,
+        "-mllvm", "-cce-aicore-jump-expand=true", "--cce-long-call=true", "-mllvm", "-cce-aicore-long-call",
+        "-std=c++17",
         "-Dauto_gen_te_sk_kernel=te_sk_mix_aic", "-D__MIX_CORE_MACRO__=1", "-DTILING_KEY_VAR=0UL",
+        "-Dte_sk=te_sk_0_tilingkey",
     ]
+
+
+def test_cann_c310_compile_names_the_chip_and_expands_jumps():
+    argv = toolargv.compile_argv(CANN, "k.cpp", "k.o", arch="vec", chip="c310")
+    assert argv == ["/cann/bin/bisheng", "-c", "-O3", "-x", "cce", "--cce-disable-kernel-global-attr-check",
+                    "k.cpp", "--cce-aicore-arch=dav-c310-vec", "-D__DAV_C310__", "--cce-aicore-only", "-o", "k.o",
+                    *MLLVM_TAIL[:8], "-mllvm", "--cce-aicore-jump-expand=true", *MLLVM_TAIL[8:], "-std=c++17"]
+    with pytest.raises(SkError, match="unknown chip"):
+        toolargv.compile_argv(CANN, "k.cpp", "k.o", arch="vec", chip="c100")
+
+
+def test_host_flags_drop_the_npu_only_ones_and_report_the_long_calls():
+    flags, split_calls = toolargv.translate_flags("host", ["-DX", "--cce-disable-kernel-global-attr-check",
+                                                           *toolargv.CANN_SPLIT_FLAGS, "-mllvm", "-foo", "-g"])
+    assert (flags, split_calls) == (["-DX", "-g"], True)
+    assert toolargv.translate_flags("cann", ["-DX"]) == (["-DX"], False)
+
+
+def test_split_entry_stub_and_copies_argv_are_upstreams():
+    assert toolargv.stub_compile_argv(CANN, "d/sk_0.cpp", "d/sk_0.o", arch="cube", include_dirs=["/i"]) == [
+        "/cann/bin/bisheng", "-x", "cce", "-I/i", "-O3", "--cce-aicore-arch=dav-c220-cube", "--cce-aicore-only",
+        "-mllvm", "-cce-aicore-addr-transform", "-mllvm", "-cce-aicore-dcci-insert-for-scalar=false",
+        "-mllvm", "-cce-aicore-stack-size=0x8000", "-std=c++17", "-DTILING_KEY_VAR=0", "-o", "d/sk_0.o",
+        "-c", "d/sk_0.cpp"]
+    assert toolargv.stub_compile_argv(CANN, "s.cpp", "s.o", arch="vec", chip="c310")[3:6] == [
+        "-D__DAV_C310__", "-O3", "--cce-aicore-arch=dav-c310-vec"]
+    assert toolargv.redefine_in_place_argv(CANN, "k.o.split1.o", "k", "_sk_1") == [
+        "/cann/bin/llvm-objcopy", "--redefine-sym", "k=_sk_1", "k.o.split1.o"]
+    assert toolargv.strip_symbol_argv(CANN, "k.o.split1.o", "g_opSystemRunCfg") == [
+        "/cann/bin/llvm-objcopy", "--strip-symbol=g_opSystemRunCfg", "k.o.split1.o"]
 
 
 def test_cann_vec_compile_without_split_has_no_long_call_flags():

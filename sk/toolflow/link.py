@@ -30,7 +30,7 @@ from collections import namedtuple
 
 from sk.base import jsontext
 from sk.binfmt import objfacts
-from sk.toolflow import toolargv
+from sk.toolflow import entrysplit, toolargv
 from sk.base.errors import SkError
 from sk.toolflow.linkprep import (ArchiveCache, Background, EarlyLink, LinkInput, dedupe, layout, make_localizable,
                               start_link, write_inputs, write_symbol_list)
@@ -66,6 +66,7 @@ def _link(tools, inputs, cache, work, gnu_ld, early, *, entry_symbols, out_obj, 
           allow_prefixes) -> LinkResult:
     """The link in the scratch directory `work`; early: an EarlyLink that holds, whose inputs these are."""
     expected = sorted(set(entry_symbols))
+    keep = set(expected) | {entrysplit.RUN_CFG}  # upstream's final object keeps both global
     if early:
         plan, ld = early.layout, early
     else:
@@ -86,7 +87,7 @@ def _link(tools, inputs, cache, work, gnu_ld, early, *, entry_symbols, out_obj, 
         # check below fail; then the merged symbol table decides.
         known = [item.symbol for item in inputs if not item.entry_symbol]
         if all(known):
-            names = set(known) - set(expected)
+            names = set(known) - keep
             localize = write_symbol_list(os.path.join(work, "localize.txt"), names)
         json_head, json_tail = _meta_text_around_sha256(meta) if out_json else ("", "")
         import hashlib  # noqa: F401 - loads OpenSSL (3 ms) for the digest while ld runs
@@ -100,10 +101,14 @@ def _link(tools, inputs, cache, work, gnu_ld, early, *, entry_symbols, out_obj, 
         merged = final_argv[-2]
     if not all(known):
         data = make_localizable(merged, out_obj)  # prebuilt objects may hold unique symbols
-        names = {s.name for s in objfacts.read_object(merged, data=data).defined_globals()} - set(expected)
+        names = {s.name for s in objfacts.read_object(merged, data=data).defined_globals()} - keep
         localize = write_symbol_list(os.path.join(work, "localize.txt"), names)
+    # The twin links several SuperKernels into one program (the launch API), where each one's
+    # g_opSystemRunCfg (one per device binary) would collide: there the definitions are weak.
+    weaken = (entrysplit.RUN_CFG,) if tools.flavor == toolargv.HOST else ()
     with atomic_output(out_obj) as tmp:
-        run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize, strip_groups=False),
+        run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize, strip_groups=False,
+                                        weaken=weaken),
                  step="localising the SuperKernel's symbols", where=out_obj)
         data = _read_mapped(tmp)
         # The digest (OpenSSL, outside the interpreter lock) overlaps reading the symbols.
@@ -111,13 +116,12 @@ def _link(tools, inputs, cache, work, gnu_ld, early, *, entry_symbols, out_obj, 
         try:
             info = objfacts.read_object(tmp, data=data)
             exported = {s.name for s in info.defined_globals()}
-            if exported - set(expected) and all(known):
-                localize = write_symbol_list(os.path.join(work, "localize-all.txt"),
-                                             (names | exported) - set(expected))
+            if exported - keep and all(known):
+                localize = write_symbol_list(os.path.join(work, "localize-all.txt"), (names | exported) - keep)
                 digest.join()
                 data.close()  # objcopy rewrites the file under the mapping
                 run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize,
-                                                strip_groups=False),
+                                                strip_groups=False, weaken=weaken),
                          step="localising the SuperKernel's symbols", where=out_obj)
                 data = _read_mapped(tmp)
                 digest = Background(_sha256_hex, data)
@@ -211,11 +215,12 @@ def _gnu_ld_probe(tools):
 
 def _verify(info, out_obj, expected, inputs, paths, cache, allowed_undefined, allow_prefixes, flavor):
     defined = sorted({s.name for s in info.defined_globals()})
-    if defined != expected:
-        extra = [s for s in defined if s not in expected]
+    if [s for s in defined if s != entrysplit.RUN_CFG] != expected:
+        extra = [s for s in defined if s not in expected and s != entrysplit.RUN_CFG]
         raise SkError("the linked SuperKernel exports other global symbols than its entry",
                       where=f"{out_obj}: {', '.join(extra[:10]) or 'missing ' + ', '.join(expected)}",
-                      allowed=f"exactly {expected} may stay global; this objcopy did not localise the rest")
+                      allowed=f"exactly {expected} (and {entrysplit.RUN_CFG}) may stay global; "
+                              "this objcopy did not localise the rest")
     allowed = set(allowed_undefined) | (HOST_ALWAYS_ALLOWED if flavor == toolargv.HOST else set())
     undefined = sorted({s.name for s in info.undefined()})
     bad = [s for s in undefined if s not in allowed and not s.startswith(allow_prefixes)]
@@ -310,13 +315,22 @@ def _plan_inputs(plan, entries: dict[str, str], sub_objs, is_archive) -> list[Li
     """The link order as inputs; is_archive(path) tells a sub-kernel archive from a plain object."""
     inputs, count = [], len(sub_objs)
     new, append = tuple.__new__, inputs.append  # 4,800 items: no lookups
+    split = plan.split_mode if plan.split_mode and plan.split_mode > 1 else 1
+    half_index = {e.object_name: i for i, e in enumerate(plan.entries)}
     for item in plan.link_order:
         if item.kind == "sk_entry":
-            if item.object_name not in entries:
-                raise SkError("entry object missing", where=f"--entry-dir/--entry-obj: {item.object_name}",
-                              allowed="compile it with `sk entry compile` from the same plan; have: "
-                                      + (", ".join(sorted(entries)) or "(none)"))
-            append(LinkInput(f"entry {item.object_name}", entries[item.object_name], entry_symbol=item.symbol))
+            # At split-mode > 1 the half is its split set (sk.toolflow.entrysplit): the stub defines the entry.
+            names = ([item.object_name] if split == 1 else
+                     entrysplit.split_names(item.object_name, half_index.get(item.object_name, 0), split))
+            for name in names:
+                if name not in entries:
+                    raise SkError("entry object missing", where=f"--entry-dir/--entry-obj: {name}",
+                                  allowed="compile it with `sk entry compile` from the same plan; have: "
+                                          + (", ".join(sorted(entries)) or "(none)"))
+            append(LinkInput(f"entry {names[0]}", entries[names[0]], entry_symbol=item.symbol))
+            for copy, name in enumerate(names[1:]):
+                append(LinkInput(f"entry {name}", entries[name],
+                                 symbol=entrysplit.local_symbol(plan.kernel_name, item.symbol, copy)))
             continue
         op = item.op_index
         if op is None or not 0 <= op < count:

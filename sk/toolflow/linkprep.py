@@ -20,6 +20,7 @@ from collections import namedtuple
 
 from sk.binfmt import ar, elf, objfacts
 from sk.toolflow import toolargv
+from sk.toolflow.entrysplit import RUN_CFG
 from sk.base.errors import SkError
 from sk.base.toolrun import run_tools, start_tool
 
@@ -239,7 +240,8 @@ def relocatable_link_argv(tools: toolargv.Tools, link_args, out: str, gnu_ld) ->
 def entry_localize_job(tools: toolargv.Tools, raw: str, out: str, info, entry_symbol: str, label: str):
     """The objcopy that makes an entry object (one SuperKernel half) linkable beside the other half.
 
-    Keeps only the entry symbol global and dissolves the COMDAT groups: both halves are compiled from one
+    Keeps only the entry symbol (and g_opSystemRunCfg, which the sub-kernels read and the SuperKernel
+    defines) global and dissolves the COMDAT groups: both halves are compiled from one
     source with different macros, so their inline functions must not be merged. Returns (argv, (list file,
     names) or None), or None where `info` (the object's symbols) shows that is done already. SkError when
     the object does not define its entry symbol.
@@ -248,7 +250,7 @@ def entry_localize_job(tools: toolargv.Tools, raw: str, out: str, info, entry_sy
     if entry_symbol not in defined:
         raise SkError("the entry object does not define its entry symbol", where=f"{label}: {entry_symbol}",
                       allowed="compile it with `sk entry compile` from the same plan")
-    names = tuple(sorted(defined - {entry_symbol}))
+    names = tuple(sorted(defined - {entry_symbol, RUN_CFG}))
     if not names and not info.group_count:
         return None
     lst = raw + ".localize.txt" if names else None  # GNU objcopy rejects an empty list

@@ -28,11 +28,15 @@ CANN = "cann"
 FLAVORS = (HOST, CANN)
 
 # Core sides a translation unit can be compiled for. "cube" and "vec" are the
-# two halves of an AI core (dav-c220-cube / dav-c220-vec upstream).
+# two halves of an AI core (dav-<chip>-cube / dav-<chip>-vec upstream).
 ARCHES = ("cube", "vec")
+# The chips a CANN compile targets (sk.engine.platforms' `chip`): c220 is
+# Atlas A2/A3, c310 Ascend950 (upstream's CommonUtility.get_chip_version).
+CHIPS = ("c220", "c310")
+DEFAULT_CHIP = "c220"
 
-# Upstream's per-arch compile tail (facts §6.3, ADK _gen_compile_cmd_v220).
-CANN_ARCH_FLAG = {"cube": "--cce-aicore-arch=dav-c220-cube", "vec": "--cce-aicore-arch=dav-c220-vec"}
+# Upstream's per-arch compile tail (facts §6.3, ADK _gen_compile_cmd_v220;
+# c310: _gen_compile_cmd_c310 adds jump-expand before the dcci flag).
 CANN_MLLVM_TAIL = (
     "-mllvm", "-cce-aicore-stack-size=0x8000",
     "-mllvm", "-cce-aicore-function-stack-size=0x8000",
@@ -40,13 +44,25 @@ CANN_MLLVM_TAIL = (
     "-mllvm", "-cce-aicore-addr-transform",
     "-mllvm", "-cce-aicore-dcci-insert-for-scalar=false",
 )
+CANN_MLLVM_TAIL_C310 = CANN_MLLVM_TAIL[:8] + ("-mllvm", "--cce-aicore-jump-expand=true") + CANN_MLLVM_TAIL[8:]
+# c310's compile names the chip right after the arch flag (facts §6.3).
+C310_DEFINE = "-D__DAV_C310__"
+# Upstream appends it to the compile options of every kernel (ADK compile_pre_process); the SK's
+# list carries it where upstream's does (after the user's compile-options), other units get it here.
+ATTR_CHECK_FLAG = "--cce-disable-kernel-global-attr-check"
 # Extra flags when sub-kernels are copied (split-mode > 1): calls may jump far
-# (facts §6.2).
+# (facts §6.2). Upstream passes them as "mllvm options": after the mllvm tail, before -std.
 CANN_SPLIT_FLAGS = (
     "-mllvm", "-cce-aicore-jump-expand=true",
     "--cce-long-call=true",
     "-mllvm", "-cce-aicore-long-call",
 )
+
+
+def cann_arch_flag(arch: str, chip: str = DEFAULT_CHIP) -> str:
+    """`--cce-aicore-arch=dav-<chip>-<cube|vec>`."""
+    return f"--cce-aicore-arch=dav-{chip}-{arch}"
+
 
 # The CPU twin pretends to be a c220 (Atlas A2/A3) part, like Ascend's own CPU
 # debug library (facts §9), so sources that test __NPU_ARCH__ take the A2 path.
@@ -115,7 +131,8 @@ def _check_arch(arch: str | None, flavor: str) -> None:
 
 
 def compile_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=(), include_dirs=(),
-                 extra=(), tail=(), split_calls: bool = False, host_opt: str | None = None) -> list[str]:
+                 extra=(), tail=(), split_calls: bool = False, host_opt: str | None = None,
+                 chip: str = DEFAULT_CHIP) -> list[str]:
     """A compile of one translation unit for one core side.
 
     arch: "cube" or "vec"; None (host only) for a unit that serves both sides,
@@ -125,24 +142,33 @@ def compile_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=
     extra:   user copts and SK `compile-options`, after the defines.
     tail:    tokens upstream puts after the mllvm tail (entry rename, MIX
              macros, TILING_KEY_VAR), so the CANN argv matches facts §6.3.
-    split_calls: sub-kernel copies are linked in (split-mode > 1).
+    split_calls: sub-kernel copies are linked in (split-mode > 1): upstream's
+             long-call "mllvm options", after the mllvm tail.
     host_opt: the host's optimisation flag, HOST_OPT unless given (the CANN
               argv is upstream's whatever it is).
+    chip:  the CANN target chip (CHIPS); the host twin is always a c220.
     """
     _check_arch(arch, tools.flavor)
     compiler = tools.need("compiler")
     includes = [f"-I{d}" for d in include_dirs]
     if tools.flavor == CANN:
-        argv = [compiler, "-c", "-O3", "-x", "cce", *includes, "--cce-disable-kernel-global-attr-check",
-                *defines, *extra]
-        if split_calls:
-            argv += CANN_SPLIT_FLAGS
-        argv += [src, CANN_ARCH_FLAG[arch], "--cce-aicore-only", "-o", out, *CANN_MLLVM_TAIL,
-                 "-std=c++17", *tail]
-        return argv
+        _check_chip(chip)
+        options = [*defines, *extra]
+        if ATTR_CHECK_FLAG not in options:
+            options = [ATTR_CHECK_FLAG, *options]
+        c310 = chip == "c310"
+        return [compiler, "-c", "-O3", "-x", "cce", *includes, *options, src, cann_arch_flag(arch, chip),
+                *([C310_DEFINE] if c310 else []), "--cce-aicore-only", "-o", out,
+                *(CANN_MLLVM_TAIL_C310 if c310 else CANN_MLLVM_TAIL), *(CANN_SPLIT_FLAGS if split_calls else ()),
+                "-std=c++17", *tail]
     # Host: -x c++ because Ascend sources are often named *.cce or *.asc.
     return [compiler, "-c", "-std=c++17", host_opt or HOST_OPT, "-fPIC", "-x", "c++", *includes,
             *HOST_TWIN_DEFINES, *HOST_ARCH_DEFINES.get(arch, ()), *defines, *extra, *tail, src, "-o", out]
+
+
+def _check_chip(chip: str) -> None:
+    if chip not in CHIPS:
+        raise SkError("unknown chip", where="soc: chip", value=chip, allowed="one of " + ", ".join(CHIPS))
 
 
 def kernel_type_tail(kernel_type: str) -> list[str]:
@@ -160,14 +186,19 @@ def kernel_type_tail(kernel_type: str) -> list[str]:
 
 
 def entry_compile_argv(tools: Tools, src: str, out: str, *, arch: str, defines=(), include_dirs=(), extra=(),
-                       tail=()) -> list[str]:
+                       tail=(), split_calls: bool = False, chip: str = DEFAULT_CHIP) -> list[str]:
     """One half of the generated SuperKernel source (`sk entry compile`).
 
     CANN: compile_argv's, upstream's entry compile (facts §6.3). Host: the
     same at HOST_ENTRY_OPT; user copts in `extra` still come after it.
     """
     return compile_argv(tools, src, out, arch=arch, defines=defines, include_dirs=include_dirs, extra=extra,
-                        tail=tail, host_opt=HOST_ENTRY_OPT)
+                        tail=tail, host_opt=HOST_ENTRY_OPT, split_calls=split_calls, chip=chip)
+
+
+def tiling_key_rename(kernel_name: str) -> str:
+    """The define upstream's compile of a static kernel ends with (ADK compile_op, tiling key 0)."""
+    return f"-D{kernel_name}={kernel_name}_0_tilingkey"
 
 
 def preprocess_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=(), include_dirs=(),
@@ -181,27 +212,37 @@ def preprocess_argv(tools: Tools, src: str, out: str, *, arch: str | None, defin
     return [argv[0], "-E", *argv[2:]]
 
 
-def translate_flags(flavor: str, flags) -> list[str]:
-    """The engine's SK compile flags (upstream's bisheng flags) for this flavour.
+def translate_flags(flavor: str, flags) -> tuple[list[str], bool]:
+    """The engine's SK compile flags (upstream's bisheng flags) for this flavour: (flags, split_calls).
 
-    The CANN argv adds --cce-disable-kernel-global-attr-check at its fixed
-    place, so the copy in the list is dropped; the host compiler gets neither
-    bisheng's --cce-* options nor -mllvm pairs (they tune the NPU backend).
+    split_calls: the list holds upstream's long-call flags (CANN_SPLIT_FLAGS), which
+    compile_argv puts where upstream does (after the mllvm tail), so they leave the list.
+    The CANN list keeps --cce-disable-kernel-global-attr-check where the engine put it
+    (upstream's place); the host compiler gets neither bisheng's --cce-* options nor
+    -mllvm pairs (they tune the NPU backend).
     """
+    flags = list(flags)
+    split_calls = False
+    n = len(CANN_SPLIT_FLAGS)
+    for i in range(len(flags) - n + 1):
+        if tuple(flags[i:i + n]) == CANN_SPLIT_FLAGS:
+            del flags[i:i + n]
+            split_calls = True
+            break
+    if flavor == CANN:
+        return flags, split_calls
     out, skip = [], False
     for flag in flags:
         if skip:
             skip = False
             continue
-        if flag == "--cce-disable-kernel-global-attr-check":
-            continue
-        if flavor == HOST and flag == "-mllvm":
+        if flag == "-mllvm":
             skip = True
             continue
-        if flavor == HOST and flag.startswith("--cce-"):
+        if flag.startswith("--cce-"):
             continue
         out.append(flag)
-    return out
+    return out, split_calls
 
 
 def relocatable_link_argv(tools: Tools, inputs, out: str, *, discard_locals: bool = False,
@@ -238,7 +279,7 @@ def final_link_argv(tools: Tools, src: str, out: str) -> list[str] | None:
 
 
 def localize_argv(tools: Tools, src: str, dst: str, *, symbols_file: str | None,
-                  strip_groups: bool) -> list[str]:
+                  strip_groups: bool, weaken=()) -> list[str]:
     """One objcopy that makes the symbols listed in symbols_file local.
 
     strip_groups removes the COMDAT group sections, keeping their members as
@@ -247,11 +288,13 @@ def localize_argv(tools: Tools, src: str, dst: str, *, symbols_file: str | None,
     the cube and vector halves) would keep one group and leave the other
     object's now-local references pointing into a discarded section, or pick
     one copy of an inline compiled with different macros (block num!).
+    weaken: symbols that stay global but weak.
     """
     objcopy = tools.need("objcopy")
     argv = [objcopy]
     if symbols_file:
         argv.append(f"--localize-symbols={symbols_file}")
+    argv += [f"--weaken-symbol={sym}" for sym in weaken]
     if strip_groups:
         argv.append("--remove-section=.group")
     return argv + [src, dst]
@@ -261,6 +304,41 @@ def redefine_argv(tools: Tools, src: str, dst: str, renames) -> list[str]:
     """One objcopy that writes a copy of src with symbols renamed (old, new)."""
     objcopy = tools.need("objcopy")
     return [objcopy, *[f"--redefine-sym={old}={new}" for old, new in renames], src, dst]
+
+
+def redefine_in_place_argv(tools: Tools, path: str, old: str, new: str) -> list[str]:
+    """One objcopy that renames one symbol of `path` in place, in upstream's form (split_spk_kernel_objs)."""
+    return [tools.need("objcopy"), "--redefine-sym", f"{old}={new}", path]
+
+
+def strip_symbol_argv(tools: Tools, path: str, symbol: str) -> list[str]:
+    """One objcopy that drops `symbol` from `path` in place (upstream's split copies of the SK object)."""
+    return [tools.need("objcopy"), f"--strip-symbol={symbol}", path]
+
+
+# Upstream compiles the entry stub of a split SuperKernel with this tail (ADK gen_spk_kernel_call).
+CANN_STUB_MLLVM = (
+    "-mllvm", "-cce-aicore-addr-transform",
+    "-mllvm", "-cce-aicore-dcci-insert-for-scalar=false",
+    "-mllvm", "-cce-aicore-stack-size=0x8000",
+)
+
+
+def stub_compile_argv(tools: Tools, src: str, out: str, *, arch: str, include_dirs=(),
+                      chip: str = DEFAULT_CHIP) -> list[str]:
+    """The entry stub of a split SuperKernel half (sk_<i>.cpp, facts §6.6).
+
+    CANN: upstream's argv token for token, with the toolchain's compiler (upstream
+    runs `ccec` from PATH; bisheng is the same compiler's driver). Host: the
+    entry's compile (HOST_ENTRY_OPT), which the twin's branch of the stub needs.
+    """
+    _check_arch(arch, tools.flavor)
+    if tools.flavor == CANN:
+        _check_chip(chip)
+        return [tools.need("compiler"), "-x", "cce", *(f"-I{d}" for d in include_dirs),
+                *([C310_DEFINE] if chip == "c310" else []), "-O3", cann_arch_flag(arch, chip), "--cce-aicore-only",
+                *CANN_STUB_MLLVM, "-std=c++17", "-DTILING_KEY_VAR=0", "-o", out, "-c", src]
+    return compile_argv(tools, src, out, arch=arch, include_dirs=include_dirs, host_opt=HOST_ENTRY_OPT)
 
 
 def twin_cflags(include_dir: str, *, tsan: bool = False) -> list[str]:

@@ -9,6 +9,38 @@ BISHENG = "tests/fake_cann/compiler/ccec_compiler/bin/bisheng"
 LLD = "tests/fake_cann/compiler/ccec_compiler/bin/ld.lld"
 OBJCOPY = "tests/fake_cann/compiler/ccec_compiler/bin/llvm-objcopy"
 
+# Upstream's include directories of the SuperKernel compile, in its order (GA
+# SuperOperatorInfos.gen_compile_info; docs/cann-flow.md), under the fake toolkit.
+_ASC = "tests/fake_cann/x86_64-linux/asc/"
+CANN_INCLUDES = [
+    _ASC + "impl/adv_api",
+    _ASC + "impl/basic_api",
+    _ASC + "impl/c_api",
+    _ASC + "impl/micro_api",
+    _ASC + "impl/simt_api",
+    _ASC + "impl/utils",
+    _ASC + "include",
+    _ASC + "include/adv_api",
+    _ASC + "include/basic_api",
+    _ASC + "include/aicpu_api",
+    _ASC + "include/c_api",
+    _ASC + "include/micro_api",
+    _ASC + "include/simt_api",
+    _ASC + "include/utils",
+    "tests/fake_cann/x86_64-linux/ascendc/act",
+    _ASC + "impl",
+    "tests/fake_cann/x86_64-linux/tikcpp",
+    "tests/fake_cann/include",
+    "tests/fake_cann/include/ascendc",
+    "tests/fake_cann/x86_64-linux/tikcpp/tikcfw",
+    "tests/fake_cann/x86_64-linux/tikcpp/tikcfw/impl",
+    "tests/fake_cann/x86_64-linux/tikcpp/tikcfw/interface",
+]
+
+def _bin_relative(args):
+    """argv with bazel-out/<config>/bin/ cut off its paths."""
+    return [a.split("bin/", 1)[-1] if a.startswith("bazel-out/") else a for a in args]
+
 def _by_mnemonic(env):
     out = {}
     for a in analysistest.target_actions(env):
@@ -38,8 +70,7 @@ def _sub_kernel_actions_impl(ctx):
     sk_mode = by_loc["middle"]
     args = _sk_args(sk_mode)
     asserts.equals(env, ["subkernel", "compile", "--toolchain", "cann", "--compiler", BISHENG], args[:6])
-    asserts.true(env, "--include" in args)
-    asserts.true(env, "tests/fake_cann/x86_64-linux/asc/include/basic_api" in args)
+    asserts.equals(env, CANN_INCLUDES, [args[i + 1] for i, a in enumerate(args) if a == "--include"])
     tail = args[args.index("--kernel-type"):]
     asserts.equals(env, [
         "--kernel-type",
@@ -101,9 +132,25 @@ def _super_kernel_actions_impl(ctx):
     entry_dirs = []
     for side, action in zip(["cube", "vec"], actions["SkCompileEntry"]):
         entry = _sk_args(action)
-        asserts.equals(env, ["entry", "compile", "--toolchain", "cann", "--compiler", BISHENG], entry[:6])
-        asserts.equals(env, OBJCOPY, entry[entry.index("--objcopy") + 1])
-        asserts.equals(env, side, entry[entry.index("--arch") + 1])
+        # The whole argv: the toolkit's compiler, upstream's include directories in upstream's order, the
+        # objcopy that makes the half's split set; sk builds the tools' argv from it (docs/cann-flow.md).
+        includes = []
+        for d in CANN_INCLUDES:
+            includes += ["--include", d]
+        asserts.equals(env, ["entry", "compile", "--toolchain", "cann", "--compiler", BISHENG] + includes + [
+            "--objcopy",
+            OBJCOPY,
+            "--plan",
+            "tests/analysis/_sk/sk_pair/plan.json",
+            "--src",
+            "tests/analysis/_sk/sk_pair/gen/sk_pair_kernel.cpp",
+            "--compile-options",
+            "tests/analysis/_sk/sk_pair/gen/sk_pair.compile_options.json",
+            "--arch",
+            side,
+            "--out-dir",
+            "tests/analysis/_sk/sk_pair/entry_" + side,
+        ], _bin_relative(entry))
         out_dir = entry[entry.index("--out-dir") + 1]
         asserts.true(env, out_dir.endswith("/entry_" + side), "entry directory of the %s half: %s" % (side, out_dir))
         asserts.equals(env, [out_dir], [f.path for f in action.outputs.to_list()])

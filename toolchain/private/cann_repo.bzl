@@ -3,27 +3,27 @@
 load(":cann_detect.bzl", "detect_cann", "unavailable_message")
 load(":unavailable.bzl", "unavailable_toolchain_build")
 
-# Include directories of an Ascend C compile, relative to the toolkit root
-# (superkernel-facts.md §6.2).
-_ASC_SUBDIRS = ["adv_api", "basic_api", "c_api", "micro_api", "simt_api", "utils", "aicpu_api"]
+# Include directories of an Ascend C compile, relative to the toolkit root, in the order
+# upstream's SuperKernel compile lists them (GA SuperOperatorInfos.gen_compile_info;
+# docs/cann-flow.md): the `asc` tree's impl/ and include/ API directories, then act, impl,
+# tikcpp, the toolkit's include/ and the tikcfw tree.
+_ASC_IMPL_SUBDIRS = ["adv_api", "basic_api", "c_api", "micro_api", "simt_api", "utils"]
+_ASC_INCLUDE_SUBDIRS = ["adv_api", "basic_api", "aicpu_api", "c_api", "micro_api", "simt_api", "utils"]
 
 def cann_include_dirs(arch):
     asc = "%s-linux/asc" % arch
-    dirs = []
-    for top in ("impl", "include"):
-        dirs.append("%s/%s" % (asc, top))
-        for sub in _ASC_SUBDIRS:
-            dirs.append("%s/%s/%s" % (asc, top, sub))
-    dirs += [
+    return (["%s/impl/%s" % (asc, sub) for sub in _ASC_IMPL_SUBDIRS] +
+            ["%s/include" % asc] +
+            ["%s/include/%s" % (asc, sub) for sub in _ASC_INCLUDE_SUBDIRS] + [
         "%s-linux/ascendc/act" % arch,
+        "%s/impl" % asc,
         "%s-linux/tikcpp" % arch,
+        "include",
+        "include/ascendc",
         "%s-linux/tikcpp/tikcfw" % arch,
         "%s-linux/tikcpp/tikcfw/impl" % arch,
         "%s-linux/tikcpp/tikcfw/interface" % arch,
-        "include",
-        "include/ascendc",
-    ]
-    return dirs
+    ])
 
 def cann_toolchain_build(compiler_dir, arch, prefix = "cann/", extra_attrs = ""):
     """BUILD text declaring an sk_toolchain over a toolkit at `prefix`."""

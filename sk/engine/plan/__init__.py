@@ -50,7 +50,8 @@ Plan JSON schema (schema_version 1; all keys always present, null when n/a):
   link_order         [{kind: "sk_entry"|"sub", arch, op: index|null, object, symbol, split: n|null,
                        derived_from: object|null}] (PerCubeHerVecWithSuper, deduplicated by object)
   code               what the templates render: header {run_cfg_arch, profiling, units: [{declare:
-                     [symbols], dynamic: {name, index, split, branches, num_blocks}|null}]},
+                     [symbols], dynamic: {name, index, split, branches, search, num_blocks}|null}]}
+                     (search: the tiling-key tests over branches, {eq, then, else} or {lt, left, right}),
                      functions (two streams: one per core-type queue) [{name, arch, dynamic_locals,
                      steps}], entry {name, align, workspace_index, feed_base, dump_offset,
                      profiling_index, task_id_index, ffts, prologue, body, epilogue},
@@ -133,7 +134,7 @@ def build_plan(ki: KernelInfos, platform: Platform | None = None, opts: SkOption
 
     ctx = Ctx(ki=ki, opts=opts, platform=platform, ktype=ktype, block=block, split=split,
               early_start=early_start, op_plans=op_plans, feed_needed=feed_needed, params=slots.params,
-              inner=inner, elide=elide)
+              inner=inner, elide=elide, two_stream=two_stream)
     records: list = []
     sync_edges: list = []
     code = steps.code(ctx, two_stream, records, sync_edges)
@@ -161,7 +162,7 @@ def build_plan(ki: KernelInfos, platform: Platform | None = None, opts: SkOption
 
 
 def _compile_options(ops, opts: SkOptions, early_start: int, dump: bool, split: int) -> list:
-    flags = ["--cce-disable-kernel-global-attr-check"]
+    flags = []
     if any(op.dynamic for op in ops):
         flags.append("-D__SUPER_KERNEL_DYNAMIC_BLOCK_NUM__")
     if early_start:
@@ -171,6 +172,8 @@ def _compile_options(ops, opts: SkOptions, early_start: int, dump: bool, split: 
         flags.append("-D__ASCENDC_SUPERKERNEL_AUTO_SYNC_ALL__")
     flags.append("-DASCENDC_DUMP" if dump else "-DASCENDC_DUMP=0")
     flags += list(opts.compile_options)
+    # ADK compile_pre_process appends it to upstream's list here, before the dump size.
+    flags.append("--cce-disable-kernel-global-attr-check")
     if dump:
         # Each core's share of the dump buffer, as upstream computes it (a Python float's text).
         size = layout.sk_debug((op.debug_options, op.debug_buf_size) for op in ops)[1]
