@@ -105,8 +105,6 @@ Args ChainArgs(Tensors& t, uint64_t workspace_bytes) {
   a.scale_tiling_bytes = sizeof(ScaleAddTiling);
   a.rescale_tiling = t.tiling.data;
   a.rescale_tiling_bytes = sizeof(ScaleAddTiling);
-  a.add_tiling = t.tiling.data;
-  a.add_tiling_bytes = sizeof(ScaleAddTiling);
   a.workspace = t.workspace->data;
   a.workspace_bytes = workspace_bytes;
   return a;
@@ -158,10 +156,6 @@ int main() {
     a.scale_tiling_bytes = sizeof(ScaleAddTiling);
     a.scale_alone_tiling = t.tiling.data;
     a.scale_alone_tiling_bytes = sizeof(ScaleAddTiling);
-    a.add_tiling = t.tiling.data;
-    a.add_tiling_bytes = sizeof(ScaleAddTiling);
-    a.add_after_tiling = t.tiling.data;
-    a.add_after_tiling_bytes = sizeof(ScaleAddTiling);
     a.workspace = t.workspace->data;
     a.workspace_bytes = split_scope::kWorkspaceBytes;
     CompareFusedWithUnfused("split_scope", t, a, split_scope::Launch, split_scope::LaunchUnfused);

@@ -26,8 +26,6 @@ int main() {
   args.res = res;
   args.scale_tiling = &tiling;
   args.scale_tiling_bytes = sizeof tiling;
-  args.add_tiling = &tiling;
-  args.add_tiling_bytes = sizeof tiling;
   args.rescale_tiling = &tiling;
   args.rescale_tiling_bytes = sizeof tiling;
   args.workspace = workspace;
