@@ -1,8 +1,9 @@
 """Public API of rules_superkernel.
 
-    load("@rules_superkernel//rules:defs.bzl", "sk_sub_kernel", "sk_op", "super_kernel", "sk_model")
+    load("@rules_superkernel//rules:defs.bzl", "sk_sub_kernel", "sk_op", "super_kernel", "sk_model", "sk_cann_launch_library")
 """
 
+load("//rules/private:launch.bzl", _sk_cann_launch_library = "sk_cann_launch_library")
 load("//rules/private:providers.bzl", _SkOpInfo = "SkOpInfo", _SkSubKernelInfo = "SkSubKernelInfo", _SuperKernelInfo = "SuperKernelInfo")
 load("//rules/private:sk_model.bzl", _sk_model = "sk_model", _sk_model_test = "sk_model_test")
 load("//rules/private:sk_sub_kernel.bzl", _sk_op = "sk_op", _sk_sub_kernel = "sk_sub_kernel")
@@ -13,6 +14,7 @@ sk_op = _sk_op
 super_kernel = _super_kernel
 sk_model = _sk_model
 sk_model_test = _sk_model_test
+sk_cann_launch_library = _sk_cann_launch_library
 
 SkSubKernelInfo = _SkSubKernelInfo
 SkOpInfo = _SkOpInfo
