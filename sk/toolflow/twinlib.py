@@ -9,7 +9,16 @@ from sk.toolflow import toolargv
 
 
 def link_shared(tools: toolargv.Tools, objects: list[str], out: str, extra=()) -> str:
+    # A multi-tiling-key kernel's compile is an archive of one object per key: every key is linked.
+    objects = [tok for obj in objects for tok in (toolargv.driver_whole_archive(obj) if _is_archive(obj) else [obj])]
     with atomic_output(out) as tmp:
         run_tool(toolargv.twin_shared_argv(tools, objects, tmp, extra=list(extra)),
                  step="linking a twin shared library", where=out)
     return out
+
+
+def _is_archive(path: str) -> bool:
+    from sk.binfmt import ar
+
+    with open(path, "rb") as f:
+        return ar.is_archive(f.read(8))
