@@ -16,7 +16,9 @@ from sk.tests.harness import HOST_TOOLS
 from sk.twin import model as model_mod
 from sk.twin import run
 
-MODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "e2e", "models", "tiling_sink")
+REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+MODEL = os.path.join(REPO, "tests", "e2e", "models", "tiling_sink")
+KERNELS = os.path.join(REPO, "examples", "moe_dynamic", "kernels")
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +28,7 @@ def built(tmp_path_factory):
     from sk.twin import binding as twin
 
     root = tmp_path_factory.mktemp("sink")
-    shutil.copytree(MODEL, root / "model")
-    m = model_mod.load(str(root / "model" / "model.json"))
+    m = model_mod.load(os.path.join(MODEL, "model.json"))
     b = run.build(m, str(root / "build"), compiler=HOST_TOOLS["g++"], ld=HOST_TOOLS["ld"],
                   objcopy=HOST_TOOLS["objcopy"], runtime_dir=str(twin.default_build_dir()))
     return root, m, b
@@ -67,9 +68,9 @@ def test_a_tiling_task_that_never_releases_fails_in_bounded_time_naming_the_op(b
     root, m, b = built
     broken = root / "broken"
     os.makedirs(broken, exist_ok=True)
-    shutil.copy(root / "model" / "grouped.h", broken / "grouped.h")
+    shutil.copy(os.path.join(KERNELS, "grouped.h"), broken / "grouped.h")
     src = broken / "grouped_tiling.cpp"
-    src.write_text((root / "model" / "grouped_tiling.cpp").read_text().replace("return 0;", "return 7;"))
+    src.write_text(open(os.path.join(KERNELS, "grouped_tiling.cpp")).read().replace("return 0;", "return 7;"))
     k = m.kernels["grouped"]
     lib = run.build_tiling_function(HOST_TOOLS["g++"], type(k)(**{**k.__dict__, "tiling_srcs": (str(src),)}),
                                     str(broken / "grouped_tiling.so"))
@@ -90,12 +91,15 @@ def test_a_tiling_task_that_never_releases_fails_in_bounded_time_naming_the_op(b
 
 def _model(tmp_path, edit):
     doc = json.loads(open(os.path.join(MODEL, "model.json")).read())
+    for k in doc["kernels"].values():
+        k["src"] = os.path.normpath(os.path.join(MODEL, k["src"]))
+        k["tiling_srcs"] = [os.path.normpath(os.path.join(MODEL, x)) for x in k.get("tiling_srcs", [])] or None
+        if k["tiling_srcs"] is None:
+            del k["tiling_srcs"]
     edit(doc)
-    for f in os.listdir(MODEL):
-        if f != "model.json":
-            shutil.copy(os.path.join(MODEL, f), tmp_path / f)
-    (tmp_path / "model.json").write_text(json.dumps(doc))
-    return model_mod.load(str(tmp_path / "model.json"))
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(doc))
+    return model_mod.load(str(path))
 
 
 def test_a_tiling_sink_op_without_its_tiling_task_is_refused(tmp_path):

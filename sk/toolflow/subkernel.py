@@ -202,7 +202,7 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
         objects = []
         for side in units:
             for key in keys or (None,):
-                stem = f"{side}" if key is None else f"{side}.k{key}"
+                stem = f"{side}" if key is None else f"{side or 'unit'}.k{key}"
                 obj = os.path.join(work, f"{stem}.o")
                 key_defs = [] if key is None else toolargv.tiling_key_defines(entry, key)
                 argv = toolargv.compile_argv(tools, src, obj, arch=side, defines=[*sk_defs, *defines, *key_defs],
@@ -264,7 +264,7 @@ def key_objects(path: str, flavor: str, kt: KernelType, keys) -> dict:
     out = {}
     for side in units:
         for key in keys:
-            member = f"{side}.k{key}.o"
+            member = f"{side or 'unit'}.k{key}.o"
             if member not in found:
                 raise SkError(f"the compile output lacks tiling key {key}", where=f"{path}({member})",
                               allowed="compile with `sk subkernel compile` and the same --tiling-key list")

@@ -584,11 +584,15 @@ def merged(build: dict, base_dir: str, data_path: str) -> dict:
     """The model document of from_build (kernel sources absolute), checked the same way."""
     data = _read(data_path)
     w = f"data {os.path.basename(data_path)}"
-    _obj(data, w, ("tensors",), ("name", "kernels", "ops", "super_kernels"))
+    _obj(data, w, ("tensors",), ("name", "kernels", "ops", "super_kernels", "tasks"))
+    if "tasks" in data and data["tasks"] != build.get("tasks", []):
+        raise _differs(f"{w}: tasks", data["tasks"], build.get("tasks", []), "sk_model tasks")
     kernels = {}
     for key, k in build["kernels"].items():
-        kernels[key] = {f: k[f] for f in _KERNEL_FIELDS}
+        kernels[key] = {f: k[f] for f in _KERNEL_FIELDS + _SINK_FIELDS if f in k}
         kernels[key]["src"] = os.path.normpath(os.path.join(base_dir, k["src"]))
+        if "tiling_srcs" in k:
+            kernels[key]["tiling_srcs"] = [os.path.normpath(os.path.join(base_dir, x)) for x in k["tiling_srcs"]]
     if "kernels" in data:
         _same_kernels(data["kernels"], build, kernels, os.path.dirname(os.path.abspath(data_path)), w)
     runtime = _data_ops(data.get("ops", []), build["ops"], w)
@@ -601,7 +605,7 @@ def merged(build: dict, base_dir: str, data_path: str) -> dict:
             op["workspace_bytes"] = extra.get("workspace_bytes", o["workspace_bytes"])
         if "tiling" in extra:
             op["tiling"] = extra["tiling"]
-        elif kernels[o["kernel"]]["tiling"]:
+        elif kernels[o["kernel"]]["tiling"] and not kernels[o["kernel"]].get("tiling_keys"):
             raise _err("the op's kernel takes a tiling parameter; give its values in the data file",
                        f"{w}: ops", o["name"], f'{{"name": "{o["name"]}", "tiling": {{"dtype": ..., "values": [...]}}}}')
         ops.append(op)
@@ -610,6 +614,8 @@ def merged(build: dict, base_dir: str, data_path: str) -> dict:
     doc = {"name": data.get("name", build["name"]), "tensors": data["tensors"], "kernels": kernels, "ops": ops,
            "super_kernels": [{"name": s["name"], "ops": s["ops"], "options": s["options"]}
                              for s in build["super_kernels"]]}
+    if build.get("tasks"):
+        doc["tasks"] = build["tasks"]
     return doc
 
 
@@ -621,6 +627,8 @@ def self_contained(build: dict, base_dir: str, data_path: str, out_path: str) ->
     out_dir = os.path.dirname(os.path.abspath(out_path))
     for k in doc["kernels"].values():
         k["src"] = os.path.relpath(k["src"], out_dir).replace(os.sep, "/")
+        if "tiling_srcs" in k:
+            k["tiling_srcs"] = [os.path.relpath(x, out_dir).replace(os.sep, "/") for x in k["tiling_srcs"]]
     return json.dumps(doc, indent=1, sort_keys=True) + "\n"
 
 
@@ -656,9 +664,11 @@ def _same_kernels(given, build_section: dict, resolved: dict, data_dir: str, w: 
         if not isinstance(k, dict):
             raise _err("must be a JSON object", f"{w}: kernels.{key}", type(k).__name__)
         label = build[key]["label"]
-        for field in _KERNEL_FIELDS:
+        for field in _KERNEL_FIELDS + ("tiling_keys", "tiling_func", "tiling_bytes"):
             if field not in k:
                 continue
+            if field not in resolved[key]:
+                raise _differs(f"{w}: kernels.{key}.{field}", k[field], None, label)
             here, there = k[field], resolved[key][field]
             if field == "src" and isinstance(here, str):
                 same = os.path.normpath(os.path.join(data_dir, here)) == there or \

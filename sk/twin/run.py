@@ -101,15 +101,13 @@ def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy
 
 def build_tiling_function(compiler: str, k: model_mod.Kernel, out: str, extra_flags=()) -> str:
     """A tiling-sink kernel's host tiling function (sk_tiling.h) as a shared library the twin calls."""
-    from sk.base.toolrun import atomic_output, run_tool
+    from sk.toolflow.twinlib import tiling_function
     from sk.twin import binding as twin
 
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    with atomic_output(out) as tmp:
-        run_tool(toolargv.tiling_function_argv(compiler, list(k.tiling_srcs), tmp, include_dir=str(twin.INCLUDE_DIR),
-                                               include_dirs=k.include_dirs, extra=list(extra_flags)),
-                 step=f"compiling the tiling function {k.tiling_func}", where=f"kernel {k.key}")
-    return out
+    return tiling_function(compiler, list(k.tiling_srcs), out, include_dir=str(twin.INCLUDE_DIR),
+                           include_dirs=k.include_dirs, extra=extra_flags,
+                           what=f"the tiling function {k.tiling_func} of kernel {k.key}")
 
 
 def _say(progress, line: str) -> None:

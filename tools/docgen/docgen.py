@@ -17,7 +17,8 @@ import sys
 
 # Public entry points (ARCHITECTURE.md) and the private files they re-export.
 SOURCES = [
-    ("rules/defs.bzl", ["rules/private/sk_sub_kernel.bzl", "rules/private/super_kernel.bzl", "rules/private/providers.bzl"]),
+    ("rules/defs.bzl", ["rules/private/sk_sub_kernel.bzl", "rules/private/super_kernel.bzl", "rules/private/sk_model.bzl",
+                        "rules/private/sk_task.bzl", "rules/private/providers.bzl"]),
     ("toolchain/defs.bzl", ["toolchain/private/toolchain.bzl", "toolchain/private/providers.bzl"]),
     ("toolchain/extensions.bzl", []),
     ("toolchain/repositories.bzl", []),
