@@ -140,6 +140,15 @@ def _sk_model_impl(ctx):
             _add_op(ctx, tc, st, target[SkOpInfo])
     kernels, ops, scopes, libs, plans = st.kernels, st.ops, st.scopes, st.libs, st.plans
 
+    # A tiling-sink op inside a SuperKernel waits at its start for a lock only its tiling task releases.
+    tiled = {str(t[SkTaskInfo].op): True for t in ctx.attr.tasks if t[SkTaskInfo].kind == "tiling"}
+    for target in ctx.attr.ops:
+        if SuperKernelInfo in target:
+            for seg in target[SuperKernelInfo].segments:
+                for op in seg.ops:
+                    if op.kernel.tiling_keys and str(op.label) not in tiled:
+                        fail("%s: %s is a tiling-sink op (its kernel %s has tiling_keys) fused into %s, but no sk_tiling_task in tasks computes its tiling; the SuperKernel would wait for its lock forever. Add sk_tiling_task(op = \"%s\", wait_event = <an event an earlier op sends>) to tasks" % (ctx.label, op.label, op.kernel.label, seg.kernel_name, op.label))
+
     ctx.actions.write(manifest, json.encode_indent({
         "build": {
             "data": _rel(here, ctx.file.data.short_path),

@@ -266,6 +266,13 @@ failure_test = analysistest.make(
     config_settings = FAKE_CANN,
 )
 
+host_failure_test = analysistest.make(
+    _failure_test,
+    expect_failure = True,
+    attrs = {"expected": attr.string()},
+    config_settings = FAKE_HOST,
+)
+
 def _params_layout_impl(ctx):
     """The --param list of the wrap and pack actions is upstream's layout."""
     env = analysistest.begin(ctx)
