@@ -223,3 +223,14 @@ def report_super_kernel(ctx, tc, plan, meta, out):
     args.add("--meta", meta)
     args.add("-o", out)
     _run_sk(ctx, tc, "SkReport", "Writing fusion report %{output}", args, [plan, meta], [out])
+
+def render_launch(ctx, tc, flavor, manifest, inputs, include, header, src):
+    """SkLaunch: a super_kernel's launch API, its header and its implementation for `flavor` (host: twin, cann)."""
+    args = ctx.actions.args()
+    args.add("launch")
+    args.add("--manifest", manifest)
+    args.add("--flavor", flavor)
+    args.add("--include", include)
+    args.add("--header", header)
+    args.add("--src", src)
+    _run_sk(ctx, tc, "SkLaunch", "Writing launch API %{output}", args, [manifest] + inputs, [header, src])

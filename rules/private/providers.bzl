@@ -12,6 +12,7 @@ SkSubKernelInfo = provider(
         "output_shape": "(bool) an output-shape tensor parameter (`output_shape`) follows the outputs",
         "workspace": "(int) workspace bytes (0 = no workspace parameter)",
         "tiling": "(bool) a `tiling` parameter follows `workspace` (a dynamic-shape op)",
+        "tiling_size": "(int) bytes of the tiling struct the launch API requires (0: unknown, any non-empty buffer)",
         "op_type": "(str) operator type, used by dcci-* options and reports",
         "fusable": "(bool) False keeps the kernel out of SuperKernels (the scope is split around it)",
         "sk_objects": "(dict[str, struct(object, json)]) per scope location ('start', 'middle', 'end'): the SK-mode archive (entry `<entry>_<loc>(uint64_t args_offset)`, split copies included) and its sub-op JSON",
@@ -66,5 +67,6 @@ SuperKernelInfo = provider(
         "segments": "(list[struct]) one per fused piece (kernel_name, object, meta, generated_src, plan, kernel_infos, compile_options, report, ops, first: the index of its first op in `ops`); several when non-fusable ops split the scope into <name>_split_<a>_<b>, none under strict-scope-check=bypass; the ops outside every segment launch on their own",
         "options": "(str) the option string as written in the BUILD file",
         "toolchain_flavor": "(str) 'cann' or 'host'",
+        "launch_header": "(File) <name>_launch.h, the launch API the target's CcInfo provides",
     },
 )

@@ -39,6 +39,8 @@ def _check(ctx):
         fail("%s: output_shape = True but outputs is empty; the output-shape tensor describes the shapes of the outputs" % ctx.label)
     if ctx.attr.tiling and ctx.attr.workspace <= 0:
         fail("%s: tiling = True needs workspace > 0: upstream's layout ends with `workspace, tiling` (facts §14.4); set workspace to the kernel's workspace bytes" % ctx.label)
+    if ctx.attr.tiling_size < 0 or (ctx.attr.tiling_size and not ctx.attr.tiling):
+        fail("%s: tiling_size = %d; it is the byte size of the tiling struct, so it needs tiling = True and must not be negative" % (ctx.label, ctx.attr.tiling_size))
     if ctx.attr.block_dim < 1:
         fail("%s: block_dim = %d; it must be at least 1" % (ctx.label, ctx.attr.block_dim))
     if ctx.attr.workspace < 0:
@@ -105,6 +107,7 @@ def _sk_sub_kernel_impl(ctx):
         output_shape = ctx.attr.output_shape,
         workspace = ctx.attr.workspace,
         tiling = ctx.attr.tiling,
+        tiling_size = ctx.attr.tiling_size,
         op_type = ctx.attr.op_type,
         fusable = ctx.attr.fusable,
         sk_objects = by_loc,
@@ -175,6 +178,7 @@ the same inherited options are compiled once.""",
         "output_shape": attr.bool(default = False, doc = "True: an output-shape tensor parameter (`output_shape`, bound like an output) follows the outputs"),
         "workspace": attr.int(default = 0, doc = "Workspace bytes; > 0 adds the `workspace` parameter after the outputs"),
         "tiling": attr.bool(default = False, doc = "True: a `tiling` parameter follows `workspace` (needs workspace > 0); its values come from sk_model's data file"),
+        "tiling_size": attr.int(default = 0, doc = "Bytes of the kernel's tiling struct (`sizeof` of what `tiling` points at); the launch API of a super_kernel refuses a smaller tiling buffer (0: any non-empty one)"),
         "op_type": attr.string(doc = "Operator type (e.g. GroupedMatmul), matched by the dcci-* options"),
         "tiling_keys": attr.int_list(doc = "A tiling-sink kernel: its TILING_KEY_IS(k) keys, one compiled variant each (needs tiling = True)"),
         "tiling_function": attr.string(doc = "A tiling-sink kernel: its host tiling function, `extern \"C\" int f(SkTilingContext*)` (sk_tiling.h)"),

@@ -1,7 +1,9 @@
 """super_kernel: fuse op instances, in scope order, into one SuperKernel."""
 
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "use_cpp_toolchain")
 load("//toolchain:defs.bzl", "SK_TOOLCHAIN_TYPE", "find_sk_toolchain")
 load(":actions.bzl", "compile_entry", "gen_super_kernel", "link_super_kernel", "report_super_kernel")
+load(":launch.bzl", "launch_library")
 load(":inherited_options.bzl", "inherit_options_transition", "scope_check")
 load(":providers.bzl", "SkOpInfo", "SuperKernelInfo")
 load(":sk_sub_kernel.bzl", "scope_location")
@@ -97,6 +99,17 @@ def _segments(ops):
         runs.append((start, len(ops) - 1))
     return runs
 
+def _launch(ctx, tc, name, ops, segments):
+    return launch_library(
+        ctx,
+        tc,
+        name,
+        ops,
+        segments,
+        twin_deps = [ctx.attr._launch_twin[CcInfo]],
+        cann_deps = [ctx.attr._launch_api[CcInfo]] + ([tc.acl[CcInfo]] if tc.acl else []),
+    )
+
 def _super_kernel_impl(ctx):
     tc = find_sk_toolchain(ctx)
     ops = [dep[SkOpInfo] for dep in ctx.attr.ops]
@@ -134,10 +147,12 @@ def _super_kernel_impl(ctx):
             ctx.label.name,
             "\n".join(["* op %d: %s" % (i, op.label) for i, op in blocked]),
         ))
+        launch = _launch(ctx, tc, name, ops, [])
         return [
             DefaultInfo(files = depset([report])),
-            OutputGroupInfo(report = depset([report])),
-            SuperKernelInfo(label = ctx.label, kernel_name = name, object = None, meta = None, generated_src = None, plan = None, report = report, ops = ops, segments = [], options = ctx.attr.options, toolchain_flavor = tc.flavor),
+            OutputGroupInfo(report = depset([report]), launch = depset(launch.files)),
+            SuperKernelInfo(label = ctx.label, kernel_name = name, object = None, meta = None, generated_src = None, plan = None, report = report, ops = ops, segments = [], options = ctx.attr.options, toolchain_flavor = tc.flavor, launch_header = launch.files[0]),
+            launch.cc_info,
         ]
     if blocked:
         segments = [
@@ -151,6 +166,7 @@ def _super_kernel_impl(ctx):
         return depset([getattr(s, field) for s in segments])
 
     single = segments[0] if len(segments) == 1 else None
+    launch = _launch(ctx, tc, name, ops, segments)
     return [
         DefaultInfo(files = depset([s.object for s in segments] + [s.meta for s in segments] + [s.report for s in segments])),
         OutputGroupInfo(
@@ -159,6 +175,7 @@ def _super_kernel_impl(ctx):
             report = collect("report"),
             debug = depset(transitive = [depset([s.generated_src, s.plan, s.kernel_infos, s.report, s.compile_options]) for s in segments]),
             sub_kernels = depset(transitive = [depset(s.sub_files) for s in segments]),
+            launch = depset(launch.files),
         ),
         SuperKernelInfo(
             label = ctx.label,
@@ -172,7 +189,9 @@ def _super_kernel_impl(ctx):
             segments = segments,
             options = ctx.attr.options,
             toolchain_flavor = tc.flavor,
+            launch_header = launch.files[0],
         ),
+        launch.cc_info,
     ]
 
 super_kernel = rule(
@@ -183,7 +202,26 @@ Outputs `<name>.o`, `<name>.json` and the fusion report `<name>.report.md`; outp
 `report` and `debug` hold the generated source, the fusion plan and the
 human-readable report; `sub_kernels` the sub-op archives and JSONs it fused,
 as compiled for their places in the scope. `options` uses upstream's grammar (`k=v:k=v`) and is
-validated by the sk tool at build time.""",
+validated by the sk tool at build time.
+
+The target is also a C++ library (`CcInfo`): put it in a `cc_library`,
+`cc_binary` or `cc_test`'s `deps` and include `<package>/<name>_launch.h`,
+rendered by `sk launch` from the fusion plan (output group `launch`). In
+namespace `<kernel_name>` it declares `struct Args` with one field per bound
+tensor (named after the tensor in `bind`), `<op>_tiling` + `<op>_tiling_bytes`
+per op with a `tiling` parameter, `<op>_<word>` per tiling-sink or external
+event word the plan has, and one `workspace` + `workspace_bytes`;
+`sk_launch::Status Launch(const Args&, void* stream = nullptr)`; constants
+`kBlockDim`, `kAicPerBlock`, `kAivPerBlock`, `kCoreRatio`,
+`kWorkspaceBytes`, `kMinTilingBytes_<op>`, `kLaunches`. A split or bypassed
+scope launches its pieces in order; `LaunchUnfused` (when every kernel is
+built from `srcs`) launches each op's own kernel instead. Arguments are checked
+first: a null address, a tiling buffer below the kernel's `tiling_size`, or a
+workspace below `kWorkspaceBytes` is refused naming the op and parameter, and
+nothing runs. On the CPU twin the launches run on the twin's threads; with
+CANN the binaries are embedded and launched through the ACL runtime
+(`aclrtBinaryLoadFromData`, `aclrtBinaryGetFunction`, `aclrtKernelArgs*`,
+`aclrtLaunchKernelWithConfig`) on the given stream.""",
     attrs = {
         "ops": attr.label_list(
             mandatory = True,
@@ -196,7 +234,10 @@ validated by the sk tool at build time.""",
         "soc": attr.string(doc = "SoC to build for; defaults to the toolchain's"),
         "_sk": attr.label(default = "//sk", executable = True, cfg = "exec"),
         "_allowlist_function_transition": attr.label(default = "@bazel_tools//tools/allowlists/function_transition_allowlist"),
+        "_launch_api": attr.label(default = "//sk/launch:api", providers = [CcInfo]),
+        "_launch_twin": attr.label(default = "//sk/launch:twin", providers = [CcInfo]),
     },
-    toolchains = [SK_TOOLCHAIN_TYPE],
-    provides = [SuperKernelInfo],
+    fragments = ["cpp"],
+    toolchains = [SK_TOOLCHAIN_TYPE] + use_cpp_toolchain(),
+    provides = [SuperKernelInfo, CcInfo],
 )

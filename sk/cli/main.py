@@ -27,6 +27,7 @@ COMMANDS = {
     "run": ("sk.cli.commands.run", "run a model separately and fused on the CPU twin; compare bit for bit"),
     "model": ("sk.cli.commands.model", "write the self-contained model file of an sk_model (BUILD + data file)"),
     "report": ("sk.cli.commands.report", "write the human-readable fusion report of a SuperKernel"),
+    "launch": ("sk.cli.commands.launch", "write a super_kernel's C++ launch API (header + twin or CANN implementation)"),
 }
 
 

@@ -323,3 +323,60 @@ def op_kernel_names(doc: dict, where: str = "plan") -> tuple[str, ...]:
     """The kernel name of each fused op, in scope order."""
     return tuple(_field(op, "kernel_name", f"{where}.ops[{i}]", str)
                  for i, op in enumerate(_field(doc, "ops", where, list)))
+
+
+class Slot(namedtuple("Slot", "index kind op name inner")):
+    """What one slot of the SK entry's parameter array holds (a launcher fills it).
+
+    kind: "ffts" (the hardware sync address), "param" (op `op`'s parameter at
+    position `name` of its signature, an int), "dynamic" (op's tiling-sink word
+    `name`: tiling_key, block_num, wait_lock), "notify" / "wait" (op's event
+    word for event `name`, `inner` when both ends are in this SuperKernel),
+    "workspace" (the SuperKernel's own workspace), "profiling", "task_id".
+    """
+
+    __slots__ = ()
+
+
+def param_slots(doc: dict, where: str = "plan") -> tuple:
+    """Every slot of the plan's parameter array, in order: a Slot, or None where the plan names nothing.
+
+    Read generically from the plan (each op's `params`, `dynamic_params`,
+    `notify`, `wait`, and the `params` record), so a launcher fills every word
+    the layout has; two claims on one slot are an error.
+    """
+    layout = param_layout(doc, where)
+    slots = [None] * layout.slots
+    pw = f"{where}.params"
+
+    def claim(index, slot, at):
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(slots):
+            raise SkError("plan slot index out of range", where=at, value=index,
+                          allowed=f"0..{len(slots) - 1}")
+        if slots[index] is not None:
+            raise SkError("plan puts two parameters in one slot", where=at, value=index)
+        slots[index] = slot._replace(index=index)
+
+    ffts = doc["params"].get("ffts_slot")
+    if ffts is not None:
+        claim(ffts, Slot(0, "ffts", None, None, False), f"{pw}.ffts_slot")
+    for i, op in enumerate(_field(doc, "ops", where, list)):
+        ow = f"{where}.ops[{i}]"
+        for k, offset in enumerate(layout.op_offsets[i]):
+            claim(offset, Slot(0, "param", i, k, False), f"{ow}.params[{k}]")
+        dynamic = op.get("dynamic_params") or {}
+        if not isinstance(dynamic, dict):
+            raise SkError("plan field has the wrong type", where=f"{ow}.dynamic_params", value=dynamic)
+        for key, offset in dynamic.items():
+            claim(offset, Slot(0, "dynamic", i, key, False), f"{ow}.dynamic_params.{key}")
+        for kind in ("notify", "wait"):
+            for k, word in enumerate(op.get(kind) or []):
+                kw = f"{ow}.{kind}[{k}]"
+                claim(_field(word, "offset", kw, int), Slot(0, kind, i, _field(word, "event", kw, int),
+                                                            bool(word.get("inner"))), kw)
+    for key, kind in (("workspace_index", "workspace"), ("profiling_index", "profiling"),
+                      ("task_id_index", "task_id")):
+        index = doc["params"].get(key)
+        if index is not None:
+            claim(index, Slot(0, kind, None, None, False), f"{pw}.{key}")
+    return tuple(slots)

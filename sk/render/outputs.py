@@ -4,6 +4,8 @@ Here (not in the CLI command) so that in-process callers (sk.twin.run) write
 byte-identical files without going through argv.
 """
 
+from __future__ import annotations
+
 import json
 import os
 

@@ -6,6 +6,8 @@ without bytecode, or bytecode of another text, would silently cost that time
 in every action again; an absolute path in it would differ between checkouts.
 """
 
+from __future__ import annotations
+
 import importlib.util
 import marshal
 import os

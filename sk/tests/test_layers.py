@@ -5,6 +5,8 @@ one above; no module outside a package reaches for that package's private
 names (`from sk.x.y import _z`, `y._z`); bench/ uses sk's public API only.
 """
 
+from __future__ import annotations
+
 import ast
 import pathlib
 

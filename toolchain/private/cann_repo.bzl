@@ -28,6 +28,7 @@ def cann_include_dirs(arch):
 def cann_toolchain_build(compiler_dir, arch, prefix = "cann/", extra_attrs = ""):
     """BUILD text declaring an sk_toolchain over a toolkit at `prefix`."""
     return """\
+load("@rules_cc//cc:defs.bzl", "cc_library")
 load("@rules_superkernel//toolchain:defs.bzl", "sk_toolchain")
 
 filegroup(
@@ -39,9 +40,19 @@ filegroup(
     ),
 )
 
+# The ACL runtime a super_kernel's launch API compiles and links against.
+cc_library(
+    name = "acl",
+    hdrs = glob(["{p}include/acl/**/*.h"], allow_empty = True),
+    includes = ["{p}include"],
+    srcs = glob(["{p}lib64/libascendcl.so"], allow_empty = True),
+    visibility = ["//visibility:public"],
+)
+
 sk_toolchain(
     name = "sk_toolchain",
     flavor = "cann",
+    acl = ":acl",
     compiler = "{p}{cd}/bisheng",
     linker = "{p}{cd}/ld.lld",
     objcopy = "{p}{cd}/llvm-objcopy",

@@ -11,6 +11,7 @@ SkToolchainInfo = provider(
         "linker": "(File) ld.lld or ld",
         "objcopy": "(File) llvm-objcopy or objcopy",
         "runtime_lib": "(File|None) host: the CPU-twin runtime shared library",
+        "acl": "(Target|None) cann: a CcInfo target with the toolkit's ACL runtime (acl/acl.h, libascendcl) that launch APIs link against",
         "all_files": "(depset[File]) everything the tools read: binaries, headers, the twin runtime",
         "include_dirs": "(list[str]) exec-root-relative include directories",
         "copts": "(list[str]) extra flags appended to every compile",

@@ -8,6 +8,9 @@ pip's own configuration (index-url, find-links, certificates) applies, and
 `--require-hashes` makes the result content-addressed all the same.
 """
 
+# Python 3.9 is the oldest the sk tool supports (sk/__init__.py MIN_PYTHON, pyproject.toml).
+_MIN_MINOR = 9
+
 def _find_python(rctx):
     """Absolute path of the interpreter for actions.
 
@@ -16,6 +19,7 @@ def _find_python(rctx):
     $SK_PYTHON, else /usr/bin/python3, else the first python3 on PATH.
     """
     candidates = []
+    too_old = []
     if rctx.os.environ.get("SK_PYTHON"):
         candidates.append(rctx.os.environ["SK_PYTHON"])
     candidates.append("/usr/bin/python3")
@@ -30,9 +34,15 @@ def _find_python(rctx):
             continue
         exe, version = res.stdout.strip().split("\n")
         major, minor = version.split(".")
-        if int(major) == 3 and int(minor) >= 11:
+        if int(major) == 3 and int(minor) >= _MIN_MINOR:
             return exe, version
-    fail("rules_superkernel needs Python >= 3.11 for its sk tool; tried %s. Set SK_PYTHON=/path/to/python3.11 (--repo_env=SK_PYTHON=...)." % ", ".join(candidates))
+        too_old.append("%s is %s" % (cand, version))
+    fail("rules_superkernel needs Python >= 3.%d for its sk tool; tried %s%s. Set --repo_env=SK_PYTHON=/path/to/python3 (3.%d or newer)." % (
+        _MIN_MINOR,
+        ", ".join(candidates),
+        " (" + "; ".join(too_old) + ")" if too_old else "",
+        _MIN_MINOR,
+    ))
 
 def _interpreter_impl(rctx):
     exe, version = _find_python(rctx)

@@ -1,0 +1,47 @@
+"""`sk launch`: the launch API of a super_kernel target, a C++ header and its implementation.
+
+  sk launch --manifest launch.json --flavor host|cann --include PKG/NAME_launch.h --header OUT.h --src OUT.cc
+
+The manifest is what BUILD says (written by the super_kernel rule: ops, their
+kernels and bindings, the pieces of the scope with each fused piece's plan and
+the binary each launch runs); sk.engine.launchspec decides the arguments and
+every slot from it and the plans, sk.render.launch writes the files. `host`
+launches on the CPU twin; `cann` embeds the binaries and calls the ACL runtime.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sk.base.errors import SkError
+from sk.base.toolrun import write_files_atomic
+
+
+def configure(parser):
+    parser.add_argument("--manifest", required=True, help="launch manifest written by the super_kernel rule")
+    parser.add_argument("--flavor", required=True, choices=("host", "cann"),
+                        help="host: launch on the CPU twin; cann: the ACL runtime's kernel-loading API")
+    parser.add_argument("--include", required=True, help="the path the implementation includes the header by")
+    parser.add_argument("--header", required=True, help="header to write")
+    parser.add_argument("--src", required=True, help="implementation to write")
+
+
+def run(args) -> int:
+    from sk.engine import launchspec
+    from sk.render import launch
+
+    try:
+        with open(args.manifest, encoding="utf-8") as f:
+            manifest = json.load(f)
+    except OSError as err:
+        raise SkError("cannot read the launch manifest", where=args.manifest,
+                      allowed=str(err.strerror or err)) from None
+    except json.JSONDecodeError as err:
+        raise SkError(f"the launch manifest is not valid JSON ({err.msg} at line {err.lineno})",
+                      where=args.manifest) from None
+    if not isinstance(manifest, dict):
+        raise SkError("the launch manifest must be a JSON object", where=args.manifest)
+    spec = launchspec.build(manifest, where=args.manifest)
+    header, src = launch.render(spec, args.flavor, args.include)
+    write_files_atomic({args.header: header, args.src: src})
+    return 0
