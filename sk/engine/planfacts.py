@@ -294,31 +294,6 @@ def param_layout(doc: dict, where: str = "plan") -> ParamLayout:
                        profiling_index=indices["profiling_index"])
 
 
-class OpWords(namedtuple("OpWords", "dynamic notify wait")):
-    """The memory-semantic words of one fused op (facts §15.2), as param_base slots a launcher fills with
-    the addresses of zeroed uint64 GM words: dynamic: {tiling_key, block_num, wait_lock} of a dynamic op,
-    else None; notify / wait: ((event, slot), ...) per event the op sends / receives that is not inner
-    (an inner event is ordered inside the SuperKernel and has no word)."""
-
-    __slots__ = ()
-
-
-def op_words(doc: dict, where: str = "plan") -> tuple[OpWords, ...]:
-    """OpWords of each fused op, in scope order (the plan's ops[i].dynamic_params / notify / wait)."""
-    out = []
-    for i, op in enumerate(_field(doc, "ops", where, list)):
-        ow = f"{where}.ops[{i}]"
-        dyn = op.get("dynamic_params")
-        if dyn is not None:
-            dyn = {k: _field(dyn, k, f"{ow}.dynamic_params", int) for k in ("tiling_key", "block_num", "wait_lock")}
-        lists = []
-        for field in ("notify", "wait"):
-            lists.append(tuple((_field(e, "event", f"{ow}.{field}", int), _field(e, "offset", f"{ow}.{field}", int))
-                               for e in _field(op, field, ow, list) if not e.get("inner")))
-        out.append(OpWords(dyn, *lists))
-    return tuple(out)
-
-
 def op_kernel_names(doc: dict, where: str = "plan") -> tuple[str, ...]:
     """The kernel name of each fused op, in scope order."""
     return tuple(_field(op, "kernel_name", f"{where}.ops[{i}]", str)

@@ -60,8 +60,9 @@ def test_fused_with_tasks_equals_separate_and_takes_both_tiling_keys(built):
     # The SuperKernel's tiling words were written by the tasks (key 2, 8 blocks for moe_b) and its
     # lock reset by the kernel.
     words = session.memory._sk_buffers[("moe_b", "words")][0].read()
-    lock, key, blocks = (struct.unpack_from("<Q", words, 64 * i)[0] for i in range(1, 4))
-    assert (lock, key, blocks) == (0, 2, 8)
+    # The words in param_base order: route's notify, then the tiling key, block count and lock.
+    key, blocks, lock = (struct.unpack_from("<Q", words, 64 * i)[0] for i in range(1, 4))
+    assert (key, blocks, lock) == (2, 8, 0)
 
 
 def test_a_tiling_task_that_never_releases_fails_in_bounded_time_naming_the_op(built, monkeypatch):

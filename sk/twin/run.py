@@ -326,10 +326,11 @@ class Session:
         from sk.twin import binding as twin_mod
 
         words, index, notify_of = [], {}, {}
-        per_op = planfacts.op_words(plan, where=f"plan of {scope.name}")
-        count = sum((3 if w.dynamic else 0) + len(w.notify) + len(w.wait) for w in per_op)
-        if not count:
+        slots = [s for s in planfacts.param_slots(plan, where=f"plan of {scope.name}")
+                 if s is not None and s.kind in ("dynamic", "notify", "wait") and not s.inner]
+        if not slots:
             return spec
+        count = len(slots)
         buf = self.memory.sk_buffer(self.twin, (scope.name, "words"), 64 * count)
         task_of = {t.op: t.name for t in self.m.tasks if t.kind == "tiling"}
         sender_task = {t.send_event: t.name for t in self.m.tasks if t.kind == "prefetch"}
@@ -341,24 +342,27 @@ class Session:
             index[key] = len(words)
             words.append(twin_mod.TwinWord(address=address, by_task=by_task, what=what))
 
-        for pos, w in enumerate(per_op):
+        dynamic_words = {"wait_lock": ("lock", "__ac_wait_lock_{pos}, the tiling lock of {who}: its tiling task "
+                                                "'{task}' writes 1 once it has written the tiling, tiling key and "
+                                                "block dim"),
+                         "tiling_key": ("key", "__ac_dynamic_tiling_key_{pos} of {who}, written by tiling task '{task}'"),
+                         "block_num": ("blocks", "__ac_dynamic_block_num_{pos} of {who}, written by tiling task '{task}'")}
+        seen: dict = {}
+        for s in slots:
+            pos = s.op
             op = self.m.ops[scope.ops[pos]]
             who = f"op {pos} ({op.name}) of {scope.name}"
-            if w.dynamic:
-                task = task_of.get(op.index, "(none)")
-                word(w.dynamic["wait_lock"], True, f"__ac_wait_lock_{pos}, the tiling lock of {who}: its tiling "
-                     f"task '{task}' writes 1 once it has written the tiling, tiling key and block dim", ("lock", pos))
-                word(w.dynamic["tiling_key"], True, f"__ac_dynamic_tiling_key_{pos} of {who}, written by tiling task "
-                     f"'{task}'", ("key", pos))
-                word(w.dynamic["block_num"], True, f"__ac_dynamic_block_num_{pos} of {who}, written by tiling task "
-                     f"'{task}'", ("blocks", pos))
-            for k, (event, slot) in enumerate(w.notify):
-                word(slot, False, f"__ac_notify_lock_{pos}_{k} of {who}, event {event}: {op.name} writes 1 when it "
-                     f"has run; task '{waiter.get(event, '(none)')}' waits for it", ("notify", event))
-                notify_of[event] = index[("notify", event)]
-            for k, (event, slot) in enumerate(w.wait):
-                word(slot, True, f"__ac_wait_lock_{pos}_{k} of {who}, event {event}: task "
-                     f"'{sender_task.get(event, '(none)')}' writes 1 when it has run", ("wait", event))
+            k = seen[(pos, s.kind)] = seen.get((pos, s.kind), -1) + 1  # the op's k-th word of this kind
+            if s.kind == "dynamic":
+                key, text = dynamic_words[s.name]
+                word(s.index, True, text.format(pos=pos, who=who, task=task_of.get(op.index, "(none)")), (key, pos))
+            elif s.kind == "notify":
+                word(s.index, False, f"__ac_notify_lock_{pos}_{k} of {who}, event {s.name}: {op.name} writes 1 when "
+                     f"it has run; task '{waiter.get(s.name, '(none)')}' waits for it", ("notify", s.name))
+                notify_of[s.name] = index[("notify", s.name)]
+            else:
+                word(s.index, True, f"__ac_wait_lock_{pos}_{k} of {who}, event {s.name}: task "
+                     f"'{sender_task.get(s.name, '(none)')}' writes 1 when it has run", ("wait", s.name))
         tasks = []
         for t in self.m.tasks:
             wait = notify_of.get(t.wait_event) if t.wait_event is not None else None
