@@ -14,14 +14,12 @@ from sk.tests.harness import MOE_MODEL, REPO, bazel_model, run_sk
 # the e2e model that is a model file itself. The quickstart's fused-vs-separate check is
 # //examples/quickstart:compare_test.
 STREAMS = "tests/e2e/models/streams/model.json"
-# The tiling-sink example: its tiling and prefetch tasks are threads beside the SuperKernel.
-MOE_DYNAMIC_MODEL = os.path.join("examples", "moe_dynamic", "_sk_model", "compare", "model.json")
-MODELS = [MOE_MODEL, MOE_DYNAMIC_MODEL, "tests/e2e/models/ascendc/model.json", STREAMS]
+MODELS = [MOE_MODEL, "tests/e2e/models/ascendc/model.json", STREAMS]
 
 
 @pytest.mark.parametrize("model", MODELS)
 def test_example_is_race_free_under_tsan(model, tmp_path):
-    if model in (MOE_MODEL, MOE_DYNAMIC_MODEL):
+    if model == MOE_MODEL:
         path = bazel_model(model)
     else:
         path = os.path.join(REPO, model)
