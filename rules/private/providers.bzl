@@ -29,7 +29,7 @@ SkSubKernelInfo = provider(
 )
 
 SkTaskInfo = provider(
-    doc = "A task of another engine that a SuperKernel talks to through memory-semantic GM words (facts §15).",
+    doc = "A task of another engine that a SuperKernel talks to through memory-semantic GM words (facts section 15).",
     fields = {
         "label": "(Label) the sk_tiling_task or sk_prefetch_task target",
         "kind": "(str) 'tiling' (AI CPU tiling of a tiling-sink op) or 'prefetch' (SDMA load into L2)",

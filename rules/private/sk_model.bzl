@@ -211,7 +211,7 @@ every such field must then agree with BUILD, or the run fails naming the field."
     ),
     "tasks": attr.label_list(
         providers = [SkTaskInfo],
-        doc = "The tasks of other engines the SuperKernels talk to (sk_tiling_task, sk_prefetch_task): threads beside the fused launch, following the memory-semantic protocol of facts §15.3; in the separate run a tiling-sink op's tiling function runs on the host before its launch. A tiling-sink op in a SuperKernel without its tiling task, or an event no op and no task sends, fails the build.",
+        doc = "The tasks of other engines the SuperKernels talk to (sk_tiling_task, sk_prefetch_task): threads beside the fused launch, following the memory-semantic protocol of facts section 15.3; in the separate run a tiling-sink op's tiling function runs on the host before its launch. A tiling-sink op in a SuperKernel without its tiling task, or an event no op and no task sends, fails the build.",
     ),
     "repeat": attr.int(default = 3, doc = "Timed rounds of each run"),
     "seed": attr.int(default = 0, doc = "Seed of the input generator"),

@@ -154,7 +154,7 @@ bytes), `tiling` (`tiling = True`). A dynamic-shape Ascend C operator
 
 is `inputs = ["x", "y"], outputs = ["z"], workspace = 256, tiling = True`.
 
-A tiling-sink kernel (facts §15: its tiling depends on device memory, e.g.
+A tiling-sink kernel (facts section 15: its tiling depends on device memory, e.g.
 a routing op's output) lists its `TILING_KEY_IS(k)` keys in `tiling_keys`;
 sk compiles one variant per key (`-DTILING_KEY_VAR=k`, entry `<entry>_<k>`)
 as the ADK compiles a multi-tiling-key kernel, and fuses it as upstream's

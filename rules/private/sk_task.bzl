@@ -1,5 +1,5 @@
 """sk_tiling_task / sk_prefetch_task: tasks of other engines that a SuperKernel talks to through
-memory-semantic GM words (facts §15): the AI CPU task that computes a tiling-sink op's tiling, and
+memory-semantic GM words (facts section 15): the AI CPU task that computes a tiling-sink op's tiling, and
 the SDMA task that prefetches weights into L2."""
 
 load(":providers.bzl", "SkOpInfo", "SkTaskInfo")
@@ -17,7 +17,7 @@ def _tiling_task_impl(ctx):
 
 sk_tiling_task = rule(
     implementation = _tiling_task_impl,
-    doc = """The AI CPU task that computes a tiling-sink op's tiling inside a SuperKernel (facts §15.3).
+    doc = """The AI CPU task that computes a tiling-sink op's tiling inside a SuperKernel (facts section 15.3).
 
 It waits for `wait_event` (sent by an earlier op of the SuperKernel, e.g. the routing op whose
 output the tiling reads), calls the kernel's `tiling_function` on the op's inputs, writes the
@@ -39,7 +39,7 @@ def _prefetch_task_impl(ctx):
 
 sk_prefetch_task = rule(
     implementation = _prefetch_task_impl,
-    doc = """The SDMA task that prefetches a tensor (weights) into L2 while a SuperKernel runs (facts §15.1).
+    doc = """The SDMA task that prefetches a tensor (weights) into L2 while a SuperKernel runs (facts section 15.1).
 
 After `wait_event` (if any) it loads `tensor`, then sends `send_event`, which the op that reads
 the tensor lists in its `recv_events`. List it in sk_model's `tasks`.""",
