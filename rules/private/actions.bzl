@@ -200,6 +200,7 @@ def tiling_function_library(ctx, tc, srcs, hdrs, out):
     args.add("twin")
     args.add("tiling")
     args.add("--compiler", tc.compiler)
+    args.add("--ld", tc.linker)
     args.add_all(tc.include_dirs, before_each = "--include")
     args.add_all(sorted({h.dirname: None for h in hdrs + srcs}.keys()), before_each = "--include")
     args.add("-o", out)

@@ -398,9 +398,12 @@ def tiling_key_defines(entry: str, tiling_key: int) -> list[str]:
     return [f"-D{entry}={entry}_{tiling_key}"]
 
 
-def tiling_function_argv(compiler: str, sources, out: str, *, include_dir: str, include_dirs=(), extra=()) -> list[str]:
-    """A host tiling function (sk_tiling.h) as a shared library the twin calls: host C++, not kernel code."""
-    return [compiler, "-std=c++17", HOST_OPT, "-fPIC", "-shared", f"-I{include_dir}",
+def tiling_function_argv(compiler: str, sources, out: str, *, include_dir: str, include_dirs=(), extra=(),
+                         linker: str | None = None) -> list[str]:
+    """A host tiling function (sk_tiling.h) as a shared library the twin calls: host C++, not kernel code.
+    With a linker the driver is pointed at its directory (-B), as in twin_shared_argv."""
+    driver_dir = [f"-B{os.path.dirname(linker)}/"] if linker and os.path.dirname(linker) else []
+    return [compiler, *driver_dir, "-std=c++17", HOST_OPT, "-fPIC", "-shared", f"-I{include_dir}",
             *(f"-I{d}" for d in include_dirs), *extra, *sources, "-o", out]
 
 

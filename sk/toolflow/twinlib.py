@@ -9,12 +9,12 @@ from sk.toolflow import toolargv
 
 
 def tiling_function(compiler: str, sources: list[str], out: str, *, include_dir: str, include_dirs=(), extra=(),
-                    what: str = "the tiling function") -> str:
+                    what: str = "the tiling function", linker: str | None = None) -> str:
     """A tiling-sink kernel's host tiling function (sk_tiling.h) as a shared library the twin calls
     (`sk twin tiling`, and `sk run`)."""
     with atomic_output(out) as tmp:
         run_tool(toolargv.tiling_function_argv(compiler, sources, tmp, include_dir=include_dir,
-                                               include_dirs=include_dirs, extra=list(extra)),
+                                               include_dirs=include_dirs, extra=list(extra), linker=linker),
                  step=f"compiling {what}", where=out)
     return out
 

@@ -86,7 +86,7 @@ def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy
         standalone[key] = _shared(compiler, [obj], os.path.join(d, f"{key}.so"), extra_flags)
     _say(progress, f"built {len(standalone)} standalone kernel(s)")
     tiling = {key: build_tiling_function(compiler, k, os.path.join(build_dir, "kernels", key, f"{key}_tiling.so"),
-                                         extra_flags)
+                                         extra_flags, linker=ld)
               for key, k in sorted(m.kernels.items()) if k.dynamic}
     scopes = {}
     for scope in m.scopes:
@@ -99,14 +99,14 @@ def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy
     return Built(runtime=runtime, standalone=standalone, scopes=scopes, tiling=tiling)
 
 
-def build_tiling_function(compiler: str, k: model_mod.Kernel, out: str, extra_flags=()) -> str:
+def build_tiling_function(compiler: str, k: model_mod.Kernel, out: str, extra_flags=(), linker: str | None = None) -> str:
     """A tiling-sink kernel's host tiling function (sk_tiling.h) as a shared library the twin calls."""
     from sk.toolflow.twinlib import tiling_function
     from sk.twin import binding as twin
 
     os.makedirs(os.path.dirname(out), exist_ok=True)
     return tiling_function(compiler, list(k.tiling_srcs), out, include_dir=str(twin.INCLUDE_DIR),
-                           include_dirs=k.include_dirs, extra=extra_flags,
+                           include_dirs=k.include_dirs, extra=extra_flags, linker=linker,
                            what=f"the tiling function {k.tiling_func} of kernel {k.key}")
 
 

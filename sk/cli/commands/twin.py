@@ -28,6 +28,7 @@ def configure(parser):
     p = sub.add_parser("tiling", help="compile a tiling-sink kernel's host tiling function (sk_tiling.h) into a "
                                       "shared library the CPU twin calls", fromfile_prefix_chars="@")
     p.add_argument("--compiler", required=True, help="host C++ compiler (g++)")
+    p.add_argument("--ld", help="linker; the driver is pointed at its directory (no PATH under Bazel)")
     p.add_argument("--include", action="append", default=[], metavar="DIR",
                    help="include directory (repeatable); the first holds sk_tiling.h")
     p.add_argument("-o", dest="out", required=True, help="output shared library")
@@ -43,7 +44,8 @@ def run(args) -> int:
 
             raise SkError("the tiling function includes sk_tiling.h", where="--include",
                           allowed="the twin runtime's include directory first")
-        tiling_function(args.compiler, args.srcs, args.out, include_dir=args.include[0], include_dirs=args.include[1:])
+        tiling_function(args.compiler, args.srcs, args.out, include_dir=args.include[0], include_dirs=args.include[1:],
+                        linker=args.ld)
         return 0
     link_shared(toolargv.Tools(args.toolchain, compiler=args.compiler, linker=args.ld), args.objects, args.out,
                 args.extra)
