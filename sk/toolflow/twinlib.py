@@ -4,6 +4,8 @@ Bazel's SkTwinLib (`sk twin lib`) and `sk run` both link through here, so both
 front ends produce the same library from the same objects.
 """
 
+from __future__ import annotations
+
 from sk.base.toolrun import atomic_output, run_tool
 from sk.toolflow import toolargv
 
@@ -31,5 +33,8 @@ def link_shared(tools: toolargv.Tools, objects: list[str], out: str, extra=()) -
 def _is_archive(path: str) -> bool:
     from sk.binfmt import ar
 
-    with open(path, "rb") as f:
-        return ar.is_archive(f.read(8))
+    try:
+        with open(path, "rb") as f:
+            return ar.is_archive(f.read(8))
+    except OSError:
+        return False  # the link names the missing object
