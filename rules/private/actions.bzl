@@ -225,8 +225,9 @@ def report_super_kernel(ctx, tc, plan, meta, out):
     args.add("-o", out)
     _run_sk(ctx, tc, "SkReport", "Writing fusion report %{output}", args, [plan, meta], [out])
 
-def render_launch(ctx, tc, flavor, manifest, inputs, include, header, src):
-    """SkLaunch: a super_kernel's launch API, its header and its implementation for `flavor` (host: twin, cann)."""
+def render_launch(ctx, tc, flavor, manifest, inputs, include, header, src, twin_objects = []):
+    """SkLaunch: a super_kernel's launch API, its header and its implementation for `flavor` (host: twin, cann);
+    on the twin also the kernel objects it links, (binary, copy) pairs, their launched symbols renamed."""
     args = ctx.actions.args()
     args.add("launch")
     args.add("--manifest", manifest)
@@ -234,4 +235,15 @@ def render_launch(ctx, tc, flavor, manifest, inputs, include, header, src):
     args.add("--include", include)
     args.add("--header", header)
     args.add("--src", src)
-    _run_sk(ctx, tc, "SkLaunch", "Writing launch API %{output}", args, [manifest] + inputs, [header, src])
+    if twin_objects:
+        args.add("--objcopy", tc.objcopy)
+        args.add_all(["%s=%s" % (binary.path, copy.path) for binary, copy in twin_objects], before_each = "--twin-obj")
+    _run_sk(
+        ctx,
+        tc,
+        "SkLaunch",
+        "Writing launch API %{output}",
+        args,
+        [manifest] + inputs + [binary for binary, _ in twin_objects],
+        [header, src] + [copy for _, copy in twin_objects],
+    )
