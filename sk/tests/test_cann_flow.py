@@ -193,3 +193,25 @@ def test_cann_flow_steps_globals_and_twin_run(split, tmp_path, runtime_dir):
     scope = dataclasses.replace(built.scopes[SK], library=lib)
     report = run.execute(m, dataclasses.replace(built, scopes={SK: scope}), seed=0, repeat=1)
     assert report.identical, report.lines()
+
+
+@pytest.mark.parametrize("soc, chip", [(None, "c220"), ("Ascend910B4-1", "c220"), ("Ascend950PR_9579", "c310")])
+def test_sub_kernel_compile_targets_the_socs_chip(soc, chip, tmp_path):
+    # SkCompile passes the toolchain's SoC: c310 compiles for dav-c310-* with upstream's c310 flags.
+    log = str(tmp_path / "cann.log")
+    proc = run_sk("subkernel", "compile", "--toolchain", "cann", "--compiler", os.path.join(BIN, "bisheng"),
+                  "--include", INCLUDE, *(["--soc", soc] if soc else []), "--kernel-type", "KERNEL_TYPE_AIV_ONLY",
+                  "--block-dim", "8", "--options", "", "--sync-out", str(tmp_path / "k.sync.json"),
+                  "-o", str(tmp_path / "k.o"), os.path.join(os.path.dirname(MODEL), "runcfg_add.cpp"),
+                  env={"SK_FAKE_CANN_LOG": log, "SK_FAKE_CANN_CXX": HOST_TOOLS["g++"],
+                       "SK_FAKE_CANN_TWIN_INCLUDE": os.path.join(REPO, "sk", "runtime", "include")})
+    assert proc.returncode == 0, proc.stderr
+    with open(log, encoding="utf-8") as f:
+        records = [json.loads(line) for line in f]
+    # Upstream's scan preprocesses both sides; an AIV_ONLY kernel then compiles for the vector side.
+    arches = [[a for a in r["argv"] if a.startswith("--cce-aicore-arch=")] for r in records]
+    assert arches == [[f"--cce-aicore-arch=dav-{chip}-cube"], [f"--cce-aicore-arch=dav-{chip}-vec"],
+                      [f"--cce-aicore-arch=dav-{chip}-vec"]]
+    for r in records:
+        assert ("-D__DAV_C310__" in r["argv"]) == (chip == "c310")
+        assert ("--cce-aicore-jump-expand=true" in r["argv"]) == (chip == "c310")
