@@ -46,8 +46,9 @@ from pathlib import Path
 
 from bench import synth
 
-# The third-party packages sk imports (requirements.txt), copied into the cold tree.
-THIRD_PARTY = ("jinja2", "markupsafe", "elftools")
+# The third-party packages sk imports (requirements.txt: only those, so `python -m bench`
+# runs where requirements.txt alone is installed), copied into the cold tree.
+THIRD_PARTY = ("jinja2", "markupsafe")
 SIDES = ("cube", "vec")
 
 

@@ -62,6 +62,7 @@ def _cann_impl(mctx):
 
 cann = module_extension(
     implementation = _cann_impl,
+    doc = "Finds the CANN toolkit (the root module's `toolkit` tag, else the environment) and creates @sk_cann, @sk_host_tools and @sk_toolchains.",
     tag_classes = {"toolkit": _toolkit},
     environ = ["ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "PATH"],
 )

@@ -20,12 +20,16 @@ def rules_superkernel_dependencies():
         name = "sk_pypi",
         requirements = {
             Label("//:requirements.txt"): "tool_deps",
-            Label("//:requirements-test.txt"): "test_deps",
         },
     )
 
 def rules_superkernel_register_toolchains(cann_path = ""):
-    """The same toolchains the `cann` module extension registers."""
+    """The same toolchains the `cann` module extension registers.
+
+    Args:
+      cann_path: root of the CANN toolkit; empty: found as the `cann` extension finds it
+        ($ASCEND_HOME_PATH, $ASCEND_TOOLKIT_HOME, `bisheng`/`ccec` on PATH, /usr/local/Ascend/ascend-toolkit/latest).
+    """
     sk_cann_repo(name = "sk_cann", root = cann_path, detect = True)
     sk_host_tools_repo(name = "sk_host_tools")
     sk_toolchains_repo(
@@ -35,4 +39,4 @@ def rules_superkernel_register_toolchains(cann_path = ""):
         cann_toolchain = "@sk_cann//:sk_toolchain",
         host_toolchain = "@sk_host_tools//:sk_toolchain",
     )
-    native.register_toolchains("@sk_python_interpreter//:toolchain", "@sk_toolchains//:all")
+    native.register_toolchains("@sk_python_interpreter//:sk_toolchain", "@sk_toolchains//:all")

@@ -9,7 +9,10 @@
 #  4. a consumer workspace outside the repository (local_path_override)
 #     declares its own kernels (workspace + tiling parameters) and
 #     SuperKernels in BUILD only, plus a tensors/tiling data file; runs them
-#     bit-exact; data files contradicting BUILD fail naming the field.
+#     bit-exact; data files contradicting BUILD fail naming the field;
+#  6. the sk tool's Python stays private: consumers with their own rules_python
+#     and py_binary, in both bazel_dep orders (below);
+#  5. WORKSPACE mode (last: it needs the provisioned Bazel's rule sets).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 bazel=$repo/tools/bazel
@@ -231,6 +234,106 @@ grep -h "error:" "$work/8.log" | grep "SyncAll" | head -1
 pass "consumer workspace: a 4-block SyncAll op after a 16-block op without feed-sync-all fails the build naming the op, the block dims and the fix"
 pass "consumer workspace (local_path_override): own kernels with workspace + tiling, clashing helpers, SyncAll after a wider kernel, MIX_AIC_1_2 + vector under split-mode=2, declared in BUILD only: fused and separate bit-exact"
 
+# fused_package DIR: a package with one sk_sub_kernel (section 4's vshift) and its super_kernel //DIR:fused.
+fused_package() {
+  mkdir -p "$1"
+  cp "$c/kern/vshift.cpp" "$1/"
+  cat > "$1/BUILD.bazel" <<'BLD'
+load("@rules_superkernel//rules:defs.bzl", "sk_sub_kernel", "super_kernel")
+sk_sub_kernel(name = "vshift", srcs = ["vshift.cpp"], kernel_type = "AIV_ONLY", block_dim = 8, inputs = ["x"],
+              outputs = ["y"], workspace = 4096, tiling = True)
+super_kernel(name = "fused", ops = [":vshift"])
+BLD
+}
+
+# 6. The sk tool's Python is private to rules_superkernel. A consumer with its own
+#    rules_python and py_binary, in both bazel_dep orders, and with its own
+#    interpreter registered or with rules_python's autodetecting one: its
+#    py_binary runs on its interpreter, the SuperKernel builds with sk on the
+#    interpreter SK_PYTHON names (Python 3.9 from tools/python3.9, so this also
+#    builds a SuperKernel with sk on the oldest supported Python), and no test
+#    wheel is fetched for it.
+py39=$("$repo/tools/python3.9" -c 'import sys; print(sys.executable)')
+case "$py39" in /tmp/*) fail "python isolation: tools/python3.9 lives under /tmp, which Bazel's sandbox hides";; esac
+iso_root=$work/out_isolation
+roots+=("$iso_root")
+host_py=$(PATH=/bin:/usr/bin:/usr/local/bin command -v python3)
+host_version=$("$host_py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+[ "$host_version" != 3.9 ] || fail "python isolation: the host python3 is 3.9 too, so the check could not tell the interpreters apart"
+for order in rules_python_first rules_superkernel_first; do
+  for own in registered autodetect; do
+    d=$work/iso_${order}_${own}
+    mkdir -p "$d/kern" "$d/app" "$d/py"
+    dep_python='bazel_dep(name = "rules_python", version = "0.22.1")'
+    dep_sk="bazel_dep(name = \"rules_superkernel\", version = \"0.1.0\")
+local_path_override(module_name = \"rules_superkernel\", path = \"$repo\")"
+    {
+      echo 'module(name = "py_consumer")'
+      if [ "$order" = rules_python_first ]; then echo "$dep_python"; echo "$dep_sk"; else echo "$dep_sk"; echo "$dep_python"; fi
+      [ "$own" = registered ] && echo 'register_toolchains("//py:toolchain")'
+    } > "$d/MODULE.bazel"
+    cp "$repo/examples/.bazelrc" "$d/.bazelrc"
+    cp "$repo/.bazelversion" "$d/"
+    # One disk cache for the four variants: the same actions, built once.
+    printf 'build --sandbox_add_mount_pair=%s\nbuild --repo_env=SK_PYTHON=%s\nbuild --disk_cache=%s\n' \
+      "$repo" "$py39" "$work/iso_disk_cache" >> "$d/.bazelrc"
+    fused_package "$d/kern"
+    # The consumer's interpreter: marks what it runs and refuses rules_superkernel's programs.
+    cat > "$d/py/consumer_python.sh" <<SH
+#!/bin/sh
+for a in "\$@"; do
+  case "\$a" in *sk/__main__.py|*pycompile.py) echo "consumer_python: rules_superkernel's \$a ran on the consumer's interpreter" >&2; exit 97 ;; esac
+done
+CONSUMER_PYTHON=1 exec $host_py "\$@"
+SH
+    chmod +x "$d/py/consumer_python.sh"
+    cat > "$d/py/BUILD.bazel" <<'BLD'
+load("@rules_python//python:defs.bzl", "py_runtime", "py_runtime_pair")
+py_runtime(name = "runtime", interpreter = "consumer_python.sh", python_version = "PY3")
+py_runtime_pair(name = "pair", py3_runtime = ":runtime")
+toolchain(name = "toolchain", toolchain = ":pair", toolchain_type = "@bazel_tools//tools/python:toolchain_type")
+BLD
+    cat > "$d/app/hello.py" <<'PY'
+import json, os, sys
+print("CONSUMER_APP " + json.dumps({"version": "%d.%d" % sys.version_info[:2], "executable": sys.executable,
+                                    "marked": os.environ.get("CONSUMER_PYTHON") == "1"}))
+PY
+    cat > "$d/app/BUILD.bazel" <<'BLD'
+load("@rules_python//python:defs.bzl", "py_binary")
+py_binary(name = "hello", srcs = ["hello.py"])
+BLD
+    what="python isolation ($order, consumer interpreter $own)"
+    (cd "$d" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$iso_root" build //kern:fused //app:hello > "$work/iso.log" 2>&1) \
+      || { cat "$work/iso.log" >&2; fail "$what: build //kern:fused //app:hello"; }
+    [ -s "$d/bazel-bin/kern/fused.o" ] || fail "$what: fused.o missing"
+    out=$(cd "$d" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$iso_root" run //app:hello 2> "$work/iso_run.log" | grep '^CONSUMER_APP ') \
+      || { cat "$work/iso_run.log" >&2; fail "$what: bazel run //app:hello"; }
+    python3 - "$out" "$own" "$host_version" <<'PY' || fail "$what: the consumer's py_binary did not run on the consumer's interpreter"
+import json, sys
+seen = json.loads(sys.argv[1].split(" ", 1)[1])
+own, host_version = sys.argv[2], sys.argv[3]
+print(f"  consumer py_binary: Python {seen['version']}, consumer's wrapper: {seen['marked']}")
+if own == "registered" and not seen["marked"]:
+    sys.exit("the consumer's registered interpreter was not used")
+if own == "autodetect" and (seen["marked"] or seen["version"] != host_version):
+    sys.exit(f"expected rules_python's autodetected python3 ({host_version}), got {seen}")
+PY
+    # sk ran on SK_PYTHON's 3.9: its bytecode (//sk:sk_bytecode, made by the same interpreter
+    # in the exec configuration) is cpython-39 and nothing else.
+    ob=$(cd "$d" && "$bazel" --output_user_root="$iso_root" info output_base 2>/dev/null)
+    pycs=$(find "$ob/execroot" -path '*/external/rules_superkernel*/sk/__pycache__/__main__.cpython-*.pyc' 2>/dev/null | sed 's/.*__main__\.//' | sort -u | tr '\n' ' ')
+    [ "$pycs" = "cpython-39.pyc " ] || fail "$what: sk's bytecode is '$pycs', not Python 3.9's"
+    grep -q '3.9' "$ob"/external/rules_superkernel*sk_python_interpreter/python_version.txt \
+      || fail "$what: @sk_python_interpreter is not SK_PYTHON's 3.9"
+    if find "$ob/external" -maxdepth 3 \( -name 'pytest' -o -name 'hypothesis' -o -name 'elftools' -o -name '*dev_pypi*' \) | grep -q .; then
+      find "$ob/external" -maxdepth 3 \( -name 'pytest' -o -name 'hypothesis' -o -name 'elftools' -o -name '*dev_pypi*' \) >&2
+      fail "$what: the test wheels were fetched for a consumer"
+    fi
+    (cd "$d" && "$bazel" --output_user_root="$iso_root" shutdown > /dev/null 2>&1) || true
+    pass "$what: SuperKernel built with sk on Python 3.9, the consumer's py_binary on its own interpreter, no test wheels"
+  done
+done
+
 # 5. WORKSPACE mode: the same toolchains through rules_superkernel's macros.
 # Offline, the rule sets come from the Debian modules tools/bazel provisioned.
 rc=${SK_BAZEL_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/rules_superkernel/bazel-7}/etc/bazelrc
@@ -253,13 +356,7 @@ else
   } > "$w/WORKSPACE"
   printf 'common --noenable_bzlmod\ncommon --enable_workspace\nbuild --incompatible_strict_action_env\nbuild --sandbox_add_mount_pair=%s\nbuild --sandbox_add_mount_pair=%s\n' "$repo" "$share" > "$w/.bazelrc"
   cp "$repo/.bazelversion" "$w/"
-  cp "$c/kern/vshift.cpp" "$w/kern/"
-  cat > "$w/kern/BUILD.bazel" <<'BLD'
-load("@rules_superkernel//rules:defs.bzl", "sk_sub_kernel", "super_kernel")
-sk_sub_kernel(name = "vshift", srcs = ["vshift.cpp"], kernel_type = "AIV_ONLY", block_dim = 8, inputs = ["x"],
-              outputs = ["y"], workspace = 4096, tiling = True)
-super_kernel(name = "fused", ops = [":vshift"])
-BLD
+  fused_package "$w/kern"
   w_root=$work/out_workspace_mode
   roots+=("$w_root")
   (cd "$w" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$w_root" build //kern:fused > "$work/6.log" 2>&1) \

@@ -19,3 +19,11 @@ SkToolchainInfo = provider(
         "execution_requirements": "(dict[str,str]) copied onto every action using the tools",
     },
 )
+
+SkPythonInfo = provider(
+    doc = "The interpreter that runs the sk tool (toolchain type `@rules_superkernel//toolchain:python_toolchain_type`).",
+    fields = {
+        "interpreter_path": "(str) absolute path of the interpreter on the machines that run the sk tool's actions",
+        "version": "(str) its `major.minor`; 3.9 or newer",
+    },
+)

@@ -8,6 +8,8 @@ pip's own configuration (index-url, find-links, certificates) applies, and
 `--require-hashes` makes the result content-addressed all the same.
 """
 
+load(":host_platform.bzl", "host_constraints")
+
 # Python 3.9 is the oldest the sk tool supports (sk/__init__.py MIN_PYTHON, pyproject.toml).
 _MIN_MINOR = 9
 
@@ -47,9 +49,27 @@ def _find_python(rctx):
 def _interpreter_impl(rctx):
     exe, version = _find_python(rctx)
     rctx.file("BUILD.bazel", """\
-load("@bazel_tools//tools/python:toolchain.bzl", "py_runtime_pair")
+load("@rules_python//python:defs.bzl", "py_runtime", "py_runtime_pair")
+load("@rules_superkernel//toolchain/private:python_tool.bzl", "sk_python_runtime")
 
 # Python {version} at {exe}.
+sk_python_runtime(
+    name = "sk_runtime",
+    interpreter_path = "{exe}",
+    version = "{version}",
+)
+
+# The sk tool's own toolchain type: only this module's targets resolve it.
+toolchain(
+    name = "sk_toolchain",
+    exec_compatible_with = {constraints},
+    target_compatible_with = {constraints},
+    toolchain = ":sk_runtime",
+    toolchain_type = "@rules_superkernel//toolchain:python_toolchain_type",
+)
+
+# Bazel's general Python toolchain, for this repository's own py_test/py_binary
+# targets (MODULE.bazel registers it as a dev dependency: never in a consumer).
 py_runtime(
     name = "runtime",
     interpreter_path = "{exe}",
@@ -61,12 +81,14 @@ py_runtime_pair(name = "pair", py3_runtime = ":runtime")
 
 toolchain(
     name = "toolchain",
+    exec_compatible_with = {constraints},
+    target_compatible_with = {constraints},
     toolchain = ":pair",
     toolchain_type = "@bazel_tools//tools/python:toolchain_type",
 )
 
 exports_files(["python_version.txt"])
-""".format(exe = exe, version = version))
+""".format(exe = exe, version = version, constraints = host_constraints(rctx)))
     rctx.file("python_version.txt", version + "\n")
     rctx.file("WORKSPACE", "")
 
@@ -93,7 +115,7 @@ _UNZIP = "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[
 
 def _pypi_impl(rctx):
     python, _ = _find_python(rctx)
-    build = ["# Wheels pinned by sha256 in the requirement files, fetched with pip.\n"]
+    build = ['load("@rules_python//python:defs.bzl", "py_library")\n\n# Wheels pinned by sha256 in the requirement files, fetched with pip.\n']
     groups = {}
     for req, group in rctx.attr.requirements.items():
         path = rctx.path(req)

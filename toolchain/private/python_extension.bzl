@@ -1,4 +1,4 @@
-"""Module extension creating @sk_python_interpreter and @sk_pypi."""
+"""Module extension creating @sk_python_interpreter and @sk_pypi (the sk tool's wheels; the test wheels are dev-only: tools/private/dev_extension.bzl)."""
 
 load(":python_deps.bzl", "sk_pypi", "sk_python_interpreter")
 
@@ -8,7 +8,6 @@ def _sk_python_impl(mctx):
         name = "sk_pypi",
         requirements = {
             Label("//:requirements.txt"): "tool_deps",
-            Label("//:requirements-test.txt"): "test_deps",
         },
     )
 

@@ -1,6 +1,7 @@
 """The sk_toolchain rule."""
 
 load("@bazel_skylib//lib:paths.bzl", "paths")
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load(":providers.bzl", "SkToolchainInfo")
 
 def _sk_toolchain_impl(ctx):
@@ -24,8 +25,11 @@ def _sk_toolchain_impl(ctx):
         acl = ctx.attr.acl,
         all_files = depset(files + ctx.files.files),
         include_dirs = include_dirs,
-        copts = ctx.attr.copts,
-        soc = ctx.attr.soc,
+        # The build settings, as rules_cuda's: --@rules_superkernel//toolchain:copts adds to every
+        # compile (a target's own copts come after, so they win); --@rules_superkernel//toolchain:soc
+        # replaces the toolchain's default SoC (a super_kernel's `soc` still wins).
+        copts = ctx.attr.copts + ctx.attr._copts_setting[BuildSettingInfo].value,
+        soc = ctx.attr._soc_setting[BuildSettingInfo].value or ctx.attr.soc,
         execution_requirements = ctx.attr.execution_requirements,
     )
     return [platform_common.ToolchainInfo(sk = info), info]
@@ -51,6 +55,8 @@ upgrade invalidates cached results instead of silently reusing them.""",
         "copts": attr.string_list(doc = "Flags appended to every compile"),
         "soc": attr.string(default = "Ascend910_9391", doc = "Default SoC for SuperKernels built with this toolchain; its chip (c220: Atlas A2/A3, c310: Ascend950) is also the CANN compile target of the sub-kernels. One of upstream's parts: Ascend910B1/B2/B2C/B3/B4/B4-1, Ascend910_9391/9392/9381/9382/9372/9362, Ascend950PR_9579"),
         "execution_requirements": attr.string_dict(doc = "Execution requirements for actions using these tools (e.g. no-remote-exec for a local CANN)"),
+        "_soc_setting": attr.label(default = "//toolchain:soc"),
+        "_copts_setting": attr.label(default = "//toolchain:copts"),
     },
     provides = [SkToolchainInfo],
 )

@@ -6,6 +6,7 @@ and the CPU twin otherwise.
 """
 
 load(":cann_repo.bzl", "detect_in_repo")
+load(":host_platform.bzl", "host_constraints")
 
 def _toolchains_repo_impl(rctx):
     cann_found = rctx.attr.cann_found
@@ -15,6 +16,11 @@ def _toolchains_repo_impl(rctx):
     cann_settings = ['"%scann"' % mode]
     host_settings = ['"%shost"' % mode]
     (cann_settings if cann_found else host_settings).append('"%sauto"' % mode)
+    # Both toolchains' tools were found on this machine and run on one like it; the CPU
+    # twin's objects are loaded by a process on it too. CANN's objects are for the NPU, which
+    # has no platform constraint of its own: only the OS is required of the target.
+    here = host_constraints(rctx)
+    target = {"cann": '["@platforms//os:linux"]', "host": here}
     lines = []
     for flavor, impl, settings in (
         ("cann", rctx.attr.cann_toolchain, cann_settings),
@@ -25,9 +31,11 @@ def _toolchains_repo_impl(rctx):
     name = "{flavor}_{i}",
     toolchain = "{impl}",
     toolchain_type = "@rules_superkernel//toolchain:toolchain_type",
+    exec_compatible_with = {here},
+    target_compatible_with = {target},
     target_settings = [{setting}],
 )
-""".format(flavor = flavor, i = i, impl = impl, setting = setting))
+""".format(flavor = flavor, i = i, impl = impl, setting = setting, here = here, target = target[flavor]))
     rctx.file("BUILD.bazel", "\n".join(lines))
     rctx.file("WORKSPACE", "")
 

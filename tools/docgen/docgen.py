@@ -1,131 +1,256 @@
-"""Renders the public Starlark API's docstrings as Markdown (docs/api.md).
+"""Renders docs/api.md from what Bazel extracts from the public .bzl files.
 
-Starlark is a Python dialect, so the .bzl files are read with Python's own
-parser: `rule(...)`, `provider(...)`, `tag_class(...)` and `def` docstrings are
-taken from the source, the same text Bazel shows. `--check` compares with
-the checked-in file (run by //docs:api_doc_test); without it, the file is
-rewritten: `python3 tools/docgen/docgen.py` from the repository root.
+Bazel's own `starlark_doc_extract` (//docs: one target per public file) reads
+the files as Bazel loads them and writes a `ModuleInfo` (stardoc's
+stardoc_output.proto) as text proto: every exported rule with its attributes,
+macro, provider with its fields, module extension with its tag classes, and
+repository rule, with the docstrings Bazel shows. This script only turns that
+into Markdown. `--check API_MD TEXTPROTO...` fails when API_MD differs from the
+rendering (//docs:api_doc_test); `--write API_MD TEXTPROTO...` rewrites it
+(`tools/bazel run //docs:update_api`).
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import difflib
-import pathlib
+import os
+import re
 import sys
 
-# Public entry points (ARCHITECTURE.md) and the private files they re-export.
-SOURCES = [
-    ("rules/defs.bzl", ["rules/private/sk_sub_kernel.bzl", "rules/private/super_kernel.bzl", "rules/private/providers.bzl"]),
-    ("toolchain/defs.bzl", ["toolchain/private/toolchain.bzl", "toolchain/private/providers.bzl"]),
-    ("toolchain/extensions.bzl", []),
-    ("toolchain/repositories.bzl", []),
-]
+_TOKEN = re.compile(r'\s*(?:(#[^\n]*)|("(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\')|([{}:<>\[\],;])|([^\s{}:<>\[\],;"\']+))')
+_ESCAPES = {"n": b"\n", "t": b"\t", "r": b"\r", '"': b'"', "'": b"'", "\\": b"\\", "a": b"\a", "b": b"\b",
+            "f": b"\f", "v": b"\v", "?": b"?"}
 
 
-def _const(node):
-    try:
-        return ast.literal_eval(node)
-    except (ValueError, SyntaxError):
-        return None
-
-
-def _kw(call, name):
-    for kw in call.keywords:
-        if kw.arg == name:
-            return kw.value
-    return None
-
-
-def _attr_rows(attrs_node):
-    rows = []
-    if not isinstance(attrs_node, ast.Dict):
-        return rows
-    for key, value in zip(attrs_node.keys, attrs_node.values):
-        name = _const(key)
-        if not isinstance(name, str) or name.startswith("_") or not isinstance(value, ast.Call):
+def _unquote(token: str) -> str:
+    """A text-proto string literal: C escapes, octal/hex bytes; the bytes are UTF-8."""
+    body, out, i = token[1:-1], bytearray(), 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\":
+            out += c.encode("utf-8")
+            i += 1
             continue
-        kind = value.func.attr if isinstance(value.func, ast.Attribute) else "?"
-        doc = _const(_kw(value, "doc")) or ""
-        mandatory = _const(_kw(value, "mandatory")) is True
-        default = _kw(value, "default")
-        default_text = "" if default is None else ast.unparse(default)
-        rows.append((name, kind, "yes" if mandatory else "", default_text, doc))
-    return rows
+        n = body[i + 1]
+        if n in "01234567":
+            j = i + 1
+            while j < len(body) and j < i + 4 and body[j] in "01234567":
+                j += 1
+            out.append(int(body[i + 1:j], 8))
+            i = j
+        elif n == "x":
+            j = i + 2
+            while j < len(body) and j < i + 4 and body[j] in "0123456789abcdefABCDEF":
+                j += 1
+            out.append(int(body[i + 2:j], 16))
+            i = j
+        else:
+            out += _ESCAPES.get(n, n.encode())
+            i += 2
+    return out.decode("utf-8")
 
 
-def _table(rows):
-    out = ["| attribute | type | mandatory | default | description |", "|---|---|---|---|---|"]
-    for name, kind, mand, default, doc in rows:
-        default = f"`{default}`" if default else ""
-        out.append(f"| `{name}` | {kind} | {mand} | {default} | {' '.join(doc.split())} |")
+def _tokens(text: str) -> list[tuple[str, str]]:
+    pos, out = 0, []
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            if text[pos:].strip():
+                raise ValueError("text proto: cannot read %r" % text[pos:pos + 40])
+            break
+        pos = m.end()
+        if m.group(2):
+            out.append(("str", _unquote(m.group(2))))
+        elif m.group(3):
+            out.append(("sym", m.group(3)))
+        elif m.group(4):
+            out.append(("word", m.group(4)))
     return out
 
 
-def _fields_table(fields_node):
-    out = ["| field | description |", "|---|---|"]
-    for key, value in zip(fields_node.keys, fields_node.values):
-        out.append(f"| `{_const(key)}` | {' '.join(str(_const(value)).split())} |")
-    return out
+def parse_textproto(text: str) -> dict:
+    """A text proto as {field: [values]}; a message value is such a dict, adjacent strings are joined."""
+    tokens = _tokens(text)
+    pos = 0
 
-
-def _document(path: pathlib.Path, public: bool) -> list[str]:
-    tree = ast.parse(path.read_text(), filename=str(path))
-    out = []
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name):
-            name = node.targets[0].id if isinstance(node.targets[0], ast.Name) else None
-            call = node.value
-            if name is None or name.startswith("_"):
+    def message(end: str | None) -> dict:
+        nonlocal pos
+        fields: dict = {}
+        while pos < len(tokens):
+            kind, value = tokens[pos]
+            if kind == "sym" and value == end:
+                pos += 1
+                return fields
+            if kind == "sym" and value in ",;":
+                pos += 1
                 continue
-            kind = call.func.id
-            if kind in ("rule", "repository_rule", "module_extension", "provider"):
-                doc = _const(_kw(call, "doc")) or ""
-                out += [f"### `{name}`", "", f"*{kind.replace('_', ' ')}*", "", doc.strip(), ""]
-                if kind in ("rule", "repository_rule"):
-                    rows = _attr_rows(_kw(call, "attrs"))
-                    if rows:
-                        out += _table(rows) + [""]
-                if kind == "provider" and isinstance(_kw(call, "fields"), ast.Dict):
-                    out += _fields_table(_kw(call, "fields")) + [""]
-        elif public and isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
-            doc = ast.get_docstring(node) or ""
-            args = ", ".join(a.arg for a in node.args.args)
-            out += [f"### `{node.name}({args})`", "", "*function*", "", doc.strip(), ""]
+            name = value
+            pos += 1
+            if tokens[pos] == ("sym", ":"):
+                pos += 1
+            kind, value = tokens[pos]
+            if kind == "sym" and value in "{<":
+                pos += 1
+                fields.setdefault(name, []).append(message("}" if value == "{" else ">"))
+            elif kind == "str":
+                parts = []
+                while pos < len(tokens) and tokens[pos][0] == "str":
+                    parts.append(tokens[pos][1])
+                    pos += 1
+                fields.setdefault(name, []).append("".join(parts))
+            else:
+                pos += 1
+                fields.setdefault(name, []).append(value)
+        if end is not None:
+            raise ValueError("text proto: missing %r" % end)
+        return fields
+
+    return message(None)
+
+
+def _one(msg: dict, name: str, default=""):
+    values = msg.get(name)
+    return values[0] if values else default
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+_TYPES = {
+    "NAME": "name", "INT": "int", "LABEL": "label", "STRING": "string", "STRING_LIST": "string_list",
+    "INT_LIST": "int_list", "LABEL_LIST": "label_list", "BOOLEAN": "bool", "LABEL_STRING_DICT": "label_keyed_string_dict",
+    "STRING_DICT": "string_dict", "STRING_LIST_DICT": "string_list_dict", "OUTPUT": "output", "OUTPUT_LIST": "output_list",
+    "LABEL_DICT_UNARY": "label_dict", "LABEL_LIST_DICT": "label_list_dict",
+}
+
+
+def _attr_table(attrs: list[dict]) -> list[str]:
+    rows = [a for a in attrs if _one(a, "natively_defined") != "true" and not _one(a, "name").startswith("_")]
+    if not rows:
+        return []
+    out = ["| attribute | type | mandatory | default | description |", "|---|---|---|---|---|"]
+    for a in rows:
+        default = _one(a, "default_value")
+        out.append("| `%s` | %s | %s | %s | %s |" % (
+            _one(a, "name"), _TYPES.get(_one(a, "type"), _one(a, "type").lower()),
+            "yes" if _one(a, "mandatory") == "true" else "", "`%s`" % _cell(default) if default else "",
+            _cell(_one(a, "doc_string"))))
+    return out + [""]
+
+
+def _doc(text: str) -> list[str]:
+    return [text.strip(), ""] if text.strip() else []
+
+
+def _function(f: dict) -> list[str]:
+    params = [p for p in f.get("parameter", [])]
+    out = ["### `%s(%s)`" % (_one(f, "function_name"), ", ".join(_one(p, "name") for p in params)), "",
+           "*function*", ""] + _doc(_one(f, "doc_string"))
+    documented = [p for p in params if _one(p, "doc_string") or _one(p, "default_value")]
+    if documented:
+        out += ["| parameter | default | description |", "|---|---|---|"]
+        for p in documented:
+            default = _one(p, "default_value")
+            out.append("| `%s` | %s | %s |" % (_one(p, "name"), "`%s`" % _cell(default) if default else "",
+                                               _cell(_one(p, "doc_string"))))
+        out.append("")
+    returns = _one(f, "return")
+    if returns and _one(returns, "doc_string"):
+        out += ["Returns: " + _one(returns, "doc_string").strip(), ""]
     return out
 
 
-def render(root: pathlib.Path) -> str:
-    out = ["# rules_superkernel API", "", "Generated by `python3 tools/docgen/docgen.py` from the docstrings; "
-           "`bazel test //docs:api_doc_test` fails when this file is stale.", ""]
-    for public, privates in SOURCES:
-        out += [f"## `{public}`", ""]
-        module_doc = ast.get_docstring(ast.parse((root / public).read_text()))
-        if module_doc:
-            out += [module_doc.strip(), ""]
-        out += _document(root / public, True)
-        for p in privates:
-            out += _document(root / p, False)
+def _rule(r: dict, kind: str) -> list[str]:
+    if _one(r, "test") == "true":
+        kind = "test rule"
+    elif _one(r, "executable") == "true":
+        kind = "executable rule"
+    return ["### `%s`" % _one(r, "rule_name"), "", "*%s*" % kind, ""] + _doc(_one(r, "doc_string")) + \
+        _attr_table(r.get("attribute", []))
+
+
+def _provider(p: dict) -> list[str]:
+    out = ["### `%s`" % _one(p, "provider_name"), "", "*provider*", ""] + _doc(_one(p, "doc_string"))
+    fields = p.get("field_info", [])
+    if fields:
+        out += ["| field | description |", "|---|---|"]
+        out += ["| `%s` | %s |" % (_one(f, "name"), _cell(_one(f, "doc_string"))) for f in fields]
+        out.append("")
+    return out
+
+
+def _extension(e: dict) -> list[str]:
+    out = ["### `%s`" % _one(e, "extension_name"), "", "*module extension*", ""] + _doc(_one(e, "doc_string"))
+    for tag in e.get("tag_class", []):
+        out += ["#### tag `%s.%s`" % (_one(e, "extension_name"), _one(tag, "tag_name")), ""] + \
+            _doc(_one(tag, "doc_string")) + _attr_table(tag.get("attribute", []))
+    return out
+
+
+def _macro(m: dict) -> list[str]:
+    return ["### `%s`" % _one(m, "macro_name"), "", "*macro*", ""] + _doc(_one(m, "doc_string")) + \
+        _attr_table(m.get("attribute", []))
+
+
+def render(modules: list[dict]) -> str:
+    out = ["# rules_superkernel API", "",
+           "Generated by `tools/bazel run //docs:update_api` (Bazel's `starlark_doc_extract` of each public file,",
+           "rendered by tools/docgen/docgen.py); `bazel test //docs:api_doc_test` fails when this file is stale.", ""]
+    for mod in modules:
+        label = _one(mod, "file")
+        path = label.split("//", 1)[-1].replace(":", "/")
+        out += ["## `%s`" % path, ""] + _doc(_one(mod, "module_docstring"))
+        entries = []
+        for r in mod.get("rule_info", []):
+            entries.append((_one(r, "rule_name"), _rule(r, "rule")))
+        for m in mod.get("macro_info", []):
+            entries.append((_one(m, "macro_name"), _macro(m)))
+        for f in mod.get("func_info", []):
+            entries.append((_one(f, "function_name"), _function(f)))
+        for p in mod.get("provider_info", []):
+            entries.append((_one(p, "provider_name"), _provider(p)))
+        for e in mod.get("module_extension_info", []):
+            entries.append((_one(e, "extension_name"), _extension(e)))
+        for r in mod.get("repository_rule_info", []):
+            entries.append((_one(r, "rule_name"), _rule(r, "repository rule")))
+        for a in mod.get("aspect_info", []):
+            entries.append((_one(a, "aspect_name"), ["### `%s`" % _one(a, "aspect_name"), "", "*aspect*", ""]
+                            + _doc(_one(a, "doc_string")) + _attr_table(a.get("attribute", []))))
+        for _, lines in entries:  # in the order the file exports them (Bazel's order per kind)
+            out += lines
     return "\n".join(out).rstrip() + "\n"
 
 
-def main() -> int:
+def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", default=".", help="repository root")
-    parser.add_argument("--check", action="store_true", help="fail if docs/api.md is stale")
-    args = parser.parse_args()
-    root = pathlib.Path(args.root)
-    text = render(root)
-    target = root / "docs" / "api.md"
-    if args.check:
-        current = target.read_text() if target.exists() else ""
-        if current != text:
-            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True), "docs/api.md", "generated"))
-            print("\ndocs/api.md is stale: run `python3 tools/docgen/docgen.py` from the repository root", file=sys.stderr)
-            return 1
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--check", action="store_true", help="fail when API_MD is not the rendering")
+    mode.add_argument("--write", action="store_true", help="rewrite API_MD")
+    parser.add_argument("api_md")
+    parser.add_argument("textprotos", nargs="+", help="starlark_doc_extract outputs (.textproto), in page order")
+    args = parser.parse_args(argv)
+    modules = []
+    for path in args.textprotos:
+        with open(path, encoding="utf-8") as f:
+            modules.append(parse_textproto(f.read()))
+    text = render(modules)
+    target = args.api_md
+    if args.write and os.environ.get("BUILD_WORKSPACE_DIRECTORY"):  # `bazel run`: the checkout, not the runfiles
+        target = os.path.join(os.environ["BUILD_WORKSPACE_DIRECTORY"], target)
+    if args.write:
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(text)
+        print("wrote %s" % target)
         return 0
-    target.write_text(text)
+    with open(target, encoding="utf-8") as f:
+        current = f.read()
+    if current != text:
+        sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
+                                                   "docs/api.md (checked in)", "docs/api.md (from the .bzl files)"))
+        print("\ndocs/api.md is stale: run `tools/bazel run //docs:update_api`", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -1,5 +1,7 @@
 """Dev-only repositories of rules_superkernel (never seen by consumers).
 
+@sk_dev_pypi holds the test wheels (requirements-test.txt).
+
 @sk_conformance exposes upstream's golden scenarios, which live beside the
 project in ../shared/conformance and must not be copied into it. The sandbox
 cannot see ../shared, so the files enter the build as a repository (and are
@@ -7,6 +9,8 @@ hashed into the test actions like any input). $SK_CONFORMANCE_DIR overrides the
 location; when nothing is found the repository is empty and says why, and the
 tests that need it skip with that reason.
 """
+
+load("//toolchain/private:python_deps.bzl", "sk_pypi")
 
 def _conformance_impl(rctx):
     wanted = rctx.os.environ.get("SK_CONFORMANCE_DIR", "")
@@ -51,5 +55,11 @@ sk_conformance_repo = repository_rule(
 
 def _sk_dev_impl(mctx):
     sk_conformance_repo(name = "sk_conformance")
+    # The test wheels (pytest, hypothesis, pyelftools, vermin): fetched only where this
+    # module is the root, never for a consumer.
+    sk_pypi(
+        name = "sk_dev_pypi",
+        requirements = {Label("//:requirements-test.txt"): "test_deps"},
+    )
 
 sk_dev = module_extension(implementation = _sk_dev_impl)

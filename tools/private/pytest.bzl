@@ -12,7 +12,7 @@ def sk_pytest(name, srcs, deps = [], data = [], args = [], env = {}, **kwargs):
         srcs = srcs + [Label("//tools/private:pytest_main.py")],
         main = Label("//tools/private:pytest_main.py"),
         args = args + ["$(rootpath %s)" % s for s in srcs],
-        deps = deps + ["@sk_pypi//:test_deps"],
+        deps = deps + ["@sk_dev_pypi//:test_deps"],
         data = data,
         env = dict({"PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}, **env),
         **kwargs
