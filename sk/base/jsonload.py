@@ -33,15 +33,46 @@ def _pairs(pairs):
 
 
 def loads(text: str):
-    """json.loads that rejects duplicate keys and nesting deeper than MAX_DEPTH (JSONDecodeError)."""
+    """json.loads that rejects duplicate keys, nesting deeper than MAX_DEPTH and numbers of more
+    digits than Python converts (JSONDecodeError)."""
     try:
-        return json.loads(text, object_pairs_hook=_pairs)
+        doc = json.loads(text, object_pairs_hook=_pairs)
     except _DuplicateKey as dup:
         pos = _locate(text, duplicate=dup.key)
         raise json.JSONDecodeError(f"key {dup.key!r} appears twice in one object", text, pos) from None
     except RecursionError:
         pos = _locate(text)
         raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels (depth limit)", text, pos) from None
+    except ValueError as err:
+        # Python 3.11+ refuses to convert integers of more than 4,300 digits (sys.get_int_max_str_digits).
+        if "digits" not in str(err):
+            raise
+        pos = _long_number(text)
+        raise json.JSONDecodeError("a number has too many digits (no field takes more than 20)", text, pos) from None
+    if not _within_depth(doc):
+        raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels (depth limit)", text, _locate(text))
+    return doc
+
+
+def _within_depth(doc) -> bool:
+    """Whether no container lies deeper than MAX_DEPTH (the parser's own limit is the interpreter's stack)."""
+    stack = [(doc, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return False
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node if isinstance(v, (dict, list)))
+    return True
+
+
+def _long_number(text: str) -> int:
+    import re
+
+    match = re.search(r"[0-9]{4000,}", text)
+    return match.start() if match else 0
 
 
 def load(f):

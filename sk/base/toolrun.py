@@ -2,9 +2,11 @@
 
 A failing tool is a user error (the source does not compile, an object is
 malformed), reported with the step, the tool's own message and the command.
-Outputs are written to a temporary file in the destination directory and
-renamed into place, so an interrupted or failed step never leaves a partial
-file and never replaces a previous good one.
+Outputs are written where no reader sees them (an anonymous O_TMPFILE in the
+destination's directory, or a tool's scratch directory under $TMPDIR) and
+published only when complete (publish), so an interrupted, failed or killed
+step never leaves a partial file, a mix of old and new files, or a temporary
+file among the outputs.
 """
 
 from __future__ import annotations
@@ -139,39 +141,39 @@ def _check(returncode: int, stdout: str, stderr: str, argv, step: str, where: st
 
 @contextlib.contextmanager
 def atomic_output(path: str, suffix: str = ""):
-    """Yields a temp path beside `path`; renames it to `path` if the block succeeds."""
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = _temp_file(directory, ".sk-", suffix or os.path.splitext(path)[1])
-    os.close(fd)
-    try:
+    """Yields a temp path for a tool to write `path` to; publishes it if the block succeeds.
+
+    The temp file lives in a private scratch directory (scratch_dir), never in
+    the output's directory: a process killed meanwhile leaves no file there.
+    """
+    with scratch_dir(path) as work:
+        tmp = os.path.join(work, "out" + (suffix or os.path.splitext(path)[1]))
         yield tmp
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+        publish([stage_file(path, tmp)])
 
 
 def write_text_atomic(path: str, text: str) -> None:
-    with atomic_output(path) as tmp:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+    publish([stage(path, text)])
 
 
 @contextlib.contextmanager
 def scratch_dir(near: str):
-    """A temporary directory beside an output (same filesystem, so renames work)."""
-    directory = os.path.dirname(os.path.abspath(near))
-    os.makedirs(directory, exist_ok=True)
-    tmp = _fresh_name(directory, ".sk-work-", "", lambda p: os.mkdir(p, 0o700))
+    """A private temporary directory for a step's intermediate files, removed afterwards.
+
+    In $TMPDIR (else /tmp), not beside the output `near`: a step killed by
+    SIGKILL cannot clean up, and what it leaves must not sit among outputs.
+    """
+    del near  # where the outputs go does not matter any more (publish copies across filesystems)
+    base = os.environ.get("TMPDIR") or "/tmp"
+    if not os.path.isdir(base):
+        base = "/tmp"
+    tmp = _fresh_name(base, ".sk-work-", "", lambda p: os.mkdir(p, 0o700))
     try:
         yield tmp
     finally:
         import shutil  # argparse has loaded it already in the sk tool
 
-        shutil.rmtree(tmp)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # Characters and length of a temporary name, as tempfile's: 37^8 names, retried when taken.
@@ -204,68 +206,195 @@ def _temp_file(directory: str, prefix: str, suffix: str) -> tuple[int, str]:
 
 
 class WrittenFile:
-    """Content already written to `path`, a temp file in the destination's directory (moved, not copied)."""
+    """Content already written elsewhere: at `path` (moved or copied into place), or in `fd`, an
+    anonymous file of the destination's directory (anonymous_file), linked into place."""
 
-    def __init__(self, path: str):
-        self.path = path
+    def __init__(self, path: str | None = None, fd: int | None = None):
+        self.path, self.fd = path, fd
+
+
+def anonymous_file(directory: str) -> int | None:
+    """A writable file in `directory` with no name (O_TMPFILE): it vanishes if the process dies before
+    publish() names it. None where the filesystem or OS has none (or /proc, which naming it needs)."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if not flag or not os.path.isdir("/proc/self/fd"):
+        return None
+    try:
+        fd = os.open(directory, flag | os.O_RDWR | getattr(os, "O_CLOEXEC", 0), 0o644)
+    except OSError as err:
+        if err.errno in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOTSUP):
+            return None
+        raise
+    os.fchmod(fd, 0o644)
+    return fd
+
+
+class Staged:
+    """A new version of `dest`, complete and not yet visible: an anonymous file (`fd`) in its
+    directory, or a file at `path` (a hidden temp file beside it where there is no O_TMPFILE, or a
+    tool's output in a scratch directory)."""
+
+    __slots__ = ("dest", "fd", "path", "_owned")
+
+    def __init__(self, dest: str, fd: int | None = None, path: str | None = None, owned: bool = True):
+        self.dest, self.fd, self.path, self._owned = dest, fd, path, owned
+
+    def place(self) -> None:
+        """Gives the content its name (the destination must not exist: publish removed it)."""
+        if self.fd is not None:
+            # linkat(AT_SYMLINK_FOLLOW) names the anonymous file; os.link calls plain link() (which
+            # would link the /proc symlink itself) unless a directory fd is given.
+            directory = os.open(os.path.dirname(os.path.abspath(self.dest)), os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.link(f"/proc/self/fd/{self.fd}", os.path.basename(self.dest), dst_dir_fd=directory,
+                        follow_symlinks=True)
+            finally:
+                os.close(directory)
+            return
+        try:
+            os.rename(self.path, self.dest)
+            self.path = None
+        except OSError as err:
+            if err.errno != errno.EXDEV:
+                raise
+            copy = _staged_copy(self.dest, self.path)
+            try:
+                copy.place()
+            finally:
+                copy.discard()
+
+    def discard(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        if self.path is not None and self._owned:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+        self.path = None
+
+
+def _destination_dir(dest: str) -> str:
+    directory = os.path.dirname(os.path.abspath(dest))
+    os.makedirs(directory, exist_ok=True)
+    return directory
+
+
+def stage(dest: str, content) -> Staged:
+    """`content` (str: UTF-8 text, bytes) staged as the next version of `dest`."""
+    directory = _destination_dir(dest)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    fd = anonymous_file(directory)
+    if fd is None:
+        fd, tmp = _temp_file(directory, ".sk-", os.path.splitext(dest)[1])
+        try:
+            _write_all(fd, data)
+            os.fchmod(fd, 0o644)
+        finally:
+            os.close(fd)
+        return Staged(dest, path=tmp)
+    try:
+        _write_all(fd, data)
+    except BaseException:
+        os.close(fd)
+        raise
+    return Staged(dest, fd=fd)
+
+
+def stage_file(dest: str, path: str) -> Staged:
+    """The file at `path` (written by a tool in a scratch directory) staged as the next version of `dest`."""
+    _destination_dir(dest)
+    os.chmod(path, 0o644)
+    return Staged(dest, path=path)
+
+
+def _staged_copy(dest: str, path: str) -> Staged:
+    directory = _destination_dir(dest)
+    fd = anonymous_file(directory)
+    named = None
+    if fd is None:
+        fd, named = _temp_file(directory, ".sk-", os.path.splitext(dest)[1])
+    try:
+        with open(path, "rb") as src:
+            size = os.fstat(src.fileno()).st_size
+            done = 0
+            while done < size:
+                sent = os.sendfile(fd, src.fileno(), done, size - done)
+                if sent == 0:
+                    break
+                done += sent
+        if named is not None:
+            os.fchmod(fd, 0o644)
+            os.close(fd)
+            return Staged(dest, path=named)
+        return Staged(dest, fd=fd)
+    except BaseException:
+        os.close(fd)
+        if named is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(named)
+        raise
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def publish(staged: list) -> None:
+    """Puts every staged file in place; each stays in `staged` order, the last one published last.
+
+    All or nothing as a reader sees it, even across a SIGKILL: the
+    destinations are checked first (a directory in the way fails here,
+    before anything changed); then every previous version is removed, the
+    last file (the one that vouches for the others: `sk link`'s JSON with the
+    object's sha256, `sk gen`'s kernel JSON) first; then the new versions
+    appear, that file last. At no moment do an old and a new file stand side
+    by side, so a reader that finds the last file finds all of them and of one
+    build; and no temporary name ever appears in the output directory (the
+    new content is in anonymous files until it is named). Errors name the
+    destination (OSError.filename). The staged files are consumed.
+    """
+    try:
+        for s in staged:
+            if os.path.isdir(s.dest) and not os.path.islink(s.dest):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), s.dest)
+        for s in reversed(staged):
+            try:
+                os.unlink(s.dest)
+            except FileNotFoundError:
+                pass
+            except OSError as err:
+                raise OSError(err.errno, err.strerror, s.dest) from None
+        for s in staged:
+            try:
+                s.place()
+            except OSError as err:
+                raise OSError(err.errno, err.strerror, s.dest) from None
+    finally:
+        for s in staged:
+            s.discard()
 
 
 def write_files_atomic(files: dict[str, "str | bytes | WrittenFile"]) -> None:
-    """Writes several outputs all or nothing: {path: text, bytes or a WrittenFile}.
-
-    Every file is first written to a temp file beside its destination; only
-    when all are complete are they renamed into place. Should a rename fail
-    midway, the ones already replaced get their previous version back, so a
-    failure leaves neither a new file nor a mix of old and new ones. A
-    WrittenFile is such a temp file already; it is gone afterwards either way.
-    """
-    temps: dict[str, str] = {}
+    """Writes several outputs all or nothing (publish): {path: text, bytes or a WrittenFile}, in the
+    order they should appear, the one that vouches for the others last."""
+    staged: list[Staged] = []
     try:
         for path, content in files.items():
             if isinstance(content, WrittenFile):
-                temps[path] = content.path
-                os.chmod(content.path, 0o644)
-                continue
-            directory = os.path.dirname(os.path.abspath(path))
-            os.makedirs(directory, exist_ok=True)
-            fd, tmp = _temp_file(directory, ".sk-", os.path.splitext(path)[1])
-            temps[path] = tmp
-            mode = "wb" if isinstance(content, bytes) else "w"
-            with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": "\n"})) as f:
-                f.write(content)
-            os.chmod(tmp, 0o644)
-        _replace_all(temps)
-    finally:
-        for tmp in temps.values():
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-
-
-def _replace_all(temps: dict[str, str]) -> None:
-    backups: dict[str, str | None] = {}
-    try:
-        for path, tmp in temps.items():
-            backup = None
-            if os.path.lexists(path):
-                backup = tmp + ".old"
-                try:
-                    os.link(path, backup)
-                except OSError:  # no hard links here: a copy keeps the previous version as well
-                    import shutil
-
-                    shutil.copyfile(path, backup)
-            backups[path] = backup
-            os.replace(tmp, path)
-    except BaseException:
-        for path, backup in backups.items():
-            with contextlib.suppress(OSError):
-                if backup is None:
-                    os.unlink(path)
+                if content.fd is not None:
+                    os.fchmod(content.fd, 0o644)
+                    staged.append(Staged(path, fd=content.fd))
                 else:
-                    os.replace(backup, path)
+                    staged.append(stage_file(path, content.path))
+                continue
+            staged.append(stage(path, content))
+    except BaseException:
+        for s in staged:
+            s.discard()
+        for content in files.values():
+            if isinstance(content, WrittenFile):
+                Staged("", fd=content.fd, path=content.path).discard()
         raise
-    finally:
-        for backup in backups.values():
-            if backup:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(backup)
+    publish(staged)

@@ -22,9 +22,12 @@ index: the link extracts members by name and passes them in plan order).
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import struct
 
+from sk.base import infile
 from sk.base.errors import SkError
 
 MAGIC = b"!<arch>\n"
@@ -89,8 +92,7 @@ def members(data: bytes, name: str, where: str = "") -> list[tuple[str, bytes]]:
 def read_members(path: str, where: str = "") -> list[tuple[str, bytes]]:
     """members() of the archive file `path`, named by its path in messages."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = infile.read_bytes(path, infile.OBJECT_LIMIT)
     except OSError as err:
         raise _unreadable(path, where, err) from None
     return members(data, path, where)
@@ -104,11 +106,14 @@ def member_names(path: str, strict: bool = True, where: str = "") -> list[str] |
     strict=False: None for a file that is not an ar archive.
     """
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as err:
         raise _unreadable(path, where, err) from None
     try:
-        total = os.fstat(fd).st_size
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise infile.NotReadable(errno.EINVAL, "not a regular file")
+        total = st.st_size
         head = os.pread(fd, min(total, _HEAD_BYTES), 0)
         if not is_archive(head):
             if strict:

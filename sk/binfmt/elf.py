@@ -140,7 +140,11 @@ def _parse(data, name: str, where: str) -> Elf:
             raise ValueError(f"section data at {h[4]}+{size} lies past the end ({len(data)} bytes)")
         return data[h[4]:h[4] + size]
 
-    names = body(headers[shstrndx], headers[shstrndx][5]) if 0 < shstrndx < shnum else b""
+    if not 0 < shstrndx < shnum:
+        # Without the name table no section is known as .text: its size is not 0, it is unknown.
+        raise ValueError(f"e_shstrndx {shstrndx} names no section (the file has {shnum}); "
+                         "the section name table cannot be found")
+    names = body(headers[shstrndx], headers[shstrndx][5])
     # Sections named `.text` or `.text.*`: the few name offsets that spell one are found in the
     # name table (bytes.find), instead of comparing every section's name.
     text_names = set()

@@ -19,6 +19,7 @@ import functools
 import hashlib
 import os
 
+from sk.base import infile
 from sk.base.errors import SkError
 from sk.binfmt import ar, elf
 
@@ -124,8 +125,7 @@ def read_file(path: str, where: str = "", name: str | None = None) -> bytes:
     """An object or archive file's bytes; errors name it by `name` (default: its base name)."""
     name = os.path.basename(path) if name is None else name
     try:
-        with open(path, "rb") as f:
-            return f.read()
+        return infile.read_bytes(path, infile.OBJECT_LIMIT)
     except FileNotFoundError:
         raise SkError("object file not found", where=where or name, value=name,
                       allowed="the path must name an existing ELF object or ar archive") from None
@@ -174,7 +174,7 @@ def archive_facts(data: bytes, name: str) -> dict:
                         for member, body in ar.by_name(ar.members(data, name)).items()}}
 
 
-def objects_from_facts(facts, data: bytes) -> dict[str, ObjectInfo] | None:
+def objects_from_facts(facts, data: bytes, where: str = "") -> dict[str, ObjectInfo] | None:
     """The archive's objects as archive_facts recorded them, or None when they do not describe `data`.
 
     None (the caller parses the archive itself) for facts of another format,
@@ -195,5 +195,11 @@ def objects_from_facts(facts, data: bytes) -> dict[str, ObjectInfo] | None:
         if (type(funcs) is not list or type(syms) is not list or type(size) is not int
                 or not {str}.issuperset(map(type, funcs)) or not {str}.issuperset(map(type, syms))):
             return None
+        if not 0 <= size < 2**64:
+            # They claim to describe these very bytes (sha256): a size no object can have is refused, not used.
+            raise SkError("packed facts give a text_size out of range", where=f"{where}: {FACTS_KEY}.members.{member}"
+                          ".text_size" if where else f"{FACTS_KEY}.members.{member}.text_size", value=size,
+                          allowed="a whole number from 0 to 18446744073709551615 (uint64_t); "
+                                  "pack the sub-kernel again (sk subkernel pack)")
         out[member] = _from_answers(member, size, tuple(funcs), tuple(syms))
     return out

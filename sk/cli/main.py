@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from sk import __version__
+from sk.base import infile
 from sk.base.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, SkError
 
 # command name -> (module, one-line help). Modules are imported lazily so a
@@ -49,19 +51,36 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _expand_param_files(argv: list[str]) -> list[str] | None:
-    """argv with `@file` arguments replaced by the file's lines, as argparse does; None if one is unreadable."""
+# Param files may name param files (argparse allows it); deeper than this is a loop in all but name.
+MAX_PARAM_FILE_DEPTH = 8
+
+
+def _expand_param_files(argv: list[str], within: tuple = ()) -> list[str] | None:
+    """argv with `@file` arguments replaced by the file's lines, as argparse does; None if one is missing.
+
+    SkError for a param file that includes itself (directly or not), nests too deep, is not a
+    regular file or is too large: argparse would recurse until the stack ends, or block on a FIFO.
+    """
     out = []
     for arg in argv:
         if not arg.startswith("@"):
             out.append(arg)
             continue
+        path = arg[1:]
+        key = os.path.realpath(path)
+        if key in within or len(within) >= MAX_PARAM_FILE_DEPTH:
+            chain = " -> ".join(["@" + os.path.basename(p) for p in within] + [arg])
+            raise SkError("param file includes itself" if key in within else "param files nest too deep",
+                          where=arg, value=chain,
+                          allowed=f"param files that name other param files, at most {MAX_PARAM_FILE_DEPTH} deep, "
+                                  "without a cycle")
         try:
-            with open(arg[1:], encoding=None) as f:
-                lines = f.read().splitlines()
+            lines = infile.read_bytes(path, infile.PARAMS_LIMIT).decode(errors="surrogateescape").splitlines()
+        except infile.NotReadable as err:
+            raise SkError(f"param file cannot be read: {err.strerror}", where=arg) from None
         except OSError:
             return None  # argparse reports it
-        inner = _expand_param_files(lines)
+        inner = _expand_param_files(lines, within + (key,))
         if inner is None:
             return None
         out.extend(inner)
@@ -107,6 +126,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     if command is None:
         return _parser().parse_args(argv)
     parser = _parser(command)
+    full = list(expanded)
     folded = {}
     for option, dest in getattr(importlib.import_module(COMMANDS[command][0]), "REPEATED_OPTIONS", {}).items():
         taken = _fold_repeated(expanded, option)
@@ -115,7 +135,18 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(expanded)
     for dest, values in folded.items():
         setattr(args, dest, values)
+    _LAST_ARGV[:] = full
     return args
+
+
+# The command line of the command being run (param files expanded), for one that runs itself again
+# in a child (`run --tsan`); not in its Namespace, which is exactly what argparse makes of it.
+_LAST_ARGV: list = []
+
+
+def command_line() -> list:
+    """The arguments of the sk command this process is running (as `python -m sk` would take them)."""
+    return list(_LAST_ARGV)
 
 
 def run_command(argv: list[str]) -> int:
@@ -125,7 +156,11 @@ def run_command(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parse(argv)
+    try:
+        args = _parse(argv)
+    except SkError as err:
+        print(f"sk: error: {err.paragraph()}", file=sys.stderr)
+        return EXIT_USER_ERROR
     try:
         return int(importlib.import_module(args._module).run(args) or 0)
     except SkError as err:

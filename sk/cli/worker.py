@@ -75,27 +75,55 @@ class ProtocolError(Exception):
     """What Bazel sent is not a WorkRequest stream (a bug on one side, not bad user input)."""
 
 
+def _bad_request(request: dict) -> str:
+    """Why a WorkRequest cannot be run ("" when it can)."""
+    args = request.get("arguments", [])
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        return f"'arguments' must be a list of strings, got {json.dumps(args)[:200]}"
+    request_id = request.get("requestId", 0)
+    if isinstance(request_id, bool) or not isinstance(request_id, int):
+        return f"'requestId' must be an integer, got {json.dumps(request_id)[:200]}"
+    sandbox = request.get("sandboxDir")
+    if sandbox is not None and not isinstance(sandbox, str):
+        return f"'sandboxDir' must be a string, got {json.dumps(sandbox)[:200]}"
+    if sandbox and not os.path.isdir(sandbox):
+        return f"'sandboxDir' {sandbox[:200]!r} is not a directory"
+    return ""
+
+
 def handle(request: dict) -> dict:
-    """One WorkRequest -> its WorkResponse."""
+    """One WorkRequest -> its WorkResponse; every request gets one (exit 2 naming what is wrong with a bad one)."""
     from sk.cli import main as cli
 
-    args = [str(a) for a in request.get("arguments", [])]
+    request_id = request.get("requestId", 0)
+    if isinstance(request_id, bool) or not isinstance(request_id, int):
+        request_id = 0
+    problem = _bad_request(request)
+    if problem:
+        return {"exitCode": 2, "output": f"sk --persistent_worker: bad work request: {problem}\n",
+                "requestId": request_id}
+    args = list(request.get("arguments", []))
     out = io.StringIO()
     cwd = os.getcwd()
     sandbox = request.get("sandboxDir")
+    code = 1
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            if sandbox:
-                os.chdir(sandbox)
             try:
+                if sandbox:
+                    os.chdir(sandbox)
                 code = cli.main(args)
             except SystemExit as stop:  # argparse: usage errors and --help
                 code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
                 if stop.code is not None and not isinstance(stop.code, int):
                     print(stop.code)
+            except Exception as err:  # noqa: BLE001 - the worker must answer and live on
+                print(f"sk --persistent_worker: internal error: {type(err).__name__}: {err}. This is a bug in sk; "
+                      "please report it with the command line.")
+                code = 1
     finally:
         os.chdir(cwd)
-    return {"exitCode": int(code), "output": out.getvalue(), "requestId": request.get("requestId", 0)}
+    return {"exitCode": int(code), "output": out.getvalue(), "requestId": request_id}
 
 
 def serve(stdin=None, stdout_fd: int | None = None) -> int:

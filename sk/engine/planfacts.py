@@ -11,6 +11,7 @@ import json
 import re
 from collections import namedtuple
 
+from sk.base import infile
 from sk.base.errors import SkError
 
 
@@ -99,11 +100,13 @@ def load_link_facts(path: str) -> PlanFacts:
 
 def _read(path: str) -> str:
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        return infile.read_text(path)
     except FileNotFoundError:
         raise SkError("plan file not found", where="--plan", value=path,
                       allowed="pass the plan written by `sk gen --plan-out`") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise SkError(f"plan file cannot be read ({getattr(err, 'strerror', None) or err})", where="--plan",
+                      value=path) from None
 
 
 def _decode(text: str, path: str) -> dict:

@@ -38,7 +38,7 @@ import os
 import re
 
 from sk.binfmt import ar, objfacts
-from sk.base import jsonload
+from sk.base import infile, jsonload, numbers
 from sk.base.errors import SkError
 from sk.engine import kernel_types
 
@@ -100,7 +100,7 @@ class SubOp:
     debug_options: str | None
     debug_buf_size: int | None
     op_type: str | None
-    dynamic_keys: tuple                # DynamicKey, sorted by tiling key
+    dynamic_keys: tuple                # DynamicKey, in dynamic_func_names order
     tensors: TensorAccess | None = None  # None when op_list[i] declares none
     _objects: object = dataclasses.field(default=None, repr=False, compare=False)
 
@@ -190,6 +190,9 @@ class _ObjectSource:
         return info
 
 
+# A file name holds 255 bytes (NAME_MAX); the longest output name adds ".compile_options.json".
+MAX_KERNEL_NAME = 255 - len(".compile_options.json")
+
 def _unknown_field(key: str, known, where: str) -> SkError:
     import difflib  # only on this error path (2 ms to import)
 
@@ -235,8 +238,7 @@ def read_kernel_infos(path: str) -> tuple:
     """(the kernel_infos document, the directory its relative paths resolve against); nothing validated."""
     where = os.path.basename(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = jsonload.load(f)
+        doc = jsonload.loads(infile.read_text(path))
     except FileNotFoundError:
         raise SkError("kernel_infos file not found", where="--kernel-infos", value=where) from None
     except json.JSONDecodeError as err:
@@ -270,6 +272,11 @@ def kernel_infos_header(doc, kernel_name: str | None = None) -> tuple:
     if not isinstance(name, str) or not _IDENT.fullmatch(name):
         raise SkError("the SuperKernel name must be a C identifier", where="at kernel_infos.kernel_name",
                       value=name, allowed="letters, digits and '_', not starting with a digit")
+    if len(name) > MAX_KERNEL_NAME:
+        # It names the output files (<name>.compile_options.json): longer, and no file system takes them.
+        raise SkError("the SuperKernel name is too long for the file names it gives the outputs",
+                      where="at kernel_infos.kernel_name", value=name,
+                      allowed=f"at most {MAX_KERNEL_NAME} characters ({len(name)} given)")
     options_text = doc.get("super_kernel_options", "")
     if options_text is None:
         options_text = ""
@@ -290,6 +297,8 @@ def _event_list(entry: dict, field: str, where: str) -> tuple:
     if not isinstance(value, list) or any(isinstance(e, bool) or not isinstance(e, int) or e < 0 for e in value):
         raise SkError("event list must be a list of non-negative integers", where=f"{where}.{field}",
                       value=value, allowed="e.g. [100, 101] or []")
+    for k, event in enumerate(value):
+        numbers.whole(event, numbers.INT32, where=f"{where}.{field}[{k}]", what="event id")
     if len(set(value)) != len(value):
         raise SkError("event list repeats an event id", where=f"{where}.{field}", value=value)
     return tuple(value)
@@ -311,6 +320,7 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
     stream_id = entry.get("stream_id")
     if isinstance(stream_id, bool) or not isinstance(stream_id, int) or stream_id < 0:
         raise SkError("stream_id must be a non-negative integer", where=f"{where}.stream_id", value=stream_id)
+    numbers.whole(stream_id, numbers.INT32, where=f"{where}.stream_id", what="stream_id")
     task_type = entry.get("task_type", "normal")
     if task_type not in TASK_TYPES:
         raise SkError("unknown task_type", where=f"{where}.task_type", value=task_type,
@@ -321,8 +331,7 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
     json_file = os.path.join(base_dir, entry["json_path"])
     jwhere = f"{where}.json_path ({_shown(entry['json_path'])})"
     try:
-        with open(json_file, encoding="utf-8") as f:
-            meta = jsonload.load(f)
+        meta = jsonload.loads(infile.read_text(json_file))
     except FileNotFoundError:
         raise SkError("sub-op JSON not found", where=f"{where}.json_path", value=_shown(entry["json_path"]),
                       allowed="a path relative to the kernel_infos file") from None
@@ -346,6 +355,7 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
     block_dim = _require(meta, "blockDim", int, where, "a positive integer")
     if block_dim <= 0:
         raise SkError("blockDim must be positive", where=f"{where}: blockDim", value=block_dim)
+    numbers.whole(block_dim, numbers.UINT32, where=f"{where}: blockDim", what="blockDim")
     params = _require(meta, "sub_operator_params", list, where, "a list of parameter names")
     if not all(isinstance(p, str) and _IDENT.fullmatch(p) for p in params):
         raise SkError("parameter names must be C identifiers", where=f"{where}: sub_operator_params",
@@ -362,6 +372,8 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
     if debug_buf is not None and (isinstance(debug_buf, bool) or not isinstance(debug_buf, int) or debug_buf < 0):
         raise SkError("debugBufSize must be a non-negative integer", where=f"{where}: debugBufSize",
                       value=debug_buf)
+    if debug_buf is not None:
+        numbers.whole(debug_buf, numbers.UINT64, where=f"{where}: debugBufSize", what="debugBufSize")
     if debug_buf is None and dumps(debug_options):
         raise SkError("debugOptions asks for a dump but debugBufSize is missing", where=f"{where}: debugBufSize",
                       value=debug_options, allowed="the dump buffer size in bytes, e.g. 1048576")
@@ -380,7 +392,7 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
     bin_data = objfacts.read_file(bin_file, bin_where)
     is_archive = ar.is_archive(bin_data)
     # An archive packed by `sk subkernel pack` comes with its objects' facts (objfacts.archive_facts).
-    known = objfacts.objects_from_facts(meta.get(objfacts.FACTS_KEY), bin_data) if is_archive else None
+    known = objfacts.objects_from_facts(meta.get(objfacts.FACTS_KEY), bin_data, where) if is_archive else None
     archive = (ar.by_name(ar.members(bin_data, os.path.basename(bin_file), bin_where))
                if is_archive and known is None else None)
     objects = _ObjectSource(archive, os.path.basename(bin_file), os.path.dirname(json_file), known)
@@ -389,7 +401,12 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
         objfacts.object_info(bin_data, os.path.basename(bin_file), bin_where, sub_kernel=True).defined_symbols
 
     funcs = []
-    for arch, key in kernel_types.TABLE[ktype].arch_keys:
+    dynamic_keys = ()
+    if task_type == "dynamic" and not any(key in names for _, key in kernel_types.TABLE[ktype].arch_keys):
+        # Upstream's dynamic form: the tiling-key table alone, every key's functions in bin_path
+        # (process_of_dynamic_op links bin_path whole and reads no per-core-type entry).
+        dynamic_keys, funcs = _dynamic_only(names, where, ktype, objects, entry["bin_path"], bin_file, json_file)
+    for arch, key in (() if funcs else kernel_types.TABLE[ktype].arch_keys):
         kwhere = f"{where}: sub_operator_kernel_name.{key}"
         block = names.get(key)
         if not isinstance(block, dict):
@@ -416,8 +433,7 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
         funcs.append(ArchFunc(arch=arch, key=key, func_name=func_name, object=_shown(obj),
                               text_size=info.text_size, _path=obj))
 
-    dynamic_keys = ()
-    if task_type == "dynamic":
+    if task_type == "dynamic" and not dynamic_keys:
         dynamic_keys = _dynamic_keys(names, where, funcs, objects)
 
     return SubOp(
@@ -459,7 +475,41 @@ def _tensors(entry: dict, where: str) -> TensorAccess | None:
     return TensorAccess(reads=lists[0], writes=lists[1])
 
 
-def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource) -> tuple:
+def _dynamic_only(names: dict, where: str, ktype: str, objects: _ObjectSource, bin_path: str, bin_file: str,
+                  json_file: str) -> tuple:
+    """(tiling keys, one ArchFunc per core side) of a dynamic op whose sub_operator_kernel_name holds only
+    dynamic_func_names: every key's symbols are looked up in bin_path (an object, or any member of an
+    archive); each side's ArchFunc stands for the object that defines its first key's symbol."""
+    unknown = sorted(k for k in names if k != "dynamic_func_names")
+    if unknown:
+        raise SkError("a dynamic op without per-core-type entries has only dynamic_func_names",
+                      where=f"{where}: sub_operator_kernel_name.{unknown[0]}",
+                      allowed="dynamic_func_names, or an entry for every core type of sub_operator_kernel_type")
+    if objects.archive is not None:
+        members = sorted(objects.archive)
+    else:
+        members = [os.path.relpath(bin_file, os.path.dirname(json_file))]
+    def lookup(symbol: str, kwhere: str):
+        for m in members:
+            if objects.get(m, kwhere).defines(symbol):
+                return m
+        raise SkError("the op's bin_path does not define the tiling-key symbol", where=kwhere, value=symbol,
+                      allowed=f"a function defined in {_shown(bin_path)}")
+
+    keys = _dynamic_keys(names, where, [], objects, lookup)
+    funcs = []
+    # The op's core sides are its sub_operator_kernel_type's (upstream queues and guards it by that type).
+    for arch, key in kernel_types.TABLE[ktype].arch_keys:
+        syms = [dict(k.funcs).get(arch) for k in keys]
+        sym = next((x for x in syms if x), keys[0].funcs[0][1])
+        member = lookup(sym, f"{where}: sub_operator_kernel_name.dynamic_func_names")
+        funcs.append(ArchFunc(arch=arch, key=key, func_name=sym,
+                              object=os.path.basename(member) if objects.archive is not None else _shown(bin_path),
+                              text_size=objects.get(member, where).text_size, _path=member))
+    return keys, funcs
+
+
+def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource, lookup=None) -> tuple:
     table = names.get("dynamic_func_names")
     dwhere = f"{where}: sub_operator_kernel_name.dynamic_func_names"
     if not isinstance(table, dict) or not table:
@@ -470,6 +520,10 @@ def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource) 
         kwhere = f"{dwhere}.{raw_key}"
         if not re.fullmatch(r"[0-9]+", raw_key):
             raise SkError("tiling key must be a non-negative integer", where=kwhere, value=raw_key)
+        # Digits first: int() refuses more than 4,300 of them with a ValueError.
+        if len(raw_key.lstrip("0")) > 20 or int(raw_key) > numbers.UINT64[2]:
+            raise SkError("tiling key is out of range", where=kwhere, value=raw_key,
+                          allowed=f"a whole number from 0 to {numbers.UINT64[2]} (uint64_t)")
         if not isinstance(entry, dict):
             raise SkError("tiling key entry must be an object", where=kwhere, value=entry)
         ktype = entry.get("kernel_type")
@@ -482,6 +536,10 @@ def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource) 
             if not isinstance(symbol, str) or not _IDENT.fullmatch(symbol):
                 raise SkError(f"missing symbol for core type {key} required by {ktype}",
                               where=f"{kwhere}.{key}", value=symbol)
+            if lookup is not None:
+                lookup(symbol, f"{kwhere}.{key}")
+                pairs.append((arch, symbol))
+                continue
             owner = next((f for f in funcs if f.arch == arch), funcs[0])
             info = objects.get(owner._path, f"{kwhere}.{key}")
             if not info.defines(symbol):
@@ -490,7 +548,6 @@ def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource) 
                               (", ".join(info.defined_symbols) or "none"))
             pairs.append((arch, symbol))
         keys.append(DynamicKey(tiling_key=int(raw_key), kernel_type=ktype, funcs=tuple(pairs)))
-    keys.sort(key=lambda k: k.tiling_key)
     if len({k.tiling_key for k in keys}) != len(keys):
         raise SkError("tiling keys repeat (e.g. '2' and '02')", where=dwhere)
     return tuple(keys)

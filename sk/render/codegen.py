@@ -48,8 +48,35 @@ def es_cond(cond) -> str:
     return "true" if cond is None else f"{idx(cond[1])} {cond[0]} {cond[2]}"
 
 
+def _indent(code: str) -> str:
+    """Four spaces before every non-empty line (upstream's indent_code_func)."""
+    return "".join("    " + line if line.strip("\n") else line for line in code.splitlines(keepends=True))
+
+
+def key_switch(search: dict, branches: list) -> str:
+    """The tiling-key search of a dynamic op's switch function, nested as upstream nests it."""
+    def case(b) -> str:
+        lines = []
+        for a in b["assigns"]:
+            first = f"{a['vars'][0]} = (uint64_t)({a['symbols'][0]});"
+            lines.append(first + "".join(f"\n    {v} = (uint64_t)({sym});"
+                                         for v, sym in zip(a["vars"][1:], a["symbols"][1:])))
+        return ("\n" + "\n".join(lines)
+                + f"\ndy_block_num = ((uint64_t){b['kernel_type_value']}) << 32 | (*blockNumAddr);\n")
+
+    def node(n) -> str:
+        if "lt" in n:
+            return (f"if (*tilingKeyAddr < {n['lt']}) {{\n{_indent(node(n['left']))}\n}} else {{\n"
+                    f"{_indent(node(n['right']))}\n}}")
+        text = f"if (*tilingKeyAddr == {n['eq']}) {{\n{_indent(case(branches[n['then']]))}\n}}"
+        if n["else"] is not None:
+            text += f" else {{\n{_indent(case(branches[n['else']]))}\n}}"
+        return text
+    return node(search)
+
+
 # Spellings the templates call as functions (steps.j2 says why they are not macros).
-SPELLINGS = {"is_arch": is_arch, "idx": idx, "es_cond": es_cond}
+SPELLINGS = {"is_arch": is_arch, "idx": idx, "es_cond": es_cond, "key_switch": key_switch}
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 

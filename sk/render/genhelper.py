@@ -10,7 +10,7 @@ read kernel_infos:
   loads op_list[cut:]                    imports the planner, loads op_list[:cut]
   sends the SubOps back (pickle)         receives them, plans
   imports jinja2, loads the templates    sends plan.code (marshal), encodes the JSON files
-  renders into a scratch file            moves that file into place with the other outputs
+  renders into an anonymous file         names that file with the other outputs (toolrun.publish)
 
 Nothing changes but the time taken: the SubOps are the ones load_ops returns
 (errors included: a user error found by the helper is raised by `sk gen`
@@ -56,13 +56,22 @@ class GenHelper:
         self._to_child = self._from_child = None
         self._writer = None
         self._plan = None
-        self._scratch = None
+        self._scratch = None  # an anonymous file (fd) in the output directory the helper renders into
 
     @classmethod
-    def start(cls, entries=(), base_dir: str = "", start: int = 0) -> "GenHelper":
-        """Forks the helper, which begins loading `entries` (op_list[start:]) at once."""
+    def start(cls, entries=(), base_dir: str = "", start: int = 0, out_dir: str | None = None) -> "GenHelper":
+        """Forks the helper, which begins loading `entries` (op_list[start:]) at once.
+
+        out_dir: where the source goes; the helper writes it into an anonymous file there
+        (toolrun.anonymous_file, made before the fork so the helper holds it too), which never
+        has a name unless `sk gen` publishes it, whoever of the two is killed when.
+        """
         helper = cls(entries, base_dir, start)
         if hasattr(os, "fork"):
+            if out_dir and os.path.isdir(out_dir):
+                from sk.base.toolrun import anonymous_file
+
+                helper._scratch = anonymous_file(out_dir)
             helper._fork()
         return helper
 
@@ -97,18 +106,17 @@ class GenHelper:
 
         return load_ops(entries, base_dir, start)
 
-    def submit(self, plan, scratch: str | None = None) -> None:
+    def submit(self, plan) -> None:
         """Hands the plan over; returns at once (a thread feeds the pipe while the helper compiles).
 
-        scratch: a file the helper may write the source to (result() reads and removes it),
+        With an anonymous file from start(out_dir=...), the helper writes the source there,
         cheaper than sending megabytes back through the pipe."""
         self._plan = plan
-        self._scratch = scratch
         if self._pid is None:
             return
         # marshal: plan.code is plain data (dicts, lists, strings, numbers), and both ends are
         # the same interpreter; it encodes and decodes 2-3x faster than pickle.
-        data = marshal.dumps((scratch, plan.code))
+        data = marshal.dumps((self._scratch, plan.code))
         fd, self._to_child = self._to_child, None
 
         def feed():
@@ -123,7 +131,7 @@ class GenHelper:
 
     def result(self, as_file: bool = False):
         """The source text of the submitted plan; with as_file, a toolrun.WrittenFile where the
-        helper wrote it to the scratch file (write_files_atomic moves it into place)."""
+        helper wrote it to the anonymous file (write_files_atomic names it)."""
         if self._pid is not None:
             fd, self._from_child = self._from_child, None
             with open(fd, "rb") as pipe:
@@ -132,17 +140,16 @@ class GenHelper:
             if self._reap() == 0:
                 if data:
                     return data.decode("utf-8")
-                if self._scratch and os.path.isfile(self._scratch):
+                if self._scratch is not None and data == b"":
+                    scratch, self._scratch = self._scratch, None
                     if as_file:  # the caller owns the file from here on
                         from sk.base.toolrun import WrittenFile
 
-                        scratch, self._scratch = self._scratch, None
-                        return WrittenFile(scratch)
+                        return WrittenFile(fd=scratch)
                     try:
-                        with open(self._scratch, "rb") as f:
-                            return f.read().decode("utf-8")
+                        return os.pread(scratch, os.fstat(scratch).st_size, 0).decode("utf-8")
                     finally:
-                        os.unlink(self._scratch)
+                        os.close(scratch)
         from sk.render.codegen import render_source
 
         return render_source(self._plan)
@@ -159,9 +166,10 @@ class GenHelper:
             except ProcessLookupError:
                 pass
             self._reap()
-        if self._scratch:
+        if self._scratch is not None:
             with contextlib.suppress(OSError):
-                os.unlink(self._scratch)
+                os.close(self._scratch)
+            self._scratch = None
 
     def _reap(self) -> int:
         pid, self._pid = self._pid, None
@@ -227,9 +235,12 @@ def _serve(job, down: int, up: int) -> int:
         return 0  # sk gen stopped before planning (an error it reports itself)
     scratch, code = marshal.loads(data)
     text = codegen.render_code(code, env).encode("utf-8")
-    if scratch:
-        with open(scratch, "wb") as f:
-            f.write(text)
+    if scratch is not None:  # the anonymous file sk gen made before the fork (the same file)
+        view = memoryview(text)
+        at = 0
+        while at < len(view):
+            at += os.pwrite(scratch, view[at:], at)
+        os.ftruncate(scratch, at)
         return 0
     with open(up, "wb") as pipe:
         pipe.write(text)

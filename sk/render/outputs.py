@@ -58,32 +58,33 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None, renderer=None
     from sk.base.toolrun import write_files_atomic
 
     name = plan.kernel_name
+    # In the order they appear: the kernel JSON, which describes the SuperKernel the others make,
+    # last (toolrun.publish: a reader that finds it finds the rest, all from this run).
     files = {
         "source": os.path.join(out_dir, f"{name}_kernel.cpp"),
-        "kernel_json": os.path.join(out_dir, f"{name}.json"),
         "compile_options": os.path.join(out_dir, f"{name}.compile_options.json"),
     }
+    if plan_out:
+        files["plan"] = plan_out
+    files["kernel_json"] = os.path.join(out_dir, f"{name}.json")
     if renderer is None:
         from sk.render.genhelper import GenHelper
 
         renderer = GenHelper()  # renders in this process
-    # Hidden, unique, and removed by the helper's owner whatever happens.
-    scratch = os.path.join(out_dir, f".sk-gen-source-{os.getpid()}.tmp") if os.path.isdir(out_dir) else None
-    renderer.submit(plan, scratch)
+    renderer.submit(plan)
     contents = {
         "kernel_json": dump_json(kernel_json(plan)),
         "compile_options": dump_json(plan.compile_options),
     }
     if plan_out:
-        files["plan"] = plan_out
         contents["plan"] = dump_plan_json(plan.to_json())
     contents["source"] = renderer.result(as_file=True)
     try:
-        # All or nothing: a failure leaves no new file and keeps the previous good set.
         write_files_atomic({path: contents[kind] for kind, path in files.items()})
     except OSError as err:
-        raise SkError(f"cannot write output ({err.strerror})", where="--out-dir",
-                      value=os.path.basename(err.filename or out_dir)) from None
+        culprit = err.filename or out_dir
+        option = "--plan-out" if plan_out and os.path.abspath(culprit) == os.path.abspath(plan_out) else "--out-dir"
+        raise SkError(f"cannot write output ({err.strerror})", where=option, value=culprit) from None
     return files
 
 
@@ -102,7 +103,7 @@ def generate(kernel_infos: str, out_dir: str, plan_out: str | None = None, *, so
     cut = helper_share(len(op_list))
     # Started before the planner is imported: the helper loads op_list[cut:] meanwhile,
     # then imports jinja2 and compiles the templates while this process plans.
-    helper = GenHelper.start(op_list[cut:], base_dir, cut)
+    helper = GenHelper.start(op_list[cut:], base_dir, cut, out_dir=out_dir)
     try:
         from sk.engine.plan import build_plan
 

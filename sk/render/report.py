@@ -8,15 +8,17 @@ plan already holds, no times).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
+from sk.base import infile
 from sk.base.errors import SkError
 from sk.base.toolrun import write_text_atomic
 
 
 def _load(path: str, what: str) -> dict:
     try:
-        return json.loads(Path(path).read_text())
+        return json.loads(infile.read_text(path))
+    except UnicodeDecodeError as err:
+        raise SkError(f"the {what} is not UTF-8 text", where=path, allowed=str(err))
     except OSError as err:
         raise SkError(f"cannot read the {what}", where=path, allowed=str(err.strerror or err))
     except json.JSONDecodeError as err:

@@ -118,9 +118,10 @@ def _half(side: str, index: int, flags, split: int):
     sym = f"{SK}_mix_{'aic' if side == 'cube' else 'aiv'}"
     obj, local = f"{sym}.o", f"_sk_mix_{'aic' if side == 'cube' else 'aiv'}"
     if split == 1:
-        return [_entry_compile(side, ".sk-TMP.o.raw", flags, split),
-                ["llvm-objcopy", "--localize-symbols=.sk-TMP.o.raw.localize.txt", "--remove-section=.group",
-                 ".sk-TMP.o.raw", ".sk-TMP.o"]]
+        # atomic_output: the tool writes `out.o` in a scratch directory, published as the half's object.
+        return [_entry_compile(side, "out.o.raw", flags, split),
+                ["llvm-objcopy", "--localize-symbols=out.o.raw.localize.txt", "--remove-section=.group",
+                 "out.o.raw", "out.o"]]
     seq = [_entry_compile(side, f"{obj}.raw", flags, split),
            ["llvm-objcopy", f"--localize-symbols={obj}.raw.localize.txt", "--remove-section=.group",
             f"{obj}.raw", obj]]

@@ -8,6 +8,8 @@ import types
 import jinja2
 import pytest
 
+from sk.base.toolrun import write_files_atomic
+
 from sk.cli import main as cli
 from sk.render import codegen
 from sk.engine import subop
@@ -143,29 +145,32 @@ def test_sk_gen_reports_the_first_bad_op_whichever_process_read_it(tmp_path, cap
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this OS")
-def test_the_source_comes_back_through_a_scratch_file_that_is_removed(tmp_path, split_plan):
+def test_the_source_comes_back_through_an_anonymous_file_that_never_has_a_name(tmp_path, split_plan):
     plan = split_plan
-    scratch = tmp_path / ".sk-gen-source.tmp"
-    helper = GenHelper.start()
+    tmp_path = tmp_path / "out"
+    tmp_path.mkdir()
+    helper = GenHelper.start(out_dir=str(tmp_path))
     try:
-        helper.submit(plan, str(scratch))
+        helper.submit(plan)
         text = helper.result()
     finally:
         helper.close()
-    assert text == codegen.render_source(plan) and not scratch.exists()
-    # As a file for write_files_atomic to move into place.
-    helper = GenHelper.start()
+    assert text == codegen.render_source(plan) and os.listdir(tmp_path) == []
+    # As a file for write_files_atomic to name.
+    helper = GenHelper.start(out_dir=str(tmp_path))
     try:
-        helper.submit(plan, str(scratch))
+        helper.submit(plan)
         written = helper.result(as_file=True)
     finally:
         helper.close()
-    assert written.path == str(scratch) and scratch.read_text() == text
-    scratch.unlink()
-    # Abandoned after submit (sk gen failed meanwhile): close() still removes what the helper wrote.
-    helper = GenHelper.start()
-    helper.submit(plan, str(scratch))
+    assert written.fd is not None and os.listdir(tmp_path) == []
+    write_files_atomic({str(tmp_path / "k.cpp"): written})
+    assert (tmp_path / "k.cpp").read_text() == text
+    (tmp_path / "k.cpp").unlink()
+    # Abandoned after submit (sk gen failed or was killed meanwhile): what the helper wrote has no name.
+    helper = GenHelper.start(out_dir=str(tmp_path))
+    helper.submit(plan)
     os.waitpid(helper._pid, 0)  # the helper has written the file and exited
     helper._pid = None
     helper.close()
-    assert not scratch.exists()
+    assert os.listdir(tmp_path) == []

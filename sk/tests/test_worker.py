@@ -60,3 +60,27 @@ def test_the_worker_process_speaks_the_protocol_and_writes_what_sk_writes(tmp_pa
     assert "did you mean 'stream-fusion'" in responses[1]["output"]
     for name in sorted(os.listdir(fresh)):
         assert (sandbox / "out" / name).read_bytes() == (fresh / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("request_, says", [
+    ({"arguments": "version", "requestId": 3}, "'arguments' must be a list of strings"),
+    ({"arguments": ["version", 7], "requestId": 3}, "'arguments' must be a list of strings"),
+    ({"arguments": ["version"], "requestId": 3, "sandboxDir": "/no/such/sandbox"}, "is not a directory"),
+    ({"arguments": ["version"], "requestId": 3, "sandboxDir": 5}, "'sandboxDir' must be a string"),
+])
+def test_a_bad_request_gets_an_error_response_and_the_worker_lives_on(request_, says):
+    response = worker.handle(request_)
+    assert response["exitCode"] == 2 and response["requestId"] == 3 and says in response["output"], response
+    assert worker.handle({"arguments": ["version"], "requestId": 4})["exitCode"] == 0
+
+
+def test_the_worker_process_answers_bad_requests_and_goes_on(tmp_path):
+    requests = [{"arguments": "version", "requestId": 1},
+                {"arguments": ["version"], "requestId": 2, "sandboxDir": str(tmp_path / "missing")},
+                {"arguments": ["version"], "requestId": 3}]
+    proc = run_sk("--persistent_worker", cwd=tmp_path, input="".join(json.dumps(r) + "\n" for r in requests),
+                  timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    responses = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [(r["requestId"], r["exitCode"]) for r in responses] == [(1, 2), (2, 2), (3, 0)]
+

@@ -22,8 +22,9 @@ import os
 from dataclasses import dataclass
 
 from sk.toolflow import entrysplit, toolargv
+from sk.base import infile
 from sk.base.errors import SkError
-from sk.base.toolrun import atomic_output, run_tool, scratch_dir
+from sk.base.toolrun import atomic_output, publish, run_tool, scratch_dir, stage_file
 from sk.toolflow.linkprep import localize_entry
 
 @dataclass(frozen=True)
@@ -48,10 +49,12 @@ def units(plan) -> list[EntryUnit]:
 def load_compile_options(path: str) -> list[str]:
     """The compile flags the engine chose (SK defines, compile-options)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+        doc = json.loads(infile.read_text(path))
     except FileNotFoundError:
         raise SkError("compile options file not found", where="--compile-options", value=path) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise SkError(f"compile options file cannot be read ({getattr(err, 'strerror', None) or err})",
+                      where="--compile-options", value=path) from None
     except json.JSONDecodeError as err:
         raise SkError(f"compile options file is not valid JSON ({err.msg})", where=path) from None
     flags = doc.get("options", doc.get("compile_options", doc.get("flags"))) if isinstance(doc, dict) else doc
@@ -133,9 +136,8 @@ def _compile_split(tools, plan, unit: EntryUnit, index: int, split: int, *, src,
                                      arch=unit.side, index=index, split=split,
                                      run_cfg_arch=entrysplit.run_cfg_side(plan.kernel_type),
                                      stub_dir=out_dir, include_dirs=include_dirs, label=label)
-        written = []
-        for path in made:
-            dst = os.path.join(out_dir, os.path.basename(path))
-            os.replace(path, dst)
-            written.append((unit, dst))
+        # Published in this order (toolrun.publish): the scratch directory may be on another file system.
+        staged = [stage_file(os.path.join(out_dir, os.path.basename(path)), path) for path in made]
+        written = [(unit, st.dest) for st in staged]
+        publish(staged)
     return written

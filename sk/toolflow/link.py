@@ -28,14 +28,14 @@ import os
 import re
 from collections import namedtuple
 
-from sk.base import jsontext
+from sk.base import infile, jsontext
 from sk.binfmt import objfacts
 from sk.toolflow import entrysplit, toolargv
 from sk.base.errors import SkError
 from sk.toolflow.linkprep import (ArchiveCache, Background, EarlyLink, LinkInput, dedupe, layout, make_localizable,
                               start_link, write_inputs, write_symbol_list)
 from sk.toolflow.linkprep import relocatable_link_argv as _ld_argv
-from sk.base.toolrun import atomic_output, run_tool, scratch_dir, start_tool
+from sk.base.toolrun import publish, run_tool, scratch_dir, stage, stage_file, start_tool
 
 # Symbols any host object may leave undefined: the C library and compiler
 # support code the twin's shared library resolves (memcpy for struct copies,
@@ -106,7 +106,10 @@ def _link(tools, inputs, cache, work, gnu_ld, early, *, entry_symbols, out_obj, 
     # The twin links several SuperKernels into one program (the launch API), where each one's
     # g_opSystemRunCfg (one per device binary) would collide: there the definitions are weak.
     weaken = (entrysplit.RUN_CFG,) if tools.flavor == toolargv.HOST else ()
-    with atomic_output(out_obj) as tmp:
+    # The object and its JSON appear together (toolrun.publish, the JSON last): the JSON's sha256
+    # never stands beside another object.
+    with scratch_dir(out_obj) as staging:
+        tmp = os.path.join(staging, "out.o")
         run_tool(toolargv.localize_argv(tools, merged, tmp, symbols_file=localize, strip_groups=False,
                                         weaken=weaken),
                  step="localising the SuperKernel's symbols", where=out_obj)
@@ -136,10 +139,16 @@ def _link(tools, inputs, cache, work, gnu_ld, early, *, entry_symbols, out_obj, 
             if isinstance(digest, Background):
                 digest.join()  # before the mapping it reads goes
             data.close()
-        if out_json:
-            with atomic_output(out_json) as jtmp:
-                with open(jtmp, "w", encoding="utf-8", newline="\n") as f:
-                    f.write(json_head + json.dumps(digest) + json_tail)
+        staged = [stage_file(out_obj, tmp)]
+        try:
+            if out_json:
+                staged.append(stage(out_json, json_head + json.dumps(digest) + json_tail))
+            publish(staged)
+        except OSError as err:
+            for s in staged:
+                s.discard()
+            option = "--out-json" if out_json and err.filename == out_json else "--out-obj"
+            raise SkError(f"cannot write output ({err.strerror})", where=option, value=err.filename) from None
     return LinkResult(sha256=digest, defined_globals=tuple(result[0]), undefined=tuple(result[1]),
                       input_count=len(inputs))
 
@@ -292,9 +301,8 @@ def link_plan(tools: toolargv.Tools, plan, *, entry_dirs=(), entry_objs, sub_obj
                 started = None  # stopped
                 inputs = _plan_inputs(plan, entries, sub_objs, cache.is_archive)
             try:
-                with open(meta_in, encoding="utf-8") as f:
-                    meta = json.load(f)
-            except (OSError, json.JSONDecodeError) as err:
+                meta = json.loads(infile.read_text(meta_in))
+            except (OSError, ValueError) as err:
                 raise SkError(f"cannot read the SuperKernel JSON ({err})", where="--meta-in", value=meta_in) from None
             if not isinstance(meta, dict):
                 raise SkError("the SuperKernel JSON is not a JSON object", where="--meta-in", value=meta_in,

@@ -42,10 +42,11 @@ from collections import namedtuple
 from sk.binfmt import ar, objfacts
 from sk.toolflow import syncscan
 from sk.toolflow import toolargv
+from sk.base import numbers
 from sk.base.errors import SkError
 from sk.engine.inherited import Inherited, inherited
 from sk.engine.kernel_types import KernelType
-from sk.base.toolrun import atomic_output, run_tool, scratch_dir, write_text_atomic
+from sk.base.toolrun import run_tool, scratch_dir, write_files_atomic, write_text_atomic
 
 LOCS = ("start", "middle", "end")
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -109,7 +110,7 @@ def sk_defines(block_dim: int, opts: Inherited, op_type: str, loc: str,
 def check_block_dim(block_dim: int) -> int:
     if block_dim < 1:
         raise SkError("block dim must be at least 1", where="--block-dim", value=block_dim)
-    return block_dim
+    return numbers.whole(block_dim, numbers.UINT32, where="--block-dim", what="block dim")
 
 
 def check_ident(value: str, where: str) -> str:
@@ -132,9 +133,7 @@ def _bundle(out: str, objects: list[tuple[str, str]]) -> None:
             with open(path, "rb") as f:
                 members.append((member, f.read()))
         data = ar.pack(members)
-    with atomic_output(out) as tmp:
-        with open(tmp, "wb") as f:
-            f.write(data)
+    write_files_atomic({out: data})
 
 
 def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType, block_dim: int,
@@ -361,10 +360,8 @@ def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str
                           op_type=op_type, loc=loc, units=packed, calls=calls)
         archive = ar.pack(archive_members)
         doc[objfacts.FACTS_KEY] = objfacts.archive_facts(archive, os.path.basename(out_obj))
-        with atomic_output(out_obj) as tmp:
-            with open(tmp, "wb") as f:
-                f.write(archive)
-            write_text_atomic(out_json, json.dumps(doc, indent=2, sort_keys=True) + "\n")
+        # Together, the JSON (whose facts carry the archive's sha256) last: toolrun.publish.
+        write_files_atomic({out_obj: archive, out_json: json.dumps(doc, indent=2, sort_keys=True) + "\n"})
     return doc
 
 

@@ -30,7 +30,7 @@ import re
 from collections import namedtuple
 
 from sk.base.errors import SkError
-from sk.base import jsonload
+from sk.base import infile, jsonload
 
 SIDES = ("cube", "vec")  # the texts upstream preprocesses and joins for every kernel
 HEADER_OCCURRENCES = 2    # one declaration in each of the two texts
@@ -79,8 +79,7 @@ def document(side_counts: dict[str, dict[str, int]]) -> dict:
 def read(path: str) -> SyncCalls:
     """The answers of a scan file written by `sk subkernel compile --sync-out`."""
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = jsonload.load(f)
+        doc = jsonload.loads(infile.read_text(path))
     except OSError as err:
         raise SkError("cannot read the sync scan file", where=path, value=err.strerror) from None
     except ValueError as err:

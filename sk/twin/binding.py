@@ -39,7 +39,7 @@ PARA_BASE_ENTRY = 0xFFFFFFFF
 MAX_ARGS = 32
 RATIONS = ((1, 0), (0, 1), (1, 1), (1, 2))
 
-STATUS_NAMES = {0: "ok", 1: "deadlock", 2: "kernel error", 3: "bad launch"}
+STATUS_NAMES = {0: "ok", 1: "deadlock", 2: "kernel error", 3: "bad launch", 4: "hang"}
 
 
 def compiler() -> str:
@@ -207,11 +207,11 @@ class LaunchResult:
 class TwinLaunchError(SkError):
     """A launch that failed on the twin (deadlock, kernel misuse, bad launch)."""
 
-    def __init__(self, result: LaunchResult):
+    def __init__(self, result: LaunchResult, launch: str = ""):
         self.result = result
         super().__init__(
             f"twin launch failed ({STATUS_NAMES.get(result.status, result.status)}): {result.error}",
-            where=f"kernel {result.name}",
+            where=f"{launch}: kernel {result.name}" if launch else f"kernel {result.name}",
         )
 
 
@@ -252,10 +252,11 @@ class _Launch(ctypes.Structure):
 class GmBuffer:
     """Zeroed GM memory owned by a Twin; `address` goes into params."""
 
-    def __init__(self, twin: "Twin", size: int):
+    def __init__(self, twin: "Twin", size: int, name: str = ""):
         self._twin = twin
         self.size = size
-        self.address = twin._lib.sk_twin_gm_alloc(size)
+        # The name is what the twin's guard pages report an access beside this buffer as.
+        self.address = twin._lib.sk_twin_gm_alloc_named(size, name.encode())
         if not self.address:
             raise SkError("GM allocation failed", where="Twin.alloc", value=size)
 
@@ -388,6 +389,8 @@ class Twin:
         lib.sk_twin_counter_name.restype = ctypes.c_char_p
         lib.sk_twin_gm_alloc.argtypes = [u64]
         lib.sk_twin_gm_alloc.restype = vp
+        lib.sk_twin_gm_alloc_named.argtypes = [u64, ctypes.c_char_p]
+        lib.sk_twin_gm_alloc_named.restype = vp
         lib.sk_twin_gm_free.argtypes = [vp]
         lib.sk_twin_gm_free.restype = None
         lib.sk_twin_cycle_hz.restype = u64
@@ -408,8 +411,8 @@ class Twin:
         except AttributeError:
             raise SkError("kernel symbol not found", where=str(lib._name), value=name) from None
 
-    def alloc(self, size: int) -> GmBuffer:
-        return GmBuffer(self, size)
+    def alloc(self, size: int, name: str = "") -> GmBuffer:
+        return GmBuffer(self, size, name)
 
     def _struct(self, spec: LaunchSpec, keep: list) -> _Launch:
         aic, aiv = parse_ration(spec.ration, where=f"kernel {spec.name}: ration")
@@ -470,17 +473,21 @@ class Twin:
             raise TwinLaunchError(result)
         return result
 
-    def run_sequence(self, specs: Sequence[LaunchSpec], *, check: bool = True) -> list[LaunchResult]:
-        """Runs launches back to back (one stream); stops at the first failure."""
+    def run_sequence(self, specs: Sequence[LaunchSpec], *, check: bool = True, what: str = "") -> list[LaunchResult]:
+        """Runs launches back to back (one stream); stops at the first failure.
+
+        what: the run's name for errors ("separate run"), which add "launch i of n".
+        """
         keep: list = []
         descs = (_Launch * max(1, len(specs)))(*(self._struct(s, keep) for s in specs))
         handles = (ctypes.c_void_p * max(1, len(specs)))()
         self._lib.sk_twin_run_sequence(descs, len(specs), handles)
         results = [self._collect(s.name, h) for s, h in zip(specs, handles) if h]
         if check:
-            for result in results:
+            for i, result in enumerate(results):
                 if not result.ok:
-                    raise TwinLaunchError(result)
+                    launch = f"launch {i + 1} of {len(specs)}"
+                    raise TwinLaunchError(result, f"{what}, {launch}" if what else launch)
         return results
 
 

@@ -44,7 +44,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 
-from sk.base import jsonload
+from sk.base import infile, jsonload, numbers
 from sk.base.errors import SkError
 
 # dtype -> (struct code, bytes)
@@ -216,15 +216,18 @@ def _path(value, where):
 def _events(value, where):
     if not isinstance(value, list) or any(isinstance(e, bool) or not isinstance(e, int) or e < 0 for e in value):
         raise _err("must be a list of event ids (integers >= 0)", where, value)
+    for k, event in enumerate(value):
+        numbers.whole(event, numbers.INT32, where=f"{where}[{k}]", what="event id")
     if len(set(value)) != len(value):
         raise _err("names an event twice", where, value, "each event id once")
     return tuple(value)
 
 
-def _pos_int(value, where, minimum=1):
+def _pos_int(value, where, minimum=1, ctype=numbers.UINT32):
+    """A whole number >= minimum within ctype (block dims uint32, streams int32, sizes uint64)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise _err(f"must be an integer >= {minimum}", where, value)
-    return value
+    return numbers.whole(value, ctype, where=where)
 
 
 def load(path: str, need_sources: bool = True) -> Model:
@@ -248,7 +251,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         _one_of(t["dtype"], DTYPES, "dtype", f"{where}.dtype")
         if not isinstance(t["shape"], list) or not t["shape"]:
             raise _err("shape must be a non-empty list of sizes", f"{where}.shape", t["shape"])
-        shape = tuple(_pos_int(d, f"{where}.shape") for d in t["shape"])
+        shape = tuple(_pos_int(d, f"{where}.shape", ctype=numbers.UINT64) for d in t["shape"])
         init = t.get("init")  # None: resolved once the ops are known
         if init is not None and init not in INITS:
             raise _err("unknown init", f"{where}.init", init, "one of " + ", ".join(INITS))
@@ -326,12 +329,12 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
             raise _err("parameter is not bound to a tensor", f"{where}.bind.{missing[0]}",
                        allowed="bind every input and output (and the output-shape tensor)")
         ws = o.get("workspace_bytes", DEFAULT_WORKSPACE_BYTES if kernel.workspace else 0)
-        ws = _pos_int(ws, f"{where}.workspace_bytes", minimum=0)
+        ws = _pos_int(ws, f"{where}.workspace_bytes", minimum=0, ctype=numbers.UINT64)
         if ws > MAX_BUFFER_BYTES:
             raise _err("workspace is too large for the CPU twin", f"{where}.workspace_bytes", ws,
                        f"at most {MAX_BUFFER_BYTES} bytes")
         tiling = _tiling(o.get("tiling"), f"{where}.tiling", kernel)
-        stream = _pos_int(o.get("stream", 0), f"{where}.stream", minimum=0)
+        stream = _pos_int(o.get("stream", 0), f"{where}.stream", minimum=0, ctype=numbers.INT32)
         send, recv = (_events(o.get(f, []), f"{where}.{f}") for f in ("send_events", "recv_events"))
         ops.append(Op(i, oname, kernel, dict(bind), ws, tiling, stream, send, recv))
 
@@ -460,8 +463,7 @@ def self_contained(build: dict, base_dir: str, data_path: str, out_path: str) ->
 
 def _read(path: str):
     try:
-        with open(path, encoding="utf-8") as f:
-            return jsonload.load(f)
+        return jsonload.loads(infile.read_text(path))
     except FileNotFoundError:
         raise _err("model file not found", path, allowed="pass --model PATH to a model JSON") from None
     except json.JSONDecodeError as err:

@@ -32,6 +32,7 @@ import tempfile
 from sk.toolflow import toolargv
 from sk.engine import inherited, kernel_types, planfacts
 from sk.twin import model as model_mod
+from sk.base import infile
 from sk.base.errors import SkError
 from sk.base.toolrun import write_text_atomic
 
@@ -192,9 +193,10 @@ class Memory:
 
     def __init__(self, twin, m: model_mod.Model, seed: int):
         self.m, self.seed = m, seed
-        self.tensors = {name: twin.alloc(max(1, t.nbytes)) for name, t in sorted(m.tensors.items())}
-        self.workspace = {op.index: twin.alloc(op.workspace_bytes) for op in m.ops if op.workspace_bytes}
-        self.tiling = {op.index: twin.alloc(len(op.tiling)) for op in m.ops if op.tiling}
+        self.tensors = {name: twin.alloc(max(1, t.nbytes), name) for name, t in sorted(m.tensors.items())}
+        self.workspace = {op.index: twin.alloc(op.workspace_bytes, f"workspace of op {op.name}")
+                          for op in m.ops if op.workspace_bytes}
+        self.tiling = {op.index: twin.alloc(len(op.tiling), f"tiling of op {op.name}") for op in m.ops if op.tiling}
         self._sk_buffers: dict = {}
 
     def reset(self) -> None:
@@ -221,7 +223,7 @@ class Memory:
     def sk_buffer(self, twin, key, size):
         """A zeroed buffer owned by a SuperKernel launch (its workspace, profiling area), made once per key."""
         if key not in self._sk_buffers:
-            self._sk_buffers[key] = (twin.alloc(size), size)
+            self._sk_buffers[key] = (twin.alloc(size, f"{key[1]} of SuperKernel {key[0]}"), size)
         return self._sk_buffers[key][0]
 
     def snapshot(self) -> dict:
@@ -310,10 +312,10 @@ class Session:
             i = scope.ops[-1] + 1
         return specs, kinds
 
-    def run(self, specs) -> list:
-        """Resets the memory, then runs `specs` back to back; the LaunchResults."""
+    def run(self, specs, what: str = "") -> list:
+        """Resets the memory, then runs `specs` back to back; the LaunchResults. what: the run, for errors."""
         self.memory.reset()
-        return self.twin.run_sequence(specs)
+        return self.twin.run_sequence(specs, what=what)
 
 
 def op_statistic_rows(kinds: list[tuple[str, str]], results) -> list[tuple]:
@@ -415,10 +417,10 @@ def execute(m: model_mod.Model, built: Built, *, seed: int, repeat: int) -> RunR
         raise SkError("repeat must be at least 1", where="--repeat", value=repeat)
     session = Session(m, built, seed)
     specs, kinds_no_sk = session.separate(trace=True)
-    first_no_sk = session.run(specs)
+    first_no_sk = session.run(specs, "separate run")
     expected = session.memory.snapshot()
     specs, kinds_sk = session.fused(trace=True)
-    first_sk = session.run(specs)
+    first_sk = session.run(specs, "SuperKernel run")
     got = session.memory.snapshot()
 
     times_no_sk, times_sk = list(first_no_sk), list(first_sk)
@@ -475,8 +477,11 @@ def load_built(manifest_path: str, m: model_mod.Model) -> Built:
         return full
 
     def load_json(p, where):
-        with open(path(p, where), encoding="utf-8") as f:
-            return json.load(f)
+        try:
+            return json.loads(infile.read_text(path(p, where)))
+        except (OSError, ValueError) as err:
+            raise SkError(f"cannot read the prebuilt file ({getattr(err, 'strerror', None) or err})", where=where,
+                          value=p) from None
 
     standalone = {k: path(v, f"standalone.{k}") for k, v in sorted(doc.get("standalone", {}).items())}
     missing = sorted({op.kernel.key for op in m.ops} - set(standalone))
@@ -531,9 +536,8 @@ def write_model(manifest_path: str, data_path: str, out_path: str) -> None:
 
 def _read_manifest(manifest_path: str) -> dict:
     try:
-        with open(manifest_path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, json.JSONDecodeError) as err:
+        return json.loads(infile.read_text(manifest_path))
+    except (OSError, ValueError) as err:
         raise SkError("cannot read the prebuilt manifest", where=manifest_path, allowed=str(err))
 
 

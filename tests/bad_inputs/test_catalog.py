@@ -15,6 +15,8 @@ import shutil
 
 import pytest
 
+from sk.binfmt import ar
+
 from badinputs import (ROOT, edit_json, fusion, make_data_object, make_elf32, make_object, no_calls_scan,
                        sk)
 
@@ -516,6 +518,174 @@ model_case("scope_options_bad", _set(["super_kernels", 0, "options"], "split-mod
            "1 to 64")
 model_case("super_kernels_not_list", _set(["super_kernels"], {"name": "s"}), "super_kernels", "must be a list", "'dict'")
 model_case("unknown_field", _set(["opz"], []), "model.json.opz", "unknown field")
+
+
+# ---------------------------------------------------------------- numbers past their type's range (issue 24)
+# Upstream's types: uint32 block dims, uint64 sizes and tiling keys, int32 event ids and streams. A value
+# past the range would be truncated by the compiler into another, valid-looking one.
+
+subop_case("block_dim_2_32", _set(["blockDim"], 2 ** 32), "blockDim", "out of range", "4294967296",
+           "0 to 4294967295", "uint32_t")
+subop_case("block_dim_10_30", _set(["blockDim"], 10 ** 30), "blockDim", "out of range", "uint32_t")
+subop_case("debug_buf_size_2_64", _set(["debugBufSize"], 2 ** 64), "debugBufSize", "out of range",
+           "18446744073709551616", "uint64_t")
+ki_case("event_id_10_40", _set(["op_list", 0, "send_event_list"], [10 ** 40]), "op_list[0].send_event_list[0]",
+        "event id", "out of range", "int32_t")
+ki_case("event_id_2_31", _set(["op_list", 1, "recv_event_list"], [2 ** 31]), "op_list[1].recv_event_list[0]",
+        "out of range", "2147483647")
+ki_case("stream_id_2_31", _set(["op_list", 1, "stream_id"], 2 ** 31), "op_list[1].stream_id", "out of range",
+        "int32_t")
+gen_case("sub_op_json", "dynamic_key_2_64", "dynamic_func_names.18446744073709551616", "tiling key",
+         "out of range", "uint64_t", ops=[("a", {}, {"task_type": "dynamic"})],
+         edit=lambda d, ki: edit_json(os.path.join(d, "a.json"), lambda doc: doc["sub_operator_kernel_name"].update(
+             dynamic_func_names={str(2 ** 64): {"kernel_type": "KERNEL_TYPE_AIC_ONLY",
+                                                "AiCore": "a__kernel0_middle"}})))
+
+
+@case("kernel_infos", "number_of_5000_digits", "kernel_infos.json", "too many digits", "line 1")
+def _(tmp):
+    path = os.path.join(tmp, "kernel_infos.json")
+    with open(path, "w") as f:
+        f.write('{"kernel_name": "k", "op_list": [{"stream_id": ' + "7" * 5000 + "}]}")
+    return gen_argv(tmp, path)
+
+
+@case("kernel_infos", "nested_900_deep", "kernel_infos.json", "nested deeper than 100 levels")
+def _(tmp):
+    path = os.path.join(tmp, "kernel_infos.json")
+    with open(path, "w") as f:
+        f.write('{"op_list": ' + "[" * 900 + "]" * 900 + "}")
+    return gen_argv(tmp, path)
+
+
+ki_case("kernel_name_10000_characters", _set(["kernel_name"], "k" * 10000), "kernel_infos.kernel_name",
+        "too long", "at most 234 characters")
+
+
+@case("elf", "packed_facts_negative_text_size", "op_list[0] (a__kernel0)", "sk_archive.members.a.o.text_size",
+      "out of range", "-5")
+def _(tmp):
+    from sk.binfmt import objfacts
+
+    d = os.path.join(tmp, "in")
+    ki = fusion(d)
+    with open(os.path.join(d, "a.o"), "rb") as f:
+        archive = ar.pack([("a.o", f.read())])
+    with open(os.path.join(d, "a.a"), "wb") as f:
+        f.write(archive)
+    facts = objfacts.archive_facts(archive, "a.a")
+    facts["members"]["a.o"]["text_size"] = -5
+    edit_json(os.path.join(d, "a.json"), lambda doc: doc.update({objfacts.FACTS_KEY: facts}))
+    edit_json(ki, _set(["op_list", 0, "bin_path"], "a.a"))
+    return gen_argv(tmp, ki)
+
+
+def _shstrndx(value):
+    def replace(path):
+        with open(path, "r+b") as f:
+            f.seek(62)  # e_shstrndx of an ELF64 header
+            f.write(value.to_bytes(2, "little"))
+    return replace
+
+
+elf_case("e_shstrndx_out_of_range", _shstrndx(0x7FF0), "op_list[0]", "a.o", "e_shstrndx 32752",
+         "names no section")
+elf_case("e_shstrndx_zero", _shstrndx(0), "op_list[0]", "a.o", "e_shstrndx 0", "names no section")
+model_case("block_dim_2_32", _set(["kernels", "k", "block_dim"], 2 ** 32), "kernels.k.block_dim", "out of range",
+           "uint32_t")
+model_case("stream_2_31", _set(["ops", 1, "stream"], 2 ** 31), "ops[1].stream", "out of range", "int32_t")
+model_case("event_id_10_40", _set(["ops", 0, "send_events"], [10 ** 40]), "ops[0].send_events[0]", "event id",
+           "out of range")
+
+
+@case("model", "twin_timeout_overflows", "SK_TWIN_TIMEOUT_MS='18446744073710'", "from 1 to 4294967295",
+      env={"SK_TWIN_TIMEOUT_MS": "18446744073710"})
+def _(tmp):
+    doc = _model()
+    with open(os.path.join(tmp, "k.cpp"), "w") as f:
+        f.write(KERNEL_SRC)
+    path = os.path.join(tmp, "model.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return ["run", "--model", path, "--build-dir", os.path.join(tmp, "build"), "--prof-dir", os.path.join(tmp, "out"),
+            "--repeat", "1"]
+
+
+# ---------------------------------------------------------------- paths that are not regular files (issue 24)
+# /dev/zero would grow memory without end, a FIFO block the read for ever.
+
+def _fifo(path):
+    os.mkfifo(path)
+    return path
+
+
+@case("special_files", "kernel_infos_dev_zero", "kernel_infos", "character device", "not a regular file")
+def _(tmp):
+    return gen_argv(tmp, "/dev/zero")
+
+
+@case("special_files", "kernel_infos_fifo", "kernel_infos", "fifo", "not a regular file")
+def _(tmp):
+    return gen_argv(tmp, _fifo(os.path.join(tmp, "kernel_infos.json")))
+
+
+@case("special_files", "kernel_infos_directory", "kernel_infos", "directory", "not a regular file")
+def _(tmp):
+    return gen_argv(tmp, tmp)
+
+
+@case("special_files", "sub_op_json_fifo", "op_list[1].json_path", "b.json", "fifo", "not a regular file")
+def _(tmp):
+    ki = fusion(os.path.join(tmp, "in"))
+    os.unlink(os.path.join(tmp, "in", "b.json"))
+    _fifo(os.path.join(tmp, "in", "b.json"))
+    return gen_argv(tmp, ki)
+
+
+@case("special_files", "object_dev_zero", "op_list[0]", "character device", "not a regular file")
+def _(tmp):
+    ki = fusion(os.path.join(tmp, "in"))
+    edit_json(ki, _set(["op_list", 0, "bin_path"], "/dev/zero"))
+    return gen_argv(tmp, ki)
+
+
+@case("special_files", "object_fifo", "op_list[0]", "fifo", "not a regular file")
+def _(tmp):
+    ki = fusion(os.path.join(tmp, "in"))
+    os.unlink(os.path.join(tmp, "in", "a.o"))
+    _fifo(os.path.join(tmp, "in", "a.o"))
+    return gen_argv(tmp, ki)
+
+
+@case("special_files", "model_dev_zero", "/dev/zero", "character device", "not a regular file")
+def _(tmp):
+    return ["run", "--model", "/dev/zero", "--prof-dir", os.path.join(tmp, "out")]
+
+
+@case("special_files", "report_plan_fifo", "plan.json", "fifo", "not a regular file")
+def _(tmp):
+    plan = _fifo(os.path.join(tmp, "plan.json"))
+    return ["report", "--plan", plan, "--meta", plan, "-o", os.path.join(tmp, "out", "r.md")]
+
+
+@case("special_files", "param_file_fifo", "@", "params", "fifo", "not a regular file")
+def _(tmp):
+    return ["@" + _fifo(os.path.join(tmp, "gen.params"))]
+
+
+@case("special_files", "param_file_includes_itself", "@self.params", "includes itself",
+      "'@self.params -> @self.params'")
+def _(tmp):
+    with open(os.path.join(tmp, "self.params"), "w") as f:
+        f.write("version\n@self.params\n")
+    return ["@self.params"]
+
+
+@case("special_files", "plan_out_is_a_directory", "--plan-out", "is a directory")
+def _(tmp):
+    ki = fusion(os.path.join(tmp, "in"))
+    os.makedirs(os.path.join(tmp, "planned"))
+    return gen_argv(tmp, ki, "--plan-out", os.path.join(tmp, "planned"))
 
 
 # ---------------------------------------------------------------- the check

@@ -8,6 +8,12 @@
   * the ELF and ar readers (sk.binfmt.ar, sk.binfmt.elf, sk.binfmt.objfacts), on mutated bytes of
     real objects and archives built here with gcc/as/ar.
 
+  * (issue 24) numbers at and past the edges of upstream's integer types, 5,000-digit
+    numbers and nesting past the limit in that JSON; special files (FIFOs, devices,
+    directories) as any of sk gen's input paths; and faulting kernels on the twin
+    (crashes, traps, stack overflows, endless loops, writes at any offset around a
+    tensor), each launch ending in bounded time with an error naming the kernel and block.
+
 Any other exception is a bug (sk would print "internal error" and exit 1).
 The normal run is bounded (FUZZ_EXAMPLES per test, derandomised so a run
 is repeatable); the long run is
@@ -24,6 +30,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 
 import pytest
 from hypothesis import HealthCheck, event, given, seed, settings
@@ -103,7 +110,9 @@ def valid_fusion(tmp_path_factory):
     return str(root), docs
 
 
-_JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-2 ** 70, 2 ** 70),
+# The edges of upstream's integer types (issue 24): at each edge and one past it.
+_EDGES = [v + d for edge in (2 ** 31, 2 ** 32, 2 ** 63, 2 ** 64) for v in (edge, -edge) for d in (-1, 0)] + [10 ** 40]
+_JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-2 ** 70, 2 ** 70), st.sampled_from(_EDGES),
                        st.floats(allow_nan=False), st.text(max_size=10),
                        st.sampled_from(["KERNEL_TYPE_AIV_ONLY", "KERNEL_TYPE_MIX_AIC_1_2", "dynamic", "normal",
                                         "a.o", "a.json", "a__kernel0_middle", "x\u0000y", "../a.o", "/"]))
@@ -166,9 +175,11 @@ def test_fuzz_kernel_infos_and_sub_op_json(valid_fusion, data):
     which = data.draw(st.sampled_from(sorted(docs)))
     mutated = data.draw(_mutated(docs[which]))
     text = json.dumps(mutated)
-    if data.draw(st.integers(0, 3)) == 0:  # sometimes damage the text too: cut it, or splice in a duplicate key
-        cut = data.draw(st.integers(0, len(text)))
-        text = data.draw(st.sampled_from([text[:cut], text[:cut] + text, text.replace("{", '{"k": 1, "k": 2, ', 1)]))
+    if data.draw(st.integers(0, 3)) == 0:  # sometimes damage the text too: cut it, splice in a duplicate key,
+        cut = data.draw(st.integers(0, len(text)))  # a number of 5,000 digits or nesting past the limit
+        text = data.draw(st.sampled_from([text[:cut], text[:cut] + text, text.replace("{", '{"k": 1, "k": 2, ', 1),
+                                          text.replace("0", "9" * 5000, 1),
+                                          text.replace("[", "[" * 150, 1).replace("]", "]" * 150, 1)]))
     with tempfile.TemporaryDirectory(dir=root) as work:
         for name, doc in docs.items():
             with open(os.path.join(work, f"{name}.json"), "w") as f:
@@ -301,3 +312,126 @@ def test_fuzz_fixtures_are_valid(real_objects, valid_fusion):
         _read_all(path, name, data)
     froot, _ = valid_fusion
     _plan(froot, os.path.join(froot, "kernel_infos.json"))
+
+
+# ---------------------------------------------------------------- paths that are not regular files
+
+_SPECIAL = ["/dev/zero", "/dev/null", "/dev/urandom", "/proc/self/status", "/proc/self/mem", "/", "fifo", "dir",
+            "link_to_fifo", "link_to_dir"]
+
+
+@_seeded
+@FUZZ
+@given(data=st.data())
+def test_fuzz_inputs_that_are_not_regular_files(valid_fusion, data):
+    """Any input path of sk gen (kernel_infos, a sub-op JSON, an object) naming a special file is read
+    without blocking or growing, and accepted or refused with SkError."""
+    root, docs = valid_fusion
+    with tempfile.TemporaryDirectory(dir=root) as work:
+        os.mkfifo(os.path.join(work, "fifo"))
+        os.mkdir(os.path.join(work, "dir"))
+        os.symlink(os.path.join(work, "fifo"), os.path.join(work, "link_to_fifo"))
+        os.symlink(os.path.join(work, "dir"), os.path.join(work, "link_to_dir"))
+        special = data.draw(st.sampled_from(_SPECIAL))
+        special = special if special.startswith("/") else os.path.join(work, special)
+        ki = json.loads(json.dumps(docs["kernel_infos"]))
+        target = data.draw(st.sampled_from(["kernel_infos", "json_path", "bin_path"]))
+        if target != "kernel_infos":
+            ki["op_list"][data.draw(st.integers(0, len(ki["op_list"]) - 1))][target] = special
+        for name, doc in docs.items():
+            with open(os.path.join(work, f"{name}.json"), "w") as f:
+                json.dump(ki if name == "kernel_infos" else doc, f)
+        for obj in os.listdir(root):
+            if obj.endswith(".o"):
+                os.symlink(os.path.join(root, obj), os.path.join(work, obj))
+        event(f"{target} -> {os.path.basename(special) or special}")
+        path = special if target == "kernel_infos" else os.path.join(work, "kernel_infos.json")
+        result = accepts_or_sk_error(_plan, work, path)
+        assert result is None  # never planned: each special path is refused
+
+
+# ---------------------------------------------------------------- faulting kernels on the twin
+
+FAULTY = r"""
+#include "kernel_operator.h"
+static int deeper(volatile int n) { volatile char pad[256]; pad[0] = (char)n; return deeper(n + 1) + pad[0]; }
+// ctl: kind, block, offset (elements of y). kind 0: y[offset] = 1; 1: null write; 2: division by zero;
+// 3: trap; 4: stack overflow; 5: endless loop.
+extern "C" __global__ __aicore__ void faulty(GM_ADDR y, GM_ADDR ctl) {
+    const int64_t* c = (const int64_t*)ctl;
+    if ((int64_t)AscendC::GetBlockIdx() != c[1]) return;
+    volatile int64_t zero = 0;
+    switch (c[0]) {
+        case 0: ((__gm__ float*)y)[c[2]] = 1.0f; break;
+        case 1: *(volatile int*)nullptr = 1; break;
+        case 2: ((__gm__ int*)y)[0] = (int)(7 / zero); break;
+        case 3: __builtin_trap();
+        case 4: ((__gm__ int*)y)[0] = deeper(0); break;
+        default: { volatile int k = 0; while (true) { k = k + 1; } }
+    }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def faulty_kernel(tmp_path_factory):
+    if shutil.which("g++") is None:
+        pytest.skip("needs the host g++")
+    from sk.twin import binding as twin
+
+    d = tmp_path_factory.mktemp("faulty")
+    (d / "faulty.cpp").write_text(FAULTY)
+    runtime = twin.Twin(twin.build_runtime(twin.default_build_dir()))
+    lib = runtime.load_kernels(twin.build_kernel_library([d / "faulty.cpp"], d / "faulty.so"))
+    return runtime, runtime.symbol(lib, "faulty")
+
+
+# Two tensors: 1,024 floats (a page: both ends against a guard page) and 100 (guard bytes on both sides).
+# Offsets stay within the guard pages: further out is another mapping of this very process.
+_SIZES = {1024: (-1024, 2047), 100: (-1920, 1151)}
+
+
+@_seeded
+@settings(max_examples=min(FUZZ_EXAMPLES, 60), deadline=None, database=None, derandomize=not _LONG,
+          suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_fuzz_faulting_kernels_end_the_launch_naming_them(faulty_kernel, data):
+    """A kernel that crashes, loops or writes beside its tensor ends its launch, in bounded time, with an
+    error naming the kernel and the block (and the tensor and offset of a write); a write inside the
+    tensor is fine; the twin runs the next launch."""
+    from sk.twin import binding as twin
+
+    runtime, entry = faulty_kernel
+    n = data.draw(st.sampled_from(sorted(_SIZES)))
+    kind = data.draw(st.sampled_from([0, 0, 0, 0, 1, 2, 3, 4, 5]))
+    block = data.draw(st.integers(0, 3))
+    low, high = _SIZES[n]
+    offset = data.draw(st.one_of(st.integers(low, high), st.sampled_from([-1, 0, n - 1, n, n + 7, n + 8, low, high])))
+    y, ctl = runtime.alloc(4 * n, "y"), runtime.alloc(24, "ctl")
+    try:
+        ctl.write(b"".join(v.to_bytes(8, "little", signed=True) for v in (kind, block, offset)))
+
+        def launch():
+            return runtime.launch(twin.LaunchSpec(name="faulty", entry=entry, block_dim=4, ration="0:1",
+                                                  params=[y.address, ctl.address], num_args=2, timeout_ms=300),
+                                  check=False)
+
+        start = time.monotonic()
+        result = launch()
+        assert time.monotonic() - start < 10
+        inside = kind == 0 and 0 <= offset < (4 * n + 31) // 32 * 8
+        event("ok" if result.ok else f"status {result.status}")
+        if inside:
+            assert result.ok, result.error
+        else:
+            assert result.status in (2, 4), result
+            assert "kernel 'faulty'" in result.error
+            if "block is not known" not in result.error:
+                assert f"AIV {block}" in result.error, result.error
+            if kind == 0:
+                assert "GM tensor 'y'" in result.error and "offset" in result.error, result.error
+        ctl.write(bytes(24))  # kind 0 at offset 0 of block 0: a write inside the tensor
+        assert launch().ok
+    finally:
+        y.free()
+        ctl.free()

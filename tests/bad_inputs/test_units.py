@@ -81,3 +81,98 @@ def test_two_streams_may_list_a_receiver_before_its_sender(tmp_path):
         ("c", {}, {"send_event_list": [101]}), ("d", {}, {"stream_id": 1})])
     assert build_plan(load_kernel_infos(ki)).mode == "two_stream"
     assert os.path.exists(ki)
+
+
+# ---------------------------------------------------------------- issue 24: ranges, limits, input files
+
+def _load_with(tmp_path, which, mutate):
+    from badinputs import edit_json
+    from sk.engine.subop import load_kernel_infos
+
+    ki = fusion(tmp_path / "in", ops=[("a", {}, {"send_event_list": [5]}), ("b", {}, {"recv_event_list": [5]})],
+                options="stream-fusion=1")
+    edit_json(ki if which == "ki" else str(tmp_path / "in" / f"{which}.json"), mutate)
+    return load_kernel_infos(ki)
+
+
+@pytest.mark.parametrize("which,field,at_edge,past", [
+    ("a", "blockDim", 2 ** 32 - 1, 2 ** 32),
+    ("a", "debugBufSize", 2 ** 64 - 1, 2 ** 64),
+    ("ki", "send_event_list", 2 ** 31 - 1, 2 ** 31),
+    ("ki", "stream_id", 2 ** 31 - 1, 2 ** 31),
+])
+def test_numbers_at_their_types_edge_load_and_one_past_is_refused_naming_the_field(tmp_path, which, field,
+                                                                                    at_edge, past):
+    def setter(value):
+        def mutate(doc):
+            if which != "ki":
+                doc[field] = value
+            elif field == "send_event_list":
+                doc["op_list"][0]["send_event_list"] = [value]
+                doc["op_list"][1]["recv_event_list"] = [value]
+            else:
+                doc["op_list"][1][field] = value
+        return mutate
+
+    infos = _load_with(tmp_path / "edge", which, setter(at_edge))
+    assert infos.ops
+    with pytest.raises(SkError) as err:
+        _load_with(tmp_path / "past", which, setter(past))
+    assert field in err.value.where and "out of range" in err.value.what and str(past) in err.value.paragraph()
+
+
+def test_a_tiling_key_at_the_uint64_edge_loads_and_one_past_is_refused(tmp_path):
+    from sk.engine.subop import load_kernel_infos
+    from badinputs import edit_json
+
+    def table(key):
+        return lambda doc: doc["sub_operator_kernel_name"].update(dynamic_func_names={key: {
+            "kernel_type": "KERNEL_TYPE_AIC_ONLY", "AiCore": "a__kernel0_middle"}})
+
+    for key, ok in ((str(2 ** 64 - 1), True), ("000" + str(2 ** 64 - 1), True), (str(2 ** 64), False),
+                    ("9" * 5000, False)):
+        root = tmp_path / key[:30]
+        ki = fusion(root, ops=[("a", {}, {"task_type": "dynamic"})])
+        edit_json(str(root / "a.json"), table(key))
+        if ok:
+            assert load_kernel_infos(ki).ops[0].dynamic_keys[0].tiling_key == 2 ** 64 - 1
+        else:
+            with pytest.raises(SkError, match="tiling key is out of range"):
+                load_kernel_infos(ki)
+
+
+def test_the_stated_nesting_limit_is_the_enforced_one_and_huge_numbers_are_syntax_errors():
+    assert jsonload.loads("[" * jsonload.MAX_DEPTH + "]" * jsonload.MAX_DEPTH) == \
+        json.loads("[" * jsonload.MAX_DEPTH + "]" * jsonload.MAX_DEPTH)
+    for depth in (jsonload.MAX_DEPTH + 1, 900):
+        with pytest.raises(json.JSONDecodeError, match=f"deeper than {jsonload.MAX_DEPTH}"):
+            jsonload.loads('{"a": ' + "[" * depth + "]" * depth + "}")
+    with pytest.raises(json.JSONDecodeError, match="too many digits"):
+        jsonload.loads('{"a": ' + "1" * 5000 + "}")
+
+
+def test_input_files_are_regular_files_under_a_cap(tmp_path):
+    from sk.base import infile
+
+    (tmp_path / "f").write_bytes(b"12345")
+    assert infile.read_bytes(str(tmp_path / "f"), 5) == b"12345"
+    with pytest.raises(infile.NotReadable, match="over the limit of 4 bytes"):
+        infile.read_bytes(str(tmp_path / "f"), 4)
+    os.mkfifo(tmp_path / "fifo")
+    for path, kind in ((str(tmp_path / "fifo"), "FIFO"), ("/dev/zero", "character device"),
+                       (str(tmp_path), "directory")):
+        with pytest.raises(infile.NotReadable, match=kind):
+            infile.read_bytes(path, 1 << 20)
+    with pytest.raises(FileNotFoundError):
+        infile.read_bytes(str(tmp_path / "missing"), 10)
+
+
+def test_an_elf_without_its_section_name_table_is_refused_not_read_as_text_size_0(tmp_path):
+    from badinputs import make_object
+    from sk.binfmt import elf
+
+    data = bytearray(open(make_object(tmp_path / "k.o", ["k"], 64), "rb").read())
+    assert elf.parse(bytes(data), "k.o").text_size >= 64
+    data[62:64] = (0x7FF0).to_bytes(2, "little")
+    with pytest.raises(SkError, match="e_shstrndx 32752 names no section"):
+        elf.parse(bytes(data), "k.o")

@@ -31,8 +31,8 @@ def test_example_is_race_free_under_tsan(model, tmp_path):
     assert "outputs identical" in res.stdout
 
 
-def test_two_streams_without_their_event_race(tmp_path):
-    # c1 (cube, stream 0) writes c and v1 (vector, stream 1) reads it: only event 5 orders them.
+def _unordered_streams(tmp_path):
+    """The two-stream model without the event that orders its streams."""
     path = os.path.join(REPO, STREAMS)
     doc = json.loads(open(path).read())
     for k in doc["kernels"].values():
@@ -42,7 +42,14 @@ def test_two_streams_without_their_event_race(tmp_path):
         op.pop("recv_events", None)
     unordered = tmp_path / "model.json"
     unordered.write_text(json.dumps(doc))
+    return unordered
+
+
+def test_two_streams_without_their_event_race(tmp_path):
+    # c1 (cube, stream 0) writes c and v1 (vector, stream 1) reads it: only event 5 orders them.
+    unordered = _unordered_streams(tmp_path)
     res = run_sk("run", "--model", unordered, "--tsan", "--repeat", "1", "--build-dir", tmp_path / "build",
                  "--prof-dir", tmp_path / "prof", cwd=REPO, timeout=900)
     assert "ThreadSanitizer: data race" in res.stderr, res.stderr[-4000:]
     assert res.returncode != 0
+

@@ -42,11 +42,7 @@ def run(args) -> int:
             from sk.base.errors import SkError
             raise SkError("--tsan builds its own ThreadSanitizer objects and cannot run prebuilt ones",
                           where="--built", allowed="drop --built (or --tsan)")
-        # libtsan must be loaded before anything else: re-run this command under it.
-        env = twin.tsan_env()
-        env["SK_RUN_UNDER_TSAN"] = "1"
-        sys.stdout.flush()
-        os.execve(sys.executable, [sys.executable, "-m", "sk", *sys.argv[1:]], env)
+        return _under_tsan(args, twin)
 
     trace = args.trace or os.path.join(args.prof_dir, "trace.json")
     report = run_mod.run_model(args.model, build_dir=args.build_dir, seed=args.seed, repeat=args.repeat,
@@ -59,3 +55,25 @@ def run(args) -> int:
         run_mod.write_profile(report, args.prof_dir)
     run_mod.write_trace(report, trace)
     return 0 if report.identical else 1
+
+
+def _under_tsan(args, twin) -> int:
+    """This command again in a child process with libtsan loaded first; its output and exit status.
+
+    A child, not an exec of this process: in sk's persistent worker this process is the
+    worker, whose protocol pipe an exec would take down with it.
+    """
+    import subprocess
+    import sys
+
+    env = twin.tsan_env()
+    env["SK_RUN_UNDER_TSAN"] = "1"
+    # The child imports what this process does (sk and jinja2 from wherever they came from here).
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    from sk.cli.main import command_line
+
+    proc = subprocess.run([sys.executable, "-m", "sk", *command_line()], env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, errors="replace")
+    sys.stdout.write(proc.stdout)
+    sys.stderr.write(proc.stderr)
+    return proc.returncode

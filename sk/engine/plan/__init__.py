@@ -50,7 +50,8 @@ Plan JSON schema (schema_version 1; all keys always present, null when n/a):
   link_order         [{kind: "sk_entry"|"sub", arch, op: index|null, object, symbol, split: n|null,
                        derived_from: object|null}] (PerCubeHerVecWithSuper, deduplicated by object)
   code               what the templates render: header {run_cfg_arch, profiling, units: [{declare:
-                     [symbols], dynamic: {name, index, split, branches, num_blocks}|null}]},
+                     [symbols], dynamic: {name, index, split, branches, search, num_blocks}|null}]}
+                     (search: the tiling-key tests over branches, {eq, then, else} or {lt, left, right}),
                      functions (two streams: one per core-type queue) [{name, arch, dynamic_locals,
                      steps}], entry {name, align, workspace_index, feed_base, dump_offset,
                      profiling_index, task_id_index, ffts, prologue, body, epilogue},
@@ -133,7 +134,7 @@ def build_plan(ki: KernelInfos, platform: Platform | None = None, opts: SkOption
 
     ctx = Ctx(ki=ki, opts=opts, platform=platform, ktype=ktype, block=block, split=split,
               early_start=early_start, op_plans=op_plans, feed_needed=feed_needed, params=slots.params,
-              inner=inner, elide=elide)
+              inner=inner, elide=elide, two_stream=two_stream)
     records: list = []
     sync_edges: list = []
     code = steps.code(ctx, two_stream, records, sync_edges)

@@ -25,6 +25,7 @@ class Ctx:
     params: dict
     inner: set
     elide: bool = False
+    two_stream: bool = False   # facts §14.1's decision (streams.two_real_streams)
 
 
 def dev_class(kernel_type: str) -> int:

@@ -26,18 +26,20 @@ def _preload_steps(op: dict, split: int) -> list:
     for f in op["funcs"]:
         steps.append({"kind": "preload", "arch": f["arch"], "idx": idx_api(op["kernel_type"]),
                       "block": op["block_dim"], "symbols": _arch_symbols(op, f["arch"], split),
-                      "count": f["preload_count"], "trailing_blank": False})
+                      "count": f["preload_count"], "trailing_blank": False, "dcci_before": False,
+                      "dcci_after": False})
     return steps
 
 
 def _dynamic_self_preload(ctx: Ctx, op: dict) -> list:
-    # Upstream preloads a dynamic op through its function pointers on the vector side only.
-    steps = []
-    if VEC in [f["arch"] for f in op["funcs"]]:
-        steps.append({"kind": "preload", "arch": VEC, "idx": "ascendc", "block": op["cores"]["aiv"],
-                      "symbols": _pointer_names("aiv_func_addr", ctx.split), "count": DYNAMIC_PRELOAD[VEC],
-                      "trailing_blank": True})
-    return steps
+    # Upstream (tpl_of_gen_switch_case_call) preloads a dynamic op through its function pointers
+    # when the SuperKernel is a vector one, whatever preload-code says, with the op's call block
+    # (gen_call_func, its dcci options included) around the preloads.
+    if ctx.ktype != "KERNEL_TYPE_MIX_AIV_1_0":
+        return []
+    return [{"kind": "preload", "arch": VEC, "idx": "ascendc", "block": op["cores"]["aiv"],
+             "symbols": _pointer_names("aiv_func_addr", ctx.split), "count": DYNAMIC_PRELOAD[VEC],
+             "trailing_blank": True, "dcci_before": op["dcci_before"], "dcci_after": op["dcci_after"]}]
 
 
 def _pointer_names(base: str, split: int) -> list:
@@ -49,9 +51,7 @@ def _op_preloads(ctx: Ctx, seq: list, k: int) -> list:
         return []
     op = seq[k]
     steps = []
-    if op["task_type"] == "dynamic":
-        steps += _dynamic_self_preload(ctx, op)
-    elif k == 0:
+    if k == 0 and op["task_type"] != "dynamic":
         steps += _preload_steps(op, ctx.split)
     if k + 1 < len(seq) and seq[k + 1]["task_type"] != "dynamic":
         steps += _preload_steps(seq[k + 1], ctx.split)
@@ -71,8 +71,11 @@ def _call_steps(ctx: Ctx, op: dict) -> list:
     if op["task_type"] == "dynamic":
         # Upstream's feed-sync-all path for a dynamic op emits the config but no call.
         if not ctx.feed_needed[i]:
+            # Two real streams: every core waits until all have passed the switch (gen_kernel_call_block).
             steps.append({"kind": "dyn_call", "name": op["kernel_name"], "offset": op["param_offset"],
                           "split": ctx.split, "wait_lock": op["dynamic_params"]["wait_lock"],
+                          "sync_all": ctx.two_stream, "dcci_before": op["dcci_before"],
+                          "dcci_after": op["dcci_after"],
                           "reset_arch": VEC if KERNEL_TYPES[op["kernel_type"]].vector_only else CUBE})
     else:
         blocks = []
@@ -111,6 +114,11 @@ def _op_head(ctx: Ctx, seq: list, k: int) -> list:
     steps = [{"kind": "op_begin", "name": op["kernel_name"]}]
     if op["task_type"] == "dynamic":
         steps.append(_dyn_switch(ctx, op))
+        steps += _dynamic_self_preload(ctx, op)
+        if k == 0 and not ctx.two_stream:
+            # The first op of one stream has no barrier before it: all cores wait for the switch
+            # (gen_switch_case_call_block_of_dynamic_op, "reason3 ... when no pre op").
+            steps.append({"kind": "dyn_first_sync"})
     return steps + _op_preloads(ctx, seq, k)
 
 
@@ -142,7 +150,8 @@ def _stream_function(ctx: Ctx, side: str, seq: list, edges, records: list) -> di
         steps += _debug_steps(ctx, op, "two", arch)
     steps += barriers.stream_send(ctx, seq[-1], side, edges, records)
     return {"name": f"auto_gen_{ctx.ki.kernel_name}_kernel_{'aic' if side == 'cub' else 'aiv'}", "arch": arch,
-            "dynamic_locals": ctx.split if any(op["task_type"] == "dynamic" for op in seq) else None,
+            # Every queue function holds the locals when any op of the SuperKernel is dynamic.
+            "dynamic_locals": ctx.split if any(op["task_type"] == "dynamic" for op in ctx.op_plans) else None,
             "steps": steps}
 
 
@@ -194,8 +203,15 @@ def code(ctx: Ctx, two_stream: bool, records: list, sync_edges: list) -> dict:
     units, seen, declared = [], set(), set()
     for op in ops:
         declare = []
-        for f in op["funcs"]:
-            declare += _arch_symbols(op, f["arch"], ctx.split)
+        if op["task_type"] == "dynamic":
+            # Upstream declares each tiling key's functions, in the table's order, vector side first,
+            # and nothing else (gen_switch_case_block_of_dynamic_op).
+            for key in op["dynamic_keys"]:
+                for sym in _key_symbols(key):
+                    declare += [sym] + [f"{sym}_split{i}" for i in range(1, ctx.split)]
+        else:
+            for f in op["funcs"]:
+                declare += _arch_symbols(op, f["arch"], ctx.split)
         if op["kernel_name"] in seen:
             # Upstream declares a kernel once per name. One name can still stand for copies
             # with their own entry symbols (sk run compiles a kernel once per scope location,
@@ -208,10 +224,6 @@ def code(ctx: Ctx, two_stream: bool, records: list, sync_edges: list) -> dict:
         seen.add(op["kernel_name"])
         dynamic = None
         if op["task_type"] == "dynamic":
-            for key in op["dynamic_keys"]:
-                for arch, sym in key["funcs"].items():
-                    extra = [sym] + [f"{sym}_split{i}" for i in range(1, ctx.split)]
-                    declare += [s for s in extra if s not in declare]
             dynamic = _dynamic_impl(ctx, op)
         declared.update(declare)
         units.append({"declare": declare, "dynamic": dynamic})
@@ -241,13 +253,32 @@ def code(ctx: Ctx, two_stream: bool, records: list, sync_edges: list) -> dict:
 
 def _dynamic_impl(ctx: Ctx, op: dict) -> dict:
     branches = []
-    for key in op["dynamic_keys"]:
+    for key in sorted(op["dynamic_keys"], key=lambda k: k["tiling_key"]):
         assigns = []
-        for arch, sym in key["funcs"].items():
+        for arch, sym in sorted(key["funcs"].items(), key=lambda a: a[0] != VEC):
             var = "aic_func_addr" if arch == CUBE else "aiv_func_addr"
             assigns.append({"vars": _pointer_names(var, ctx.split),
                             "symbols": [sym] + [f"{sym}_split{i}" for i in range(1, ctx.split)]})
         branches.append({"tiling_key": key["tiling_key"], "assigns": assigns,
                          "kernel_type_value": KERNEL_TYPES[key["kernel_type"]].value})
     return {"name": op["kernel_name"], "index": op["index"], "split": ctx.split, "branches": branches,
-            "num_blocks": ctx.block}
+            "search": _key_search(branches), "num_blocks": ctx.block}
+
+
+def _key_symbols(key: dict) -> list:
+    """A tiling key's functions, vector side first (upstream's order for a MIX key)."""
+    return [sym for _, sym in sorted(key["funcs"].items(), key=lambda a: a[0] != VEC)]
+
+
+def _key_search(branches: list) -> dict:
+    """Upstream's search over the sorted tiling keys (gen_binary_search_block): one key is an `==` test,
+    two an `==` test with the other as its `else` (the fallback: any other key runs it), more split at
+    the middle key with a `<` test. Leaves name branches by index."""
+    def node(lo: int, hi: int) -> dict:
+        if hi - lo == 1:
+            return {"eq": branches[lo]["tiling_key"], "then": lo, "else": None}
+        if hi - lo == 2:
+            return {"eq": branches[lo]["tiling_key"], "then": lo, "else": lo + 1}
+        mid = lo + (hi - lo) // 2
+        return {"lt": branches[mid]["tiling_key"], "left": node(lo, mid), "right": node(mid, hi)}
+    return node(0, len(branches))

@@ -37,6 +37,15 @@ def validate(ki: KernelInfos, opts: SkOptions, platform: Platform, warnings: lis
             raise SkError("sub-op was compiled with early start but the SuperKernel has early-start=0",
                           where=f"at {op.label} {op.json_path}: sub_operator_early_start_set_flag/_wait_flag",
                           value=True, allowed="recompile the sub-op with the SK options, or set early-start=1")
+    for op in ops:
+        if op.dynamic and (op.early_start_set or op.early_start_wait):
+            # Its tiling key, and so whether it calls SetNextTaskStart/WaitPreTaskEnd, is only known at
+            # run time: upstream refuses it (gen_dynamic_op_call_func).
+            raise SkError("a dynamic op does not support early start",
+                          where=f"at {op.label} {op.json_path}: sub_operator_early_start_set_flag/_wait_flag",
+                          value={"set": op.early_start_set, "wait": op.early_start_wait},
+                          allowed="false for both: compile the tiling-sink kernel without "
+                                  "SetNextTaskStart/WaitPreTaskEnd calls")
     streams.check_own_pairs(ops)
     if ops[0].recv_events:
         raise SkError("the first op must not wait for events", where=f"at {ops[0].label}.recv_event_list",

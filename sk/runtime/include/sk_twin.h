@@ -42,6 +42,7 @@ extern "C" {
 #define SK_TWIN_DEADLOCK 1      /* a wait made no progress within the timeout */
 #define SK_TWIN_KERNEL_ERROR 2  /* a kernel misused an intrinsic or threw */
 #define SK_TWIN_BAD_LAUNCH 3    /* the launch description is invalid */
+#define SK_TWIN_HANG 4          /* a worker ran on without progress, or past the launch limit */
 
 typedef struct SkTwinLaunch {
   const char* name;        /* kernel name, used in errors and traces */
@@ -55,7 +56,10 @@ typedef struct SkTwinLaunch {
   const uint64_t* params;  /* the param array (param_base) */
   uint32_t num_params;     /* entries in params */
   uint32_t coreid_offset;  /* added to every worker's get_coreid() */
-  uint32_t timeout_ms;     /* watchdog; 0: $SK_TWIN_TIMEOUT_MS, else 5000 */
+  uint32_t timeout_ms;     /* watchdog: no barrier progress and no worker ending
+                              for this long fails the launch (a deadlock when
+                              some worker waits, else a hang); 0:
+                              $SK_TWIN_TIMEOUT_MS, else 5000 */
   uint32_t trace;          /* nonzero: record per-worker spans */
 } SkTwinLaunch;
 
@@ -95,8 +99,12 @@ int sk_twin_result_event(const SkTwinResult* result, uint64_t index, uint32_t* w
                          uint64_t* begin_ns, uint64_t* end_ns, const char** name,
                          const char** category);
 
-/* GM: zeroed host memory, 512-byte aligned. */
+/* GM: zeroed host memory, 512-byte aligned, between two inaccessible guard
+ * pages (an access beyond them is a kernel error naming the tensor, offset
+ * and block); the bytes between tensor and guards are checked after every
+ * launch. `name` (may be NULL) names the tensor in those errors. */
 void* sk_twin_gm_alloc(uint64_t bytes);
+void* sk_twin_gm_alloc_named(uint64_t bytes, const char* name);
 void sk_twin_gm_free(void* ptr);
 
 /* Cycles returned by GetSystemCycle() per second. */

@@ -17,12 +17,16 @@
 #include <string>
 #include <vector>
 
+#include "faults.h"
 #include "sk_twin.h"
 
 namespace sk_twin {
 
 constexpr int kNumFlags = 16;
 constexpr uint64_t kDefaultTimeoutMs = 5000;
+// Far above any twin launch this project runs; a loop that keeps reaching
+// barriers is still stopped.
+constexpr uint64_t kDefaultLaunchLimitMs = 600000;
 constexpr uint64_t kL1Bytes = 512 * 1024;
 constexpr uint64_t kUbBytes = 192 * 1024;
 
@@ -115,6 +119,11 @@ struct Worker {
   AscendState ascendc;
   std::vector<std::string> sub_kernels;  // sk_twin_trace_begin names, innermost last
   const volatile void* last_dcci = nullptr;
+  // Fault catching (faults.h): armed while the kernel runs. `stuck_in` is the
+  // sub-kernel a worker was taken back from after a hang (its own thread writes it).
+  std::unique_ptr<FaultCatch> fault{new FaultCatch()};
+  bool cancelled = false;
+  std::string stuck_in;
   uint64_t repeat_dcci = 0;
   uint64_t spin_begin_ns = 0;
 };
@@ -140,7 +149,9 @@ struct LaunchContext {
   const uint64_t* params = nullptr;
   uint32_t num_params = 0;
   uint64_t timeout_ns = 0;
+  uint64_t launch_limit_ns = 0;  // the whole launch; 0: none
   bool trace = false;
+  CodeRanges kernel_code;  // where a stuck worker may be unwound (faults.h)
 
   std::vector<std::unique_ptr<Worker>> workers;
   std::vector<Worker*> aic_of_block;                // nullptr when the ration has no AIC

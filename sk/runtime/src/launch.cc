@@ -71,20 +71,8 @@ std::string Label(CoreType type, uint32_t block, uint32_t sub, uint32_t sub_num)
   return "AIV " + std::to_string(block);
 }
 
-void RunWorker(LaunchContext* ctx, Worker* w) {
-  {
-    // No worker starts before all exist: a worker that already finished must
-    // not be ordered before the creation of a later one.
-    std::unique_lock<std::mutex> lock(ctx->start_mu);
-    ctx->start_cv.wait(lock, [ctx] { return ctx->started; });
-  }
-  {
-    std::string thread_name = w->label;
-    std::replace(thread_name.begin(), thread_name.end(), ' ', '-');
-    pthread_setname_np(pthread_self(), thread_name.substr(0, 15).c_str());
-  }
-  BindCurrent(ctx, w);
-  uint64_t begin = NowNs();
+// The kernel call; a C++ exception ends only this worker.
+void CallEntry(LaunchContext* ctx, Worker* w) {
   void* fn = (w->type == CoreType::kAiv && ctx->entry_aiv != nullptr) ? ctx->entry_aiv : ctx->entry;
   try {
     if (ctx->num_args == SK_TWIN_PARA_BASE_ENTRY) {
@@ -104,6 +92,46 @@ void RunWorker(LaunchContext* ctx, Worker* w) {
   } catch (...) {
     ctx->Fail(SK_TWIN_KERNEL_ERROR, "kernel '" + ctx->name + "' on " + w->label + " threw a non-standard exception",
               w->index);
+  }
+}
+
+std::string SubKernelText(const LaunchContext& ctx, const std::string& sub) {
+  return !sub.empty() && sub != ctx.name ? " (sub-kernel " + sub + ")" : "";
+}
+
+void RunWorker(LaunchContext* ctx, Worker* w) {
+  {
+    // No worker starts before all exist: a worker that already finished must
+    // not be ordered before the creation of a later one.
+    std::unique_lock<std::mutex> lock(ctx->start_mu);
+    ctx->start_cv.wait(lock, [ctx] { return ctx->started; });
+  }
+  {
+    std::string thread_name = w->label;
+    std::replace(thread_name.begin(), thread_name.end(), ' ', '-');
+    pthread_setname_np(pthread_self(), thread_name.substr(0, 15).c_str());
+  }
+  BindCurrent(ctx, w);
+  uint64_t begin = NowNs();
+  {
+    // A fatal signal in the kernel (or the supervisor taking a stuck worker
+    // back) returns here by siglongjmp; the kernel's frames are abandoned.
+    FaultCatch* fc = w->fault.get();
+    FaultScope scope(fc, &ctx->kernel_code);
+    if (sigsetjmp(fc->jmp, 1) == 0) {
+      ArmFaults(fc);
+      CallEntry(ctx, w);
+      DisarmFaults(fc);
+    } else if (fc->signo != 0) {
+      std::string sub = w->sub_kernels.empty() ? "" : w->sub_kernels.back();
+      ctx->Fail(SK_TWIN_KERNEL_ERROR,
+                "kernel '" + ctx->name + "'" + SubKernelText(*ctx, sub) + " on " + w->label + " (block " +
+                    std::to_string(w->block) + ") crashed: " + DescribeFault(*fc),
+                w->index);
+    } else {
+      w->cancelled = true;
+      w->stuck_in = w->sub_kernels.empty() ? "" : w->sub_kernels.back();
+    }
   }
   if (ctx->trace) RecordSpan(*w, ctx->name, "kernel", begin, NowNs());
   w->state.store(WorkerState::kFinished, std::memory_order_relaxed);
@@ -145,26 +173,37 @@ std::string Validate(const SkTwinLaunch& l) {
   return "";
 }
 
+// A whole number of milliseconds in [1, 2^32 - 1] (the range of
+// SkTwinLaunch.timeout_ms) from the environment; `fallback` when unset.
+uint64_t EnvMs(const char* var, uint64_t fallback, std::string* error) {
+  const char* env = std::getenv(var);
+  if (env == nullptr || *env == '\0') return fallback;
+  const std::string text = env;
+  uint64_t v = 0;
+  bool ok = text.size() <= 10;
+  for (char c : text) {
+    if (c < '0' || c > '9') ok = false;
+    if (ok) v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  if (!ok || v == 0 || v > UINT32_MAX) {
+    *error = std::string(var) + "='" + text.substr(0, 40) + (text.size() > 40 ? "...'" : "'") +
+             " is not a whole number of milliseconds from 1 to " + std::to_string(UINT32_MAX);
+    return 0;
+  }
+  return v;
+}
+
 uint64_t TimeoutNs(const SkTwinLaunch& l, std::string* error) {
   uint64_t ms = l.timeout_ms;
-  if (ms == 0) {
-    const char* env = std::getenv("SK_TWIN_TIMEOUT_MS");
-    if (env != nullptr && *env != '\0') {
-      char* end = nullptr;
-      unsigned long long v = std::strtoull(env, &end, 10);
-      if (end == env || *end != '\0' || v == 0) {
-        *error = std::string("SK_TWIN_TIMEOUT_MS='") + env + "' is not a positive number of milliseconds";
-        return 0;
-      }
-      ms = v;
-    } else {
-      ms = kDefaultTimeoutMs;
-    }
-  }
+  if (ms == 0) ms = EnvMs("SK_TWIN_TIMEOUT_MS", kDefaultTimeoutMs, error);
   return ms * 1000000ull;
 }
 
-std::shared_ptr<LaunchContext> BuildContext(const SkTwinLaunch& l, uint64_t timeout_ns) {
+uint64_t LaunchLimitNs(std::string* error) {
+  return EnvMs("SK_TWIN_LAUNCH_TIMEOUT_MS", kDefaultLaunchLimitMs, error) * 1000000ull;
+}
+
+std::shared_ptr<LaunchContext> BuildContext(const SkTwinLaunch& l, uint64_t timeout_ns, uint64_t limit_ns) {
   auto ctx = std::make_shared<LaunchContext>();
   ctx->name = l.name == nullptr ? "" : l.name;
   ctx->entry = l.entry;
@@ -176,6 +215,8 @@ std::shared_ptr<LaunchContext> BuildContext(const SkTwinLaunch& l, uint64_t time
   ctx->params = l.params;
   ctx->num_params = l.num_params;
   ctx->timeout_ns = timeout_ns;
+  ctx->launch_limit_ns = limit_ns;
+  ctx->kernel_code = KernelCodeRanges(l.entry, l.entry_aiv);
   ctx->trace = l.trace != 0;
   ctx->aic_of_block.assign(l.block_dim, nullptr);
   ctx->aivs_of_block.assign(l.block_dim, {});
@@ -263,10 +304,23 @@ struct SkTwinResult {
 namespace sk_twin {
 namespace {
 
-// Waits for the workers; declares a deadlock when some wait and nothing
-// moved for the timeout. Returns true when every worker finished.
-bool Supervise(LaunchContext& ctx) {
+// The workers still running kernel code (neither waiting nor finished).
+std::vector<Worker*> Running(const LaunchContext& ctx) {
+  std::vector<Worker*> out;
+  for (const auto& w : ctx.workers) {
+    if (w->state.load(std::memory_order_relaxed) == WorkerState::kRunning) out.push_back(w.get());
+  }
+  return out;
+}
+
+// Waits for the workers. Nothing moved for the timeout: a deadlock when some
+// wait, else a hang (workers busy in kernel code: an endless loop); the
+// launch past its limit: a hang too. Workers busy in kernel code after a
+// failure are taken back (faults.h). Returns true when every worker finished.
+bool Supervise(LaunchContext& ctx, uint64_t start_ns) {
   const uint32_t total = static_cast<uint32_t>(ctx.workers.size());
+  std::vector<Worker*> hung;
+  std::string hang_text;
   std::unique_lock<std::mutex> lock(ctx.done_mu);
   while (ctx.done < total) {
     ctx.done_cv.wait_for(lock, std::chrono::milliseconds(10));
@@ -275,33 +329,67 @@ bool Supervise(LaunchContext& ctx) {
     uint64_t now = NowNs();
     uint64_t last = ctx.last_progress_ns.load(std::memory_order_relaxed);
     uint64_t idle = now > last ? now - last : 0;
+    bool over = ctx.launch_limit_ns != 0 && now - start_ns > ctx.launch_limit_ns;
     if (idle > ctx.timeout_ns && AnyoneWaiting(ctx)) {
       lock.unlock();
       ctx.Fail(SK_TWIN_DEADLOCK, DescribeDeadlock(ctx, idle));
       lock.lock();
       break;
     }
+    if (idle > ctx.timeout_ns || over) {
+      hung = Running(ctx);
+      hang_text = over ? "ran for more than " + std::to_string(ctx.launch_limit_ns / 1000000) +
+                             " ms (the whole-launch limit; set SK_TWIN_LAUNCH_TIMEOUT_MS to change it)"
+                       : "made no progress for " + std::to_string(idle / 1000000) +
+                             " ms: no worker reached a barrier or returned, and none waits (timeout " +
+                             std::to_string(ctx.timeout_ns / 1000000) +
+                             " ms; set SK_TWIN_TIMEOUT_MS to change it)";
+      ctx.abort.store(true, std::memory_order_relaxed);
+      for (auto& w : ctx.workers) w->cv.notify_all();
+      break;
+    }
   }
   // After an abort every cooperative worker leaves its wait within a slice;
-  // one busy outside any twin call cannot be stopped.
-  uint64_t grace_end = NowNs() + std::max<uint64_t>(ctx.timeout_ns, 1000000000ull);
+  // one busy in kernel code is taken back by a signal.
+  uint64_t grace_end = NowNs() + std::max<uint64_t>(std::min<uint64_t>(ctx.timeout_ns, 5000000000ull), 1000000000ull);
   while (ctx.done < total && NowNs() < grace_end) {
+    if (ctx.abort.load(std::memory_order_relaxed)) {
+      for (auto& w : ctx.workers) {
+        if (w->state.load(std::memory_order_relaxed) == WorkerState::kRunning) RequestCancel(w->fault.get());
+      }
+    }
     ctx.done_cv.wait_for(lock, std::chrono::milliseconds(10));
   }
-  return ctx.done == total;
+  const bool all_done = ctx.done == total;
+  lock.unlock();
+  if (!hang_text.empty()) {
+    std::string where;
+    for (Worker* w : hung) {
+      where += (where.empty() ? "" : ", ") + w->label;
+      // Read only once the worker finished: its own thread wrote it.
+      if (all_done && w->cancelled) where += SubKernelText(ctx, w->stuck_in);
+    }
+    ctx.Fail(SK_TWIN_HANG, "sk twin: kernel '" + ctx.name + "' (block_dim " + std::to_string(ctx.block_dim) +
+                               ", ration " + RationText(ctx) + ") never returned: it " + hang_text +
+                               ". Still running kernel code (an endless loop?): " +
+                               (where.empty() ? "none" : where) + ".");
+  }
+  return all_done;
 }
 
 SkTwinResult* RunOne(const SkTwinLaunch& launch) {
   auto* result = new SkTwinResult();
   std::string problem = Validate(launch);
   uint64_t timeout_ns = 0;
+  uint64_t limit_ns = 0;
   if (problem.empty()) timeout_ns = TimeoutNs(launch, &problem);
+  if (problem.empty()) limit_ns = LaunchLimitNs(&problem);
   if (!problem.empty()) {
     result->status = SK_TWIN_BAD_LAUNCH;
     result->error = problem;
     return result;
   }
-  std::shared_ptr<LaunchContext> ctx = BuildContext(launch, timeout_ns);
+  std::shared_ptr<LaunchContext> ctx = BuildContext(launch, timeout_ns, limit_ns);
   result->start_ns = NowNs();
   NoteProgress(*ctx);
   std::vector<std::thread> threads;
@@ -318,7 +406,7 @@ SkTwinResult* RunOne(const SkTwinLaunch& launch) {
     ctx->started = true;
   }
   ctx->start_cv.notify_all();
-  bool all_done = Supervise(*ctx);
+  bool all_done = Supervise(*ctx, result->start_ns);
   if (all_done) {
     for (auto& t : threads) t.join();
   } else {
@@ -333,6 +421,18 @@ SkTwinResult* RunOne(const SkTwinLaunch& launch) {
     }
     std::lock_guard<std::mutex> lock(ctx->error_mu);
     ctx->error += " Workers still running outside any twin call after the abort (detached, not joined): " + stuck + ".";
+  }
+  if (all_done) {
+    // Writes into the guard bytes beside a tensor (one that reached a guard
+    // page failed the launch already, naming the block).
+    std::string damaged = CheckGmGuards();
+    std::lock_guard<std::mutex> lock(ctx->error_mu);
+    if (!damaged.empty() && ctx->status == SK_TWIN_OK) {
+      ctx->status = SK_TWIN_KERNEL_ERROR;
+      ctx->error = "kernel '" + ctx->name + "' wrote outside its GM tensors (found in the guard bytes after the "
+                   "launch, so the block is not known; a write further out faults at once and names it): " +
+                   damaged;
+    }
   }
   result->wall_ns = NowNs() - result->start_ns;
   {
@@ -420,13 +520,8 @@ int sk_twin_result_event(const SkTwinResult* r, uint64_t index, uint32_t* worker
   return 0;
 }
 
-void* sk_twin_gm_alloc(uint64_t bytes) {
-  uint64_t rounded = ((bytes == 0 ? 1 : bytes) + 511) / 512 * 512;
-  void* p = std::aligned_alloc(512, rounded);
-  if (p != nullptr) std::memset(p, 0, rounded);
-  return p;
-}
-
-void sk_twin_gm_free(void* ptr) { std::free(ptr); }
+void* sk_twin_gm_alloc(uint64_t bytes) { return sk_twin::GuardedAlloc(bytes, nullptr); }
+void* sk_twin_gm_alloc_named(uint64_t bytes, const char* name) { return sk_twin::GuardedAlloc(bytes, name); }
+void sk_twin_gm_free(void* ptr) { sk_twin::GuardedFree(ptr); }
 
 }  // extern "C"
