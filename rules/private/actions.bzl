@@ -150,6 +150,7 @@ def compile_entry(ctx, tc, plan, src, compile_options, out_dir, side):
     args.add("entry")
     args.add("compile")
     _tool_args(args, tc, compiler = True, objcopy = True)
+    args.add_all(tc.stub_include_dirs, before_each = "--stub-include")
     args.add("--plan", plan)
     args.add("--src", src)
     args.add("--compile-options", compile_options)

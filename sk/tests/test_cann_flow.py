@@ -30,6 +30,9 @@ pytestmark = [needs_host_tools, needs_twin_sources]
 FAKE = os.path.join(REPO, "tests", "fake_cann")
 BIN = os.path.join(FAKE, "compiler", "ccec_compiler", "bin")
 INCLUDE = os.path.join(FAKE, "x86_64-linux", "asc", "include")
+# The entry stubs get upstream's own list (ADK gen_spk_kernel_call); two of it stand for it here.
+STUB_INCLUDES = [os.path.join(FAKE, "x86_64-linux", "asc", "impl", "basic_api", "reg_compute"),
+                 os.path.join(FAKE, "x86_64-linux", "asc")]
 MODEL = os.path.join(REPO, "sk", "tests", "fixtures", "runcfg", "model.json")
 SK = "te_superkernel_rc"
 
@@ -64,7 +67,8 @@ def _cann(root: str, log: str, runtime: str):
     for side in ("cube", "vec"):
         d = os.path.join(out, f"entry_{side}")
         proc = run_sk("entry", "compile", "--toolchain", "cann", "--compiler", os.path.join(BIN, "bisheng"),
-                      "--objcopy", os.path.join(BIN, "llvm-objcopy"), "--include", INCLUDE, "--plan", plan,
+                      "--objcopy", os.path.join(BIN, "llvm-objcopy"), "--include", INCLUDE,
+                      *[a for d in STUB_INCLUDES for a in ("--stub-include", d)], "--plan", plan,
                       "--src", os.path.join(gen, f"{SK}_kernel.cpp"),
                       "--compile-options", os.path.join(gen, f"{SK}.compile_options.json"),
                       "--arch", side, "--out-dir", d, env=env)
@@ -129,7 +133,8 @@ def _half(side: str, index: int, flags, split: int):
         seq += [["llvm-objcopy", "--redefine-sym", f"{sym}={local}_{i}", f"{obj}.split{i}.o"],
                 ["llvm-objcopy", "--strip-symbol=g_opSystemRunCfg", f"{obj}.split{i}.o"]]
     seq += [["llvm-objcopy", "--redefine-sym", f"{sym}={local}", obj],
-            ["bisheng", "-x", "cce", "-Iinclude", "-O3", f"--cce-aicore-arch=dav-c220-{side}", "--cce-aicore-only",
+            ["bisheng", "-x", "cce", "-Ireg_compute", "-Iasc", "-O3", f"--cce-aicore-arch=dav-c220-{side}",
+             "--cce-aicore-only",
              *toolargv.CANN_STUB_MLLVM, "-std=c++17", "-DTILING_KEY_VAR=0", "-o", f"sk_{index}.o", "-c",
              f"sk_{index}.cpp"]]
     return seq
