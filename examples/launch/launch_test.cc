@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "examples/launch/kernels/scale_add_tiling.h"
-#include "examples/launch/split_scope_launch.h"
-#include "examples/launch/tiled_launch.h"
-#include "examples/launch/tiled_split2_launch.h"
+#include "kernels/scale_add_tiling.h"
+#include "split_scope_launch.h"
+#include "tiled_launch.h"
+#include "tiled_split2_launch.h"
 
 namespace {
 

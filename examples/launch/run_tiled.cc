@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "examples/launch/kernels/scale_add_tiling.h"
-#include "examples/launch/tiled_launch.h"
+#include "kernels/scale_add_tiling.h"
+#include "tiled_launch.h"
 
 int main() {
   const int n = 10240;

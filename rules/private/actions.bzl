@@ -68,7 +68,12 @@ def _kernel_args(args, kernel_type, block_dim, options, op_type, loc):
         args.add("--op-type", op_type)
     args.add("--loc", loc)
 
-def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts, hdrs, op_type = "", loc = None, sync_out = None):
+def _tiling_key_args(args, tiling_keys):
+    # A tiling-sink kernel: one TILING_KEY_IS(k) variant per key (sk compiles each key, as the ADK does).
+    for k in tiling_keys:
+        args.add("--tiling-key", str(k))
+
+def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts, hdrs, op_type = "", loc = None, sync_out = None, tiling_keys = [], entry = None):
     """SkCompile: the user's kernel source, in SK mode at scope location `loc`, or plain when loc is None.
 
     In SK mode the one action preprocesses the source, scans it for
@@ -87,6 +92,9 @@ def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts
         args.add("--kernel-type", kernel_type)
         args.add("--block-dim", str(block_dim))
         args.add("--plain")
+    if tiling_keys:
+        args.add("--entry", entry)
+        _tiling_key_args(args, tiling_keys)
     args.add("-o", out)
     args.add(src)
     extra = tc.copts + copts
@@ -103,7 +111,7 @@ def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts
         [out] + ([sync_out] if loc else []),
     )
 
-def wrap_sub_kernel(ctx, tc, kernel_obj, sync_scan, out_obj, kernel_name, kernel_type, block_dim, params, options, op_type, loc):
+def wrap_sub_kernel(ctx, tc, kernel_obj, sync_scan, out_obj, kernel_name, kernel_type, block_dim, params, options, op_type, loc, tiling_keys = []):
     """SkWrap: generates and compiles the SK-mode entry `void <entry>_<loc>(uint64_t args_offset)`."""
     args = ctx.actions.args()
     args.add("subkernel")
@@ -114,10 +122,11 @@ def wrap_sub_kernel(ctx, tc, kernel_obj, sync_scan, out_obj, kernel_name, kernel
     args.add_all(params, before_each = "--param")
     args.add("--kernel-obj", kernel_obj)
     args.add("--sync-scan", sync_scan)
+    _tiling_key_args(args, tiling_keys)
     args.add("-o", out_obj)
     _run_sk(ctx, tc, "SkWrap", "Wrapping %{label} for SuperKernel calls", args, [kernel_obj, sync_scan], [out_obj])
 
-def pack_sub_kernel(ctx, tc, kernel_obj, wrapper_obj, sync_scan, out_obj, out_json, kernel_name, kernel_type, block_dim, params, options, op_type, loc):
+def pack_sub_kernel(ctx, tc, kernel_obj, wrapper_obj, sync_scan, out_obj, out_json, kernel_name, kernel_type, block_dim, params, options, op_type, loc, tiling_keys = []):
     """SkSubOp: one archive with the split copies, plus its sub-op JSON."""
     args = ctx.actions.args()
     args.add("subkernel")
@@ -129,6 +138,7 @@ def pack_sub_kernel(ctx, tc, kernel_obj, wrapper_obj, sync_scan, out_obj, out_js
     args.add("--sync-scan", sync_scan)
     args.add("--entry", kernel_name)
     args.add_all(params, before_each = "--param")
+    _tiling_key_args(args, tiling_keys)
     args.add("--out-obj", out_obj)
     args.add("--out-json", out_json)
     _run_sk(ctx, tc, "SkSubOp", "Packing sub-kernel %{label}", args, [kernel_obj, wrapper_obj, sync_scan], [out_obj, out_json])
@@ -189,6 +199,19 @@ def twin_shared_library(ctx, tc, objects, out):
     args.add("-o", out)
     _run_sk(ctx, tc, "SkTwinLib", "Linking CPU-twin library %{output}", args, objects, [out])
 
+def tiling_function_library(ctx, tc, srcs, hdrs, out):
+    """SkTiling: a tiling-sink kernel's host tiling function (sk_tiling.h) as a library the CPU twin calls."""
+    args = ctx.actions.args()
+    args.add("twin")
+    args.add("tiling")
+    args.add("--compiler", tc.compiler)
+    args.add("--ld", tc.linker)
+    args.add_all(tc.include_dirs, before_each = "--include")
+    args.add_all(sorted({h.dirname: None for h in hdrs + srcs}.keys()), before_each = "--include")
+    args.add("-o", out)
+    args.add_all(srcs)
+    _run_sk(ctx, tc, "SkTiling", "Compiling tiling function %{output}", args, srcs + hdrs, [out])
+
 def write_model(ctx, tc, manifest, data, out):
     """SkModel: an sk_model's BUILD-declared model merged with its data file into one self-contained model file."""
     args = ctx.actions.args()
@@ -207,8 +230,9 @@ def report_super_kernel(ctx, tc, plan, meta, out):
     args.add("-o", out)
     _run_sk(ctx, tc, "SkReport", "Writing fusion report %{output}", args, [plan, meta], [out])
 
-def render_launch(ctx, tc, flavor, manifest, inputs, include, header, src):
-    """SkLaunch: a super_kernel's launch API, its header and its implementation for `flavor` (host: twin, cann)."""
+def render_launch(ctx, tc, flavor, manifest, inputs, include, header, src, twin_objects = []):
+    """SkLaunch: a super_kernel's launch API, its header and its implementation for `flavor` (host: twin, cann);
+    on the twin also the kernel objects it links, (binary, copy) pairs, their launched symbols renamed."""
     args = ctx.actions.args()
     args.add("launch")
     args.add("--manifest", manifest)
@@ -216,4 +240,15 @@ def render_launch(ctx, tc, flavor, manifest, inputs, include, header, src):
     args.add("--include", include)
     args.add("--header", header)
     args.add("--src", src)
-    _run_sk(ctx, tc, "SkLaunch", "Writing launch API %{output}", args, [manifest] + inputs, [header, src])
+    if twin_objects:
+        args.add("--objcopy", tc.objcopy)
+        args.add_all(["%s=%s" % (binary.path, copy.path) for binary, copy in twin_objects], before_each = "--twin-obj")
+    _run_sk(
+        ctx,
+        tc,
+        "SkLaunch",
+        "Writing launch API %{output}",
+        args,
+        [manifest] + inputs + [binary for binary, _ in twin_objects],
+        [header, src] + [copy for _, copy in twin_objects],
+    )

@@ -5,8 +5,10 @@ bindings, the pieces the scope became and which binary each launch runs); sk
 decides the arguments and the slots (sk/engine/launchspec.py).
 """
 
-load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
+load("//toolchain:defs.bzl", "SK_TOOLCHAIN_TYPE", "find_sk_toolchain")
 load(":actions.bzl", "render_launch")
+load(":providers.bzl", "SuperKernelInfo")
 load(":sk_sub_kernel.bzl", "params_of", "tensor_params_of")
 
 def _label(label):
@@ -93,7 +95,14 @@ def launch_library(ctx, tc, name, ops, segments, twin_deps, cann_deps, flavor = 
     include = (ctx.label.package + "/" if ctx.label.package else "") + header.basename
     if ctx.label.workspace_root:
         include = ctx.label.workspace_root + "/" + include
-    render_launch(ctx, tc, flavor, manifest, inputs + (objects if flavor == "cann" else []), include, header, src)
+    if flavor == "host":
+        # The twin links renamed copies (sk/toolflow/launchobj.py): kernel entries are host symbols there.
+        twin_objects = [(obj, ctx.actions.declare_file(prefix + "obj/%d/%s" % (n, obj.basename))) for n, obj in enumerate(objects)]
+        render_launch(ctx, tc, flavor, manifest, inputs, include, header, src, twin_objects)
+        kernels = [copy for _, copy in twin_objects]
+    else:
+        render_launch(ctx, tc, flavor, manifest, inputs + objects, include, header, src)
+        kernels = []
 
     deps = twin_deps if flavor == "host" else cann_deps
     cc_toolchain = find_cpp_toolchain(ctx)
@@ -115,7 +124,6 @@ def launch_library(ctx, tc, name, ops, segments, twin_deps, cann_deps, flavor = 
     )
 
     # On the twin the kernels are host objects: they go into the library itself.
-    kernels = objects if flavor == "host" else []
     outputs = cc_common.merge_compilation_outputs(compilation_outputs = [
         compiled,
         cc_common.create_compilation_outputs(objects = depset(kernels), pic_objects = depset(kernels)),
@@ -136,3 +144,50 @@ def launch_library(ctx, tc, name, ops, segments, twin_deps, cann_deps, flavor = 
         binaries = objects,
         plans = inputs,
     )
+
+def _sk_cann_launch_library_impl(ctx):
+    info = ctx.attr.super_kernel[SuperKernelInfo]
+    tc = find_sk_toolchain(ctx)
+    acl = ctx.attr.acl or tc.acl
+    if not acl:
+        fail("%s: the %s toolchain has no ACL runtime; set acl (e.g. @rules_superkernel//tests:fake_acl, the recording stand-in)" % (ctx.label, tc.flavor))
+    lib = launch_library(
+        ctx,
+        tc,
+        info.kernel_name,
+        info.ops,
+        info.segments,
+        twin_deps = [],
+        cann_deps = [ctx.attr._launch_api[CcInfo], acl[CcInfo]],
+        flavor = "cann",
+    )
+    return [
+        DefaultInfo(files = depset(lib.files), runfiles = ctx.runfiles(files = lib.files + lib.plans + lib.binaries)),
+        lib.cc_info,
+        OutputGroupInfo(manifest = depset([lib.files[2]]), plan = depset(lib.plans)),
+    ]
+
+sk_cann_launch_library = rule(
+    implementation = _sk_cann_launch_library_impl,
+    doc = """The CANN implementation of a super_kernel's launch API, whatever toolchain built it.
+
+A `super_kernel` target is itself the launch library for its toolchain. This
+rule renders the CANN one (`<package>/<name>_launch.h`, same `Args` and
+`Launch` in namespace `<kernel_name>`) over the binaries the toolchain built,
+linked against `acl`. With the CPU-twin toolchain and the recording ACL
+stand-in `@rules_superkernel//tests:fake_acl` it shows, without CANN, every
+ACL call and argument slot a CANN build makes: each call is one JSON line in
+the file `$SK_FAKE_ACL_LOG` names (`aclrtKernelArgsAppend` with `size` and
+`value`, `aclrtLaunchKernelWithConfig` with `blocks` and `stream`, ...). The
+launch manifest (output group `manifest`) and the plans (`plan`) say which
+slot holds what.""",
+    attrs = {
+        "super_kernel": attr.label(mandatory = True, providers = [SuperKernelInfo], doc = "The super_kernel target"),
+        "acl": attr.label(providers = [CcInfo], doc = "The ACL runtime to link (default: the CANN toolchain's `acl`)"),
+        "_launch_api": attr.label(default = "//sk/launch:api", providers = [CcInfo]),
+        "_sk": attr.label(default = "//sk", executable = True, cfg = "exec"),
+    },
+    fragments = ["cpp"],
+    toolchains = [SK_TOOLCHAIN_TYPE] + use_cpp_toolchain(),
+    provides = [CcInfo],
+)

@@ -21,6 +21,22 @@ SkSubKernelInfo = provider(
         "src": "(File|None) the kernel source (None for prebuilt kernels)",
         "hdrs": "(list[File]) the headers its source includes (empty for prebuilt kernels)",
         "copts": "(list[str]) the extra compiler flags it was compiled with",
+        "tiling_keys": "(list[int]) a tiling-sink kernel's TILING_KEY_IS keys, one compiled variant each (empty: an ordinary kernel)",
+        "tiling_function": "(str) a tiling-sink kernel's host tiling function (sk_tiling.h), '' otherwise",
+        "tiling_srcs": "(list[File]) the sources of its tiling function",
+        "tiling_bytes": "(int) bytes of the tiling buffer the tiling function fills",
+    },
+)
+
+SkTaskInfo = provider(
+    doc = "A task of another engine that a SuperKernel talks to through memory-semantic GM words (facts section 15).",
+    fields = {
+        "label": "(Label) the sk_tiling_task or sk_prefetch_task target",
+        "kind": "(str) 'tiling' (AI CPU tiling of a tiling-sink op) or 'prefetch' (SDMA load into L2)",
+        "op": "(Label|None) tiling: the sk_op of the tiling-sink op whose tiling it computes",
+        "wait_event": "(int|None) the event it waits for before it runs (sent by an op of the SuperKernel)",
+        "send_event": "(int|None) prefetch: the event it sends when done (received by an op of the SuperKernel)",
+        "tensor": "(str|None) prefetch: the tensor it loads",
     },
 )
 

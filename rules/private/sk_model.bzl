@@ -2,8 +2,8 @@
 
 load("@bazel_skylib//lib:paths.bzl", "paths")
 load("//toolchain:defs.bzl", "SK_TOOLCHAIN_TYPE", "find_sk_toolchain")
-load(":actions.bzl", "twin_shared_library", "write_model")
-load(":providers.bzl", "SkOpInfo", "SuperKernelInfo")
+load(":actions.bzl", "tiling_function_library", "twin_shared_library", "write_model")
+load(":providers.bzl", "SkOpInfo", "SkTaskInfo", "SuperKernelInfo")
 load(":sk_sub_kernel.bzl", "tensor_params_of")
 
 def _rel(from_dir, short_path):
@@ -30,12 +30,18 @@ def _kernel_key(ctx, tc, st, info):
     lib = ctx.actions.declare_file(st.prefix + "kernels/%s.so" % key)
     twin_shared_library(ctx, tc, [info.standalone_object], lib)
     st.libs.append(lib)
-    st.kernels[key] = struct(info = info, lib = lib)
+    tiling = None
+    if info.tiling_keys:
+        tiling = ctx.actions.declare_file(st.prefix + "kernels/%s_tiling.so" % key)
+        tiling_function_library(ctx, tc, [f for f in info.tiling_srcs if not f.path.endswith((".h", ".hpp"))], [f for f in info.tiling_srcs if f.path.endswith((".h", ".hpp"))] + info.hdrs, tiling)
+        st.libs.append(tiling)
+    st.kernels[key] = struct(info = info, lib = lib, tiling = tiling)
     st.kernel_keys[label] = key
     return key
 
 def _add_op(ctx, tc, st, op):
     k = op.kernel
+    st.op_of_label.setdefault(str(op.label), None)
     st.ops.append({
         "bind": {p: op.bindings[p] for p in tensor_params_of(k)},
         "kernel": _kernel_key(ctx, tc, st, k),
@@ -46,7 +52,44 @@ def _add_op(ctx, tc, st, op):
         "stream": op.stream,
         "workspace_bytes": k.workspace,
     })
+    if st.op_of_label[str(op.label)] == None:
+        st.op_of_label[str(op.label)] = st.ops[-1]["name"]
     return st.ops[-1]["name"]
+
+def _task(ctx, st, t):
+    if t.kind == "tiling" and str(t.op) not in st.op_of_label:
+        fail("%s: task %s computes the tiling of %s, which is not in ops" % (ctx.label, t.label, t.op))
+    task = {"kind": t.kind, "name": t.label.name}
+    if t.kind == "tiling":
+        task["op"] = st.op_of_label[str(t.op)]
+    else:
+        task["tensor"] = t.tensor
+        task["send_event"] = t.send_event
+    if t.wait_event != None:
+        task["wait_event"] = t.wait_event
+    return task
+
+def _kernel_doc(here, k):
+    doc = {
+        "block_dim": k.info.block_dim,
+        "copts": k.info.copts,
+        "entry": k.info.kernel_name,
+        "inputs": k.info.inputs,
+        "kernel_type": k.info.kernel_type,
+        "label": str(k.info.label),
+        "op_type": k.info.op_type,
+        "output_shape": k.info.output_shape,
+        "outputs": k.info.outputs,
+        "src": _rel(here, k.info.src.short_path),
+        "tiling": k.info.tiling,
+        "workspace": k.info.workspace > 0,
+    }
+    if k.info.tiling_keys:
+        doc["tiling_keys"] = k.info.tiling_keys
+        doc["tiling_func"] = k.info.tiling_function
+        doc["tiling_srcs"] = [_rel(here, f.short_path) for f in k.info.tiling_srcs if not f.path.endswith((".h", ".hpp"))]
+        doc["tiling_bytes"] = k.info.tiling_bytes
+    return doc
 
 def _add_super_kernel(ctx, tc, st, target, here):
     """A super_kernel's ops in run order: each fused segment one scope, each op outside every segment
@@ -89,7 +132,7 @@ def _sk_model_impl(ctx):
     here = paths.dirname(manifest.short_path)
 
     # Mutable state of the walk over the run order.
-    st = struct(prefix = prefix, kernels = {}, kernel_keys = {}, libs = [], ops = [], scopes = [], op_names = {}, scope_names = {}, scope_libs = {}, plans = [])
+    st = struct(prefix = prefix, kernels = {}, kernel_keys = {}, libs = [], ops = [], scopes = [], op_names = {}, scope_names = {}, scope_libs = {}, plans = [], op_of_label = {})
     for target in ctx.attr.ops:
         if SuperKernelInfo in target:
             _add_super_kernel(ctx, tc, st, target, here)
@@ -97,30 +140,25 @@ def _sk_model_impl(ctx):
             _add_op(ctx, tc, st, target[SkOpInfo])
     kernels, ops, scopes, libs, plans = st.kernels, st.ops, st.scopes, st.libs, st.plans
 
+    # A tiling-sink op inside a SuperKernel waits at its start for a lock only its tiling task releases.
+    tiled = {str(t[SkTaskInfo].op): True for t in ctx.attr.tasks if t[SkTaskInfo].kind == "tiling"}
+    for target in ctx.attr.ops:
+        if SuperKernelInfo in target:
+            for seg in target[SuperKernelInfo].segments:
+                for op in seg.ops:
+                    if op.kernel.tiling_keys and str(op.label) not in tiled:
+                        fail("%s: %s is a tiling-sink op (its kernel %s has tiling_keys) fused into %s, but no sk_tiling_task in tasks computes its tiling; the SuperKernel would wait for its lock forever. Add sk_tiling_task(op = \"%s\", wait_event = <an event an earlier op sends>) to tasks" % (ctx.label, op.label, op.kernel.label, seg.kernel_name, op.label))
+
     ctx.actions.write(manifest, json.encode_indent({
         "build": {
             "data": _rel(here, ctx.file.data.short_path),
-            "kernels": {
-                key: {
-                    "block_dim": k.info.block_dim,
-                    "copts": k.info.copts,
-                    "entry": k.info.kernel_name,
-                    "inputs": k.info.inputs,
-                    "kernel_type": k.info.kernel_type,
-                    "label": str(k.info.label),
-                    "op_type": k.info.op_type,
-                    "output_shape": k.info.output_shape,
-                    "outputs": k.info.outputs,
-                    "src": _rel(here, k.info.src.short_path),
-                    "tiling": k.info.tiling,
-                    "workspace": k.info.workspace > 0,
-                }
-                for key, k in sorted(kernels.items())
-            },
+            "kernels": {key: _kernel_doc(here, k) for key, k in sorted(kernels.items())},
             "name": ctx.label.name,
             "ops": ops,
             "super_kernels": [{f: s[f] for f in ("label", "name", "ops", "options")} for s in scopes],
+            "tasks": [_task(ctx, st, t[SkTaskInfo]) for t in ctx.attr.tasks],
         },
+        "tiling": {key: _rel(here, k.tiling.short_path) for key, k in sorted(kernels.items()) if k.tiling},
         "runtime": _rel(here, tc.runtime_lib.short_path),
         "standalone": {key: _rel(here, k.lib.short_path) for key, k in sorted(kernels.items())},
         "scopes": {s["name"]: {f: s[f] for f in ("library", "meta", "plan")} for s in scopes},
@@ -148,7 +186,7 @@ exec "{sk}" run --model "{data}" --built "{manifest}" --repeat {repeat} --seed {
     # its kernel sources are relative to it, so they come along in the runfiles.
     model = ctx.actions.declare_file(prefix + "model.json")
     write_model(ctx, tc, manifest, ctx.file.data, model)
-    sources = [k.info.src for k in kernels.values()] + [h for k in kernels.values() for h in k.info.hdrs]
+    sources = [k.info.src for k in kernels.values()] + [h for k in kernels.values() for h in k.info.hdrs + k.info.tiling_srcs]
 
     runfiles = ctx.runfiles(files = [ctx.file.data, manifest, model, tc.runtime_lib] + libs + plans + sources)
     runfiles = runfiles.merge(ctx.attr._sk[DefaultInfo].default_runfiles)
@@ -170,6 +208,10 @@ _ATTRS = {
 `ops: [{"name": <op>, "tiling": {"dtype": ..., "values": [...]}, "workspace_bytes": N}]` (sk/twin/model.py).
 It may also be a self-contained model (`kernels`, op `kernel`/`bind`, `super_kernels`, as `python -m sk run --model` reads):
 every such field must then agree with BUILD, or the run fails naming the field.""",
+    ),
+    "tasks": attr.label_list(
+        providers = [SkTaskInfo],
+        doc = "The tasks of other engines the SuperKernels talk to (sk_tiling_task, sk_prefetch_task): threads beside the fused launch, following the memory-semantic protocol of facts section 15.3; in the separate run a tiling-sink op's tiling function runs on the host before its launch. A tiling-sink op in a SuperKernel without its tiling task, or an event no op and no task sends, fails the build.",
     ),
     "repeat": attr.int(default = 3, doc = "Timed rounds of each run"),
     "seed": attr.int(default = 0, doc = "Seed of the input generator"),

@@ -49,6 +49,18 @@ def _check(ctx):
         fail("%s: give either srcs (compiled here) or object + subop_json (prebuilt), not both" % ctx.label)
     if not ctx.attr.srcs and not (ctx.file.object and ctx.file.subop_json):
         fail("%s: needs srcs, or both object and subop_json for a prebuilt kernel" % ctx.label)
+    if ctx.attr.tiling_keys:
+        keys = ctx.attr.tiling_keys
+        if [k for k in keys if k < 0] or len({k: None for k in keys}) != len(keys):
+            fail("%s: tiling_keys = %s; give each TILING_KEY_IS(k) key of the kernel once, as an integer >= 0" % (ctx.label, keys))
+        if not ctx.attr.tiling:
+            fail("%s: tiling_keys needs tiling = True (and workspace > 0): a tiling-sink kernel ends with `workspace, tiling`, and its tiling function fills the tiling buffer" % ctx.label)
+        if not ctx.attr.srcs:
+            fail("%s: tiling_keys needs srcs: sk compiles one variant per key" % ctx.label)
+        if not ctx.attr.tiling_function or not ctx.files.tiling_srcs or ctx.attr.tiling_bytes < 1:
+            fail("%s: a tiling-sink kernel (tiling_keys) needs tiling_function (its host tiling function, sk_tiling.h), tiling_srcs (its C++ sources) and tiling_bytes (> 0, the tiling buffer it fills)" % ctx.label)
+    elif ctx.attr.tiling_function or ctx.attr.tiling_srcs or ctx.attr.tiling_bytes:
+        fail("%s: tiling_function, tiling_srcs and tiling_bytes belong to a tiling-sink kernel; set its tiling_keys" % ctx.label)
     if len(ctx.files.srcs) > 1:
         fail("%s: srcs has %d files; a sub-kernel is one translation unit (put helpers in hdrs)" % (ctx.label, len(ctx.files.srcs)))
 
@@ -58,6 +70,7 @@ def _sk_sub_kernel_impl(ctx):
     params = params_of(ctx.attr)
     options = ctx.attr._inherited_options[BuildSettingInfo].value
     kernel_name = ctx.attr.entry or ctx.label.name
+    keys = ctx.attr.tiling_keys
     standalone = None
     if ctx.attr.srcs:
         tc = find_sk_toolchain(ctx)
@@ -72,15 +85,15 @@ def _sk_sub_kernel_impl(ctx):
             d = prefix + loc + "/"
             raw = ctx.actions.declare_file(d + "kernel_sk.o")
             scan = ctx.actions.declare_file(d + "kernel_sk.sync.json")
-            compile_sub_kernel(ctx, tc, src, raw, kernel_type, ctx.attr.block_dim, options, ctx.attr.copts, ctx.files.hdrs, ctx.attr.op_type, loc, scan)
+            compile_sub_kernel(ctx, tc, src, raw, kernel_type, ctx.attr.block_dim, options, ctx.attr.copts, ctx.files.hdrs, ctx.attr.op_type, loc, scan, keys, kernel_name)
             wrapper = ctx.actions.declare_file(d + "wrapper.o")
-            wrap_sub_kernel(ctx, tc, raw, scan, wrapper, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type, loc)
+            wrap_sub_kernel(ctx, tc, raw, scan, wrapper, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type, loc, keys)
             obj = ctx.actions.declare_file(d + "%s_%s.o" % (kernel_name, loc))
             meta = ctx.actions.declare_file(d + "%s_%s.json" % (kernel_name, loc))
-            pack_sub_kernel(ctx, tc, raw, wrapper, scan, obj, meta, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type, loc)
+            pack_sub_kernel(ctx, tc, raw, wrapper, scan, obj, meta, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type, loc, keys)
             by_loc[loc] = struct(object = obj, json = meta)
         standalone = ctx.actions.declare_file(prefix + "standalone/" + kernel_name + ".o")
-        compile_sub_kernel(ctx, tc, src, standalone, kernel_type, ctx.attr.block_dim, "", ctx.attr.copts, ctx.files.hdrs)
+        compile_sub_kernel(ctx, tc, src, standalone, kernel_type, ctx.attr.block_dim, "", ctx.attr.copts, ctx.files.hdrs, tiling_keys = keys, entry = kernel_name)
     else:
         # A prebuilt object serves every place in the scope.
         by_loc = {loc: struct(object = ctx.file.object, json = ctx.file.subop_json) for loc in LOCS}
@@ -103,6 +116,10 @@ def _sk_sub_kernel_impl(ctx):
         src = ctx.files.srcs[0] if ctx.attr.srcs else None,
         hdrs = ctx.files.hdrs,
         copts = ctx.attr.copts,
+        tiling_keys = keys,
+        tiling_function = ctx.attr.tiling_function,
+        tiling_srcs = ctx.files.tiling_srcs,
+        tiling_bytes = ctx.attr.tiling_bytes,
     )
     files = [by_loc["middle"].object, by_loc["middle"].json] + ([standalone] if standalone else [])
     return [
@@ -136,6 +153,16 @@ bytes), `tiling` (`tiling = True`). A dynamic-shape Ascend C operator
                                               GM_ADDR workspace, GM_ADDR tiling)
 
 is `inputs = ["x", "y"], outputs = ["z"], workspace = 256, tiling = True`.
+
+A tiling-sink kernel (facts section 15: its tiling depends on device memory, e.g.
+a routing op's output) lists its `TILING_KEY_IS(k)` keys in `tiling_keys`;
+sk compiles one variant per key (`-DTILING_KEY_VAR=k`, entry `<entry>_<k>`)
+as the ADK compiles a multi-tiling-key kernel, and fuses it as upstream's
+dynamic op (`task_type` dynamic, sub-op JSON with `dynamic_func_names`).
+Its host tiling function (`tiling_function` in `tiling_srcs`, see
+sk/runtime/include/sk_tiling.h) reads the op's inputs and writes the tiling
+buffer (`tiling_bytes`), tiling key and block count; inside a SuperKernel an
+`sk_tiling_task` runs it, in separate launches the host does.
 Inside a super_kernel it is compiled with the options it must inherit
 (the ones sk/engine/inherited.py lists: early-start, stream-fusion,
 feed-sync-all, split-mode, dcci-*); kernels shared by SuperKernels with
@@ -153,6 +180,10 @@ the same inherited options are compiled once.""",
         "tiling": attr.bool(default = False, doc = "True: a `tiling` parameter follows `workspace` (needs workspace > 0); its values come from sk_model's data file"),
         "tiling_size": attr.int(default = 0, doc = "Bytes of the kernel's tiling struct (`sizeof` of what `tiling` points at); the launch API of a super_kernel refuses a smaller tiling buffer (0: any non-empty one)"),
         "op_type": attr.string(doc = "Operator type (e.g. GroupedMatmul), matched by the dcci-* options"),
+        "tiling_keys": attr.int_list(doc = "A tiling-sink kernel: its TILING_KEY_IS(k) keys, one compiled variant each (needs tiling = True)"),
+        "tiling_function": attr.string(doc = "A tiling-sink kernel: its host tiling function, `extern \"C\" int f(SkTilingContext*)` (sk_tiling.h)"),
+        "tiling_srcs": attr.label_list(allow_files = [".cpp", ".cc", ".cxx", ".h", ".hpp"], doc = "The tiling function's C++ sources (and headers)"),
+        "tiling_bytes": attr.int(default = 0, doc = "A tiling-sink kernel: bytes of the tiling buffer its tiling function fills"),
         "copts": attr.string_list(doc = "Extra compiler flags"),
         "fusable": attr.bool(default = True, doc = "False: SuperKernels split their scope around this kernel"),
         "object": attr.label(allow_single_file = [".o", ".a"], doc = "Prebuilt SK-mode object (with `subop_json`)"),

@@ -38,7 +38,7 @@ def _fuse(ctx, tc, name, out_prefix, ops, first = 0):
             "recv_event_list": op.recv_events,
             "send_event_list": op.send_events,
             "stream_id": op.stream,
-            "task_type": "normal",
+            "task_type": "dynamic" if op.kernel.tiling_keys else "normal",
         }
         if op.tensors:
             entry["tensors"] = {"reads": list(op.tensors.reads), "writes": list(op.tensors.writes)}

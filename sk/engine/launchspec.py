@@ -304,3 +304,34 @@ def _single(b: _Builder, piece: dict, i: int, ws_offset: dict, pw: str) -> Launc
     return Launch(name=k["entry"], fused=False, block_dim=int(k["block_dim"]), aic=kt.ration[0], aiv=kt.ration[1],
                   entries=((None, k["entry"]),), slots=tuple(b.op_values(i, ws_offset)),
                   binary=_field(piece, "binary", pw, str), ops=(op["name"],))
+
+
+def twin_symbol(spec: LaunchSpec, symbol: str) -> str:
+    """The name a launched symbol has in the CPU-twin launch library (unique to this SuperKernel target)."""
+    return f"sk_launch_{spec.name}__{symbol}"
+
+
+def twin_entries(launch: Launch) -> tuple:
+    """(entry, entry_aiv) symbols of a twin launch: cube workers run the cube half, vector workers the other."""
+    if not launch.fused:
+        return launch.entries[0][1], None
+    by_arch = dict(launch.entries)
+    if launch.aic:
+        return by_arch.get("cube"), by_arch.get("vec") if launch.aiv else None
+    return by_arch.get("vec"), None
+
+
+def twin_objects(spec: LaunchSpec) -> dict:
+    """binary -> (renames ((old, new), ...), localize): the object copies a twin launch library links.
+
+    A fused object keeps its entries (the link left them its only globals); a standalone kernel object is
+    localised to its entry first.
+    """
+    out = {}
+    for launch in spec.launches + spec.unfused:
+        symbols = [s for s in twin_entries(launch) if s]
+        renames = tuple((s, twin_symbol(spec, s)) for s in symbols)
+        if out.setdefault(launch.binary, (renames, not launch.fused)) != (renames, not launch.fused):
+            raise SkError("one object is launched under two different entries", where=launch.binary,
+                          value=[r[0] for r in renames])
+    return out

@@ -12,7 +12,7 @@ import dataclasses
 import os
 
 from sk.base.errors import SkError
-from sk.engine.launchspec import Launch, LaunchSpec, SlotValue
+from sk.engine.launchspec import LaunchSpec, SlotValue, twin_entries, twin_symbol
 
 FLAVORS = ("host", "cann")
 
@@ -29,16 +29,6 @@ def _value(v: SlotValue, ffts: str) -> str:
     if v.source == "ffts":
         return ffts
     return "0"
-
-
-def _entries(launch: Launch) -> tuple:
-    """(entry, entry_aiv) symbols of a twin launch: cube workers run the cube half, vector workers the other."""
-    if not launch.fused:
-        return launch.entries[0][1], None
-    by_arch = dict(launch.entries)
-    if launch.aic:
-        return by_arch.get("cube"), by_arch.get("vec") if launch.aiv else None
-    return by_arch.get("vec"), None
 
 
 def _binary_text(path: str) -> tuple:
@@ -65,13 +55,13 @@ def render(spec: LaunchSpec, flavor: str, header_include: str) -> tuple:
         ws_owner=lambda w: f"op {w.owner}" if w.owner else "the SuperKernel's own workspace (kernel JSON)",
         twin_value=lambda v: _value(v, "0"),
         cann_value=lambda v: _value(v, "ffts"),
-        twin_entry=lambda l: f"&{_entries(l)[0]}",
-        twin_entry_aiv=lambda l: f"&{_entries(l)[1]}" if _entries(l)[1] else "nullptr",
+        twin_entry=lambda l: f"&{twin_symbol(spec, twin_entries(l)[0])}",
+        twin_entry_aiv=lambda l: f"&{twin_symbol(spec, twin_entries(l)[1])}" if twin_entries(l)[1] else "nullptr",
     )
     guard = "SK_LAUNCH_" + "".join(c if c.isalnum() else "_" for c in header_include.upper()) + "_"
     header = env.get_template("launch.h.j2").render(s=s, guard=guard)
     if flavor == "host":
-        symbols = sorted({sym for l in s.launches + s.unfused for sym in _entries(l) if sym})
+        symbols = sorted({twin_symbol(spec, sym) for l in s.launches + s.unfused for sym in twin_entries(l) if sym})
         src = env.get_template("launch_twin.cc.j2").render(s=s, header=header_include, symbols=symbols)
     else:
         binaries, index = [], {}

@@ -121,8 +121,9 @@ def test_rendered_twin_and_cann_sources(tmp_path):
     binary.write_bytes(bytes(range(20)))
     spec = _spec(ops, plan, pieces=[{"first": 0, "count": 1, "plan": "p", "binary": str(binary)}])
     header, twin = render.render(spec, "host", "m/sk_launch.h")
-    assert "struct Args {" in header and "inline constexpr uint64_t kMinTilingBytes_scale = 8;" in header
-    assert "&sk_mix_aiv" in twin and "op scale, parameter tiling" in twin
+    assert "struct Args {" in header and "constexpr uint64_t kMinTilingBytes_scale = 8;" in header
+    assert "&sk_launch_sk__sk_mix_aiv" in twin and "op scale, parameter tiling" in twin
+    assert launchspec.twin_objects(spec) == {str(binary): ((("sk_mix_aiv", "sk_launch_sk__sk_mix_aiv"),), False)}
     header2, cann = render.render(spec, "cann", "m/sk_launch.h")
     assert header2 == header
     assert "0x00, 0x01, 0x02" in cann and "aclrtLaunchKernelWithConfig" in cann and str(tmp_path) not in cann
@@ -139,3 +140,13 @@ def test_cli_reports_a_bad_manifest(tmp_path, capsys):
                "--header", str(out) + ".h", "--src", str(out) + ".cc"])
     assert rc == 2
     assert "nothing to launch" in capsys.readouterr().err
+
+
+def test_profiling_buffer_is_an_argument_of_the_superkernel():
+    ops = [_op("add", ["x"], ["y"], {})]
+    plan = _plan([(["x", "y"], False, [], [])])
+    plan["params"].update(profiling_index=plan["params"]["count"], task_id_index=plan["params"]["count"] + 1)
+    spec = _spec(ops, plan)
+    assert [v.source for v in spec.launches[0].slots][-2:] == ["arg", "zero"]
+    _, twin = render.render(spec, "host", "m/sk_launch.h")
+    assert "the SuperKernel, parameter profiling: args.profiling" in twin

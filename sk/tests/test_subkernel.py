@@ -352,3 +352,70 @@ def test_cann_scan_of_a_vector_kernel_joins_both_sides_and_finds_one_bare_call(t
     doc = json.loads(scan.read_text())
     assert doc["set_next_task_start"] is True and doc["sync_all"] is False
     assert "-D__ASCENDC_ENABLE_SET_NEXT_TASK_START" in ran[-1]
+
+
+def test_cann_compile_of_a_tiling_sink_kernel_builds_one_variant_per_key(tmp_path, monkeypatch):
+    """As the ADK compiles a multi-tiling-key kernel: one compile per key with TILING_KEY_VAR=<key>UL and
+    the entry renamed per key; SK mode with the dynamic block number, no early start and no GetValue dcci."""
+    from sk.toolflow import toolargv
+
+    bisheng = tmp_path / "bisheng"
+    bisheng.write_text(FAKE_BISHENG)
+    bisheng.chmod(0o755)
+    log = tmp_path / "argv.log"
+    monkeypatch.setenv("LOG", str(log))
+    src = tmp_path / "gmm.cpp"
+    src.write_text(SCAN_KERNEL % ("", ""))
+    aiv = kernel_types.lookup("AIV_ONLY", "test")
+    tools = toolargv.Tools("cann", compiler=str(bisheng))
+    ran = subkernel.compile_source(tools, str(src), str(tmp_path / "gmm.o"), kt=aiv, block_dim=24, options="",
+                                   loc="middle", include_dirs=["/cann/asc/include"],
+                                   sync_out=str(tmp_path / "gmm.sync.json"), tiling_keys=[2, 5], entry="gmm")
+    assert [line.split() for line in log.read_text().splitlines()] == [argv[1:] for argv in ran]
+    compiles = [argv for argv in ran if "-c" in argv]
+    assert len(compiles) == 2
+    for key, argv in zip((2, 5), compiles):
+        assert argv[-1:] == [f"-DTILING_KEY_VAR={key}UL"] and f"-Dgmm=gmm_{key}" in argv
+        assert "-D__SUPER_KERNEL_DYNAMIC_BLOCK_NUM__" in argv
+        assert not any(a.startswith(("-D__SUPER_KERNEL_STATIC_BLOCK_NUM__", "-D__ASCENDC_SUPERKERNEL_EARLY_START",
+                                     "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__")) for a in argv)
+    assert ar.is_archive((tmp_path / "gmm.o").read_bytes())
+    assert sorted(n for n, _ in ar.members((tmp_path / "gmm.o").read_bytes(), "gmm.o")) == ["vec.k2.o", "vec.k5.o"]
+
+
+def test_a_tiling_sink_kernel_packs_upstream_s_dynamic_form(tmp_path):
+    """Host flavour end to end: compile per key, wrap, pack -> dynamic_func_names only, split copies with
+    every key's function renamed, no early start, dcci before and after."""
+    from sk.toolflow import toolargv
+
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR w, '
+                   'GM_ADDR t) { if (TILING_KEY_IS(1)) { x[0] = 1; } else if (TILING_KEY_IS(4)) { x[0] = 4; } }\n')
+    aiv = kernel_types.lookup("AIV_ONLY", "test")
+    from sk.twin import binding as twin
+
+    from sk.tests.harness import HOST_TOOLS
+
+    if not all(HOST_TOOLS.values()):
+        pytest.skip("needs g++, ld and objcopy on PATH")
+    tools = toolargv.Tools("host", compiler=HOST_TOOLS["g++"], linker=HOST_TOOLS["ld"], objcopy=HOST_TOOLS["objcopy"])
+    common = dict(kt=aiv, block_dim=8, options="split-mode=2", op_type="G", loc="middle")
+    inc = [str(twin.INCLUDE_DIR)]
+    subkernel.compile_source(tools, str(src), str(tmp_path / "k.o"), include_dirs=inc, sync_out=str(tmp_path / "s.json"),
+                             tiling_keys=[1, 4], entry="k", **common)
+    subkernel.wrap(tools, entry="k", name="k", params=["x", "workspace", "tiling"], kernel_obj=str(tmp_path / "k.o"),
+                   out=str(tmp_path / "w.o"), include_dirs=inc, sync_scan=str(tmp_path / "s.json"), tiling_keys=[1, 4],
+                   **common)
+    doc = subkernel.pack(tools, kernel_obj=str(tmp_path / "k.o"), wrapper_obj=str(tmp_path / "w.o"), entry="k",
+                         name="k", params=["x", "workspace", "tiling"], out_obj=str(tmp_path / "k_middle.o"),
+                         out_json=str(tmp_path / "k_middle.json"), sync_scan=str(tmp_path / "s.json"),
+                         tiling_keys=[1, 4], **common)
+    assert doc["sub_operator_kernel_name"] == {"dynamic_func_names": {
+        "1": {"AiCore": "k_middle_1", "kernel_type": "KERNEL_TYPE_AIV_ONLY"},
+        "4": {"AiCore": "k_middle_4", "kernel_type": "KERNEL_TYPE_AIV_ONLY"}}}
+    assert (doc["sub_operator_early_start_set_flag"], doc["sub_operator_call_dcci_before_kernel_start"],
+            doc["sub_operator_call_dcci_after_kernel_end"]) == (False, True, True)
+    members = dict(ar.members((tmp_path / "k_middle.o").read_bytes(), "k_middle.o"))
+    assert sorted(members) == ["k_middle.o", "k_middle_split1.o"]
+    copy = objfacts.object_info(members["k_middle_split1.o"], "copy", "copy", sub_kernel=True)
+    assert {"k_middle_1_split1", "k_middle_4_split1"} <= set(copy.defined_functions)

@@ -84,7 +84,7 @@ def check_loc(loc: str) -> str:
 
 
 def sk_defines(block_dim: int, opts: Inherited, op_type: str, loc: str,
-               calls: syncscan.SyncCalls = syncscan.NONE) -> list[str]:
+               calls: syncscan.SyncCalls = syncscan.NONE, dynamic: bool = False) -> list[str]:
     """The SK-sub macros of facts §2.2/§14.3, in upstream's order.
 
     calls: what the kernel's preprocessed source calls (syncscan); the
@@ -93,6 +93,14 @@ def sk_defines(block_dim: int, opts: Inherited, op_type: str, loc: str,
     wait at its start). The preprocess runs with calls=NONE: these two
     macros are the only ones derived from it.
     """
+    if dynamic:
+        # A tiling-sink kernel: its block count is the tiling's, no early start (its key is not known
+        # when the graph is built), and dcci before and after its call instead of in GetValue/SetValue
+        # (ADK gen_sub_super_kernel_compile_options, gen_gm_get_set_value_dcci_compile_options).
+        defines = ["-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_DYNAMIC_BLOCK_NUM__"]
+        if opts.feed_sync_all:
+            defines.append("-D__ASCENDC_SUPERKERNEL_AUTO_SYNC_ALL__")
+        return defines
     defines = ["-D__ASCENDC_ENABLE_SUPER_KERNEL__", f"-D__SUPER_KERNEL_STATIC_BLOCK_NUM__={block_dim}"]
     if opts.feed_sync_all:
         defines.append("-D__ASCENDC_SUPERKERNEL_AUTO_SYNC_ALL__")
@@ -139,7 +147,8 @@ def _bundle(out: str, objects: list[tuple[str, str]]) -> None:
 def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType, block_dim: int,
                    options: str | None, op_type: str = "", loc: str = "middle", include_dirs=(),
                    extra=(), plain: bool = False, defines=(), stdin: str | None = None,
-                   calls: syncscan.SyncCalls | None = None, sync_out: str | None = None) -> list[list[str]]:
+                   calls: syncscan.SyncCalls | None = None, sync_out: str | None = None,
+                   tiling_keys=(), entry: str | None = None, dynamic: bool = False) -> list[list[str]]:
     """Compiles a kernel (or wrapper) source; returns the argv that ran.
 
     In SK mode the source is first preprocessed with the same flags and
@@ -148,8 +157,15 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
     already made (the wrapper takes its kernel's), skipping the preprocess.
     MIX kernels compiled per side (cann) produce an archive with members
     `cube.o` and `vec.o`; everything else produces one object.
+    tiling_keys: a tiling-sink kernel, compiled once per key as the ADK compiles a
+    multi-tiling-key kernel (TILING_KEY_VAR=<key>, `entry` renamed `<entry>_<key>`): the
+    output is then an archive of `<side>.k<key>.o` (key_objects reads it).
     """
     check_block_dim(block_dim)
+    keys = check_tiling_keys(tiling_keys)
+    if keys and entry is None:
+        raise SkError("a multi-tiling-key compile renames the entry per key", where="--entry",
+                      allowed="pass the kernel's entry function")
     opts = None
     if not plain:
         if options is None:
@@ -163,7 +179,7 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
     units = compile_units(tools.flavor, kt)
     # As upstream compiles any kernel for one side: the MIX macros and TILING_KEY_VAR after the tail
     # (the scan preprocesses with them too, so it reads the text that is compiled).
-    tail = toolargv.kernel_type_tail(kt.name)
+    tail = toolargv.kernel_type_tail(kt.name, keys[0] if keys else 0)
     ran, doc = [], None
     with scratch_dir(out) as work:
         if opts is not None and calls is None:
@@ -181,15 +197,20 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
                     scan[side] = syncscan.count(f.read())
             doc = syncscan.document(scan)
             calls = syncscan.SyncCalls(*(doc[field] for field in syncscan.SyncCalls._fields))
-        sk_defs = [] if opts is None else sk_defines(block_dim, opts, op_type, loc, calls)
+        sk_defs = [] if opts is None else sk_defines(block_dim, opts, op_type, loc, calls, dynamic=dynamic or bool(keys))
         objects = []
         for side in units:
-            obj = os.path.join(work, f"{side or 'unit'}.o")
-            argv = toolargv.compile_argv(tools, src, obj, arch=side, defines=[*sk_defs, *defines],
-                                         include_dirs=include_dirs, extra=extra, tail=tail)
-            run_tool(argv, step="compiling the kernel", where=src if src != "-" else out, stdin=stdin)
-            ran.append(argv)
-            objects.append((f"{side}.o", obj))
+            for key in keys or (None,):
+                stem = f"{side}" if key is None else f"{side or 'unit'}.k{key}"
+                obj = os.path.join(work, f"{stem}.o")
+                key_defs = [] if key is None else toolargv.tiling_key_defines(entry, key)
+                argv = toolargv.compile_argv(tools, src, obj, arch=side, defines=[*sk_defs, *defines, *key_defs],
+                                             include_dirs=include_dirs, extra=extra,
+                                             tail=tail if key is None else toolargv.kernel_type_tail(kt.name, key))
+                run_tool(argv, step="compiling the kernel" + ("" if key is None else f" for tiling key {key}"),
+                         where=src if src != "-" else out, stdin=stdin)
+                ran.append(argv)
+                objects.append((f"{stem}.o", obj))
         _bundle(out, objects)
         if sync_out:
             if doc is None:
@@ -219,41 +240,74 @@ def unit_objects(path: str, flavor: str, kt: KernelType) -> dict[str | None, tup
     return {side: (f"{side}.o", found[f"{side}.o"]) for side in units}
 
 
+def check_tiling_keys(tiling_keys) -> tuple:
+    """Tiling keys: distinct non-negative integers, in the order given."""
+    keys = tuple(tiling_keys)
+    for k in keys:
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise SkError("a tiling key must be a non-negative integer", where="--tiling-key", value=k,
+                          allowed="the k of each TILING_KEY_IS(k) branch of the kernel")
+    if len(set(keys)) != len(keys):
+        raise SkError("a tiling key is given twice", where="--tiling-key", value=list(keys))
+    return keys
+
+
+def key_objects(path: str, flavor: str, kt: KernelType, keys) -> dict:
+    """The per-side, per-key objects of a multi-tiling-key compile: {(side|None, key): (name, bytes)}."""
+    units = compile_units(flavor, kt)
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(units) * len(keys) == 1:
+        return {(units[0], keys[0]): (os.path.basename(path), data)}
+    found = ar.by_name(ar.members(data, os.path.basename(path), path)) if ar.is_archive(data) else {}
+    out = {}
+    for side in units:
+        for key in keys:
+            member = f"{side or 'unit'}.k{key}.o"
+            if member not in found:
+                raise SkError(f"the compile output lacks tiling key {key}", where=f"{path}({member})",
+                              allowed="compile with `sk subkernel compile` and the same --tiling-key list")
+            out[(side, key)] = (member, found[member])
+    return out
+
+
+def key_func(func: str, key: int) -> str:
+    """The SK-mode function of one tiling key of a tiling-sink kernel."""
+    return f"{func}_{key}"
+
+
 # ---------------------------------------------------------------- wrap
 
-def wrapper_source(entry: str, params: list[str], funcs: dict[str | None, str], kt: KernelType) -> str:
-    """The SK-mode entry: reads params from get_para_base() and calls the user's entry."""
+def wrapper_source(entry: str, params: list[str], funcs: dict, kt: KernelType) -> str:
+    """The SK-mode entry: reads params from get_para_base() and calls the user's entry.
+
+    funcs: {side|None: function}, or for a tiling-sink kernel {side|None: [(function, callee), ...]},
+    one function per tiling key calling that key's renamed entry."""
     args = ", ".join(f"GM_ADDR {p}" for p in _param_idents(params))
+    pairs = {side: ([(f, entry)] if isinstance(f, str) else list(f)) for side, f in funcs.items()}
+    callees = list(dict.fromkeys(callee for side_pairs in pairs.values() for _, callee in side_pairs))
     lines = [
         f"// Generated by `sk subkernel wrap`: SK-mode entry of {entry} ({kt.name}).",
         "// A SuperKernel calls it with the index of this op's first param in",
         "// get_para_base(); the params follow in signature order.",
         '#include "kernel_operator.h"',
         "",
-        f'extern "C" __global__ __aicore__ void {entry}({args});',
+        *(f'extern "C" __global__ __aicore__ void {callee}({args});' for callee in callees),
         "",
     ]
     guards = {"cube": "defined(__DAV_C220_CUBE__)", "vec": "defined(__DAV_C220_VEC__)"}
-    body = []
-    for side, func in funcs.items():
-        body.append(f'extern "C" __aicore__ void {func}(uint64_t args_offset)')
-        body.append("{")
-        body.append("    GM_ADDR *param_base = (GM_ADDR *)get_para_base();")
-        for p in _param_idents(params):
-            body.append(f"    GM_ADDR {p} = param_base[args_offset++];")
-        # On the CPU twin the call is a span of the Chrome trace (per worker).
-        body.append("#if defined(__CCE_KT_TEST__)")
-        body.append(f'    sk_twin_trace_begin("{func}");')
-        body.append("#endif")
-        body.append(f"    {entry}({', '.join(_param_idents(params))});")
-        body.append("#if defined(__CCE_KT_TEST__)")
-        body.append("    sk_twin_trace_end();")
-        body.append("#endif")
-        body.append("}")
-        if side is not None:
-            body = [f"#if {guards[side]}", *body, "#endif"]
-        lines += body + [""]
-        body = []
+    for side, side_pairs in pairs.items():
+        for func, callee in side_pairs:
+            body = [f'extern "C" __aicore__ void {func}(uint64_t args_offset)', "{",
+                    "    GM_ADDR *param_base = (GM_ADDR *)get_para_base();"]
+            body += [f"    GM_ADDR {p} = param_base[args_offset++];" for p in _param_idents(params)]
+            # On the CPU twin the call is a span of the Chrome trace (per worker).
+            body += ["#if defined(__CCE_KT_TEST__)", f'    sk_twin_trace_begin("{func}");', "#endif",
+                     f"    {callee}({', '.join(_param_idents(params))});",
+                     "#if defined(__CCE_KT_TEST__)", "    sk_twin_trace_end();", "#endif", "}"]
+            if side is not None:
+                body = [f"#if {guards[side]}", *body, "#endif"]
+            lines += body + [""]
     return "\n".join(lines)
 
 
@@ -265,7 +319,7 @@ def _param_idents(params: list[str]) -> list[str]:
 
 def wrap(tools: toolargv.Tools, *, entry: str, name: str, params: list[str], kt: KernelType, block_dim: int,
          options: str, op_type: str, loc: str, kernel_obj: str | None, out: str, sync_scan: str,
-         include_dirs=(), extra=(), source_out: str | None = None) -> str:
+         include_dirs=(), extra=(), source_out: str | None = None, tiling_keys=()) -> str:
     """Generates and compiles the SK-mode wrapper; returns the source.
 
     sync_scan: the kernel's scan (compile's sync_out). Upstream's wrapper is
@@ -274,9 +328,12 @@ def wrap(tools: toolargv.Tools, *, entry: str, name: str, params: list[str], kt:
     check_ident(entry, "--entry")
     check_ident(name, "--name")
     check_loc(loc)
+    keys = check_tiling_keys(tiling_keys)
     if kernel_obj:
-        _check_entry_defined(kernel_obj, tools.flavor, kt, entry)
+        _check_entry_defined(kernel_obj, tools.flavor, kt, entry, keys)
     funcs = func_names(name, kt, tools.flavor, loc)
+    if keys:
+        funcs = {side: [(key_func(f, k), f"{entry}_{k}") for k in keys] for side, f in funcs.items()}
     units = compile_units(tools.flavor, kt)
     # One unit: no preprocessor guard; per-side units: each compile keeps its own function.
     by_unit = {None: funcs[kt.sides[0]]} if len(units) == 1 else {side: funcs[side] for side in units}
@@ -285,13 +342,19 @@ def wrap(tools: toolargv.Tools, *, entry: str, name: str, params: list[str], kt:
         write_text_atomic(source_out, source)
     # From stdin, so the object names no temporary path (its FILE symbol is "<stdin>").
     compile_source(tools, "-", out, kt=kt, block_dim=block_dim, options=options, op_type=op_type, loc=loc,
-                   include_dirs=include_dirs, extra=extra, stdin=source, calls=syncscan.read(sync_scan))
+                   include_dirs=include_dirs, extra=extra, stdin=source, calls=syncscan.read(sync_scan),
+                   dynamic=bool(keys))
     return source
 
 
-def _check_entry_defined(kernel_obj: str, flavor: str, kt: KernelType, entry: str) -> None:
-    for side, (member, data) in unit_objects(kernel_obj, flavor, kt).items():
-        info = objfacts.read_object(f"{kernel_obj}({member})" if side else kernel_obj, data=data)
+def _check_entry_defined(kernel_obj: str, flavor: str, kt: KernelType, entry: str, keys=()) -> None:
+    if keys:
+        found = [(f"{entry}_{k}", m, d) for (_, k), (m, d) in key_objects(kernel_obj, flavor, kt, keys).items()]
+    else:
+        found = [(entry, m if side else None, d) for side, (m, d) in unit_objects(kernel_obj, flavor, kt).items()]
+    for want, member, data in found:
+        entry = want
+        info = objfacts.read_object(f"{kernel_obj}({member})" if member else kernel_obj, data=data)
         if not any(s.name == entry for s in info.defined_globals()):
             defined = sorted(s.name for s in info.defined_globals() if s.type == "FUNC")
             raise SkError("the kernel object does not define the entry function", where=f"{kernel_obj}: {entry}",
@@ -314,12 +377,12 @@ RUNTIME_MARKERS = {
 
 
 # arch_keys: tuple[str, ...]; members: main object, then split copies 1..S-1.
-PackedUnit = namedtuple("PackedUnit", "arch_keys func_name members text_size undefined")
+PackedUnit = namedtuple("PackedUnit", "arch_keys func_name members text_size undefined funcs")
 
 
 def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str, name: str, kt: KernelType,
          block_dim: int, params: list[str], options: str, op_type: str, loc: str, out_obj: str,
-         out_json: str, sync_scan: str) -> dict:
+         out_json: str, sync_scan: str, tiling_keys=()) -> dict:
     """Builds the sub-op archive and JSON; returns the JSON document.
 
     sync_scan: the kernel's scan (compile's sync_out), the source of the
@@ -336,20 +399,28 @@ def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str
         raise SkError("the sub-kernel object must end in .o", where="--out-obj", value=out_obj)
     opts = inherited(options)
     calls = syncscan.read(sync_scan)
+    keys = check_tiling_keys(tiling_keys)
     funcs = func_names(name, kt, tools.flavor, loc)
-    kernel_units = unit_objects(kernel_obj, tools.flavor, kt)
+    if keys:
+        by_key = key_objects(kernel_obj, tools.flavor, kt, keys)
+        kernel_units = {side: [(f"{kernel_obj}({m})", d) for (s, _), (m, d) in by_key.items() if s == side]
+                        for side in compile_units(tools.flavor, kt)}
+    else:
+        kernel_units = {side: [(f"{kernel_obj}({m})" if side else kernel_obj, d)]
+                        for side, (m, d) in unit_objects(kernel_obj, tools.flavor, kt).items()}
     wrapper_units = unit_objects(wrapper_obj, tools.flavor, kt)
     stem = os.path.basename(out_obj)[:-2]
     packed: list[PackedUnit] = []
     archive_members: list[tuple[str, bytes]] = []
     with scratch_dir(out_obj) as work:
-        for side, (kmember, kdata) in kernel_units.items():
+        for side, kernels in kernel_units.items():
             func = funcs[side or kt.sides[0]]
-            keys = tuple(key for s, key in kt.arch_keys if side is None or s == side)
+            arch_keys = tuple(key for s, key in kt.arch_keys if side is None or s == side)
             suffix = "" if len(kernel_units) == 1 else {"cube": "_mix_aic", "vec": "_mix_aiv"}[side]
-            unit = _pack_unit(tools, work, f"{stem}{suffix}", func, opts.split_mode, keys,
-                              (f"{kernel_obj}({kmember})" if side else kernel_obj, kdata),
-                              (wrapper_obj, wrapper_units[side][1]), entry)
+            unit_funcs = [key_func(func, k) for k in keys] if keys else [func]
+            entries = [f"{entry}_{k}" for k in keys] if keys else [entry]
+            unit = _pack_unit(tools, work, f"{stem}{suffix}", unit_funcs, opts.split_mode, arch_keys, kernels,
+                              (wrapper_obj, wrapper_units[side][1]), entries)
             packed.append(unit)
             for member in unit.members:
                 with open(os.path.join(work, member), "rb") as f:
@@ -357,7 +428,7 @@ def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str
         if tools.flavor == toolargv.HOST:
             _cross_check(calls, packed, kernel_obj, sync_scan)
         doc = sub_op_json(stem=stem, name=name, kt=kt, block_dim=block_dim, params=params, opts=opts,
-                          op_type=op_type, loc=loc, units=packed, calls=calls)
+                          op_type=op_type, loc=loc, units=packed, calls=calls, tiling_keys=keys)
         archive = ar.pack(archive_members)
         doc[objfacts.FACTS_KEY] = objfacts.archive_facts(archive, os.path.basename(out_obj))
         # Together, the JSON (whose facts carry the archive's sha256) last: toolrun.publish.
@@ -365,42 +436,52 @@ def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str
     return doc
 
 
-def _pack_unit(tools, work, stem, func, split_mode, keys, kernel, wrapper, entry) -> PackedUnit:
-    kpath, wpath = os.path.join(work, f"{stem}.kernel.o"), os.path.join(work, f"{stem}.wrapper.o")
-    for path, (_, data) in ((kpath, kernel), (wpath, wrapper)):
-        with open(path, "wb") as f:
+def _pack_unit(tools, work, stem, funcs, split_mode, keys, kernels, wrapper, entries) -> PackedUnit:
+    """funcs, entries: the SK-mode functions and the user entries they call (one each, or one per tiling
+    key); kernels: the kernel objects (one, or one per tiling key) as (label, bytes)."""
+    paths = []
+    for i, (_, data) in enumerate(kernels):
+        paths.append(os.path.join(work, f"{stem}.kernel{i if len(kernels) > 1 else ''}.o"))
+        with open(paths[-1], "wb") as f:
             f.write(data)
+    wpath = os.path.join(work, f"{stem}.wrapper.o")
+    with open(wpath, "wb") as f:
+        f.write(wrapper[1])
+    kernel = (" + ".join(label for label, _ in kernels), None)
     merged = os.path.join(work, f"{stem}.merged.o")
-    run_tool(toolargv.relocatable_link_argv(tools, [kpath, wpath], merged),
+    run_tool(toolargv.relocatable_link_argv(tools, [*paths, wpath], merged),
              step="merging kernel and wrapper (ld -r)", where=f"{kernel[0]} + {wrapper[0]}")
     from sk.toolflow.linkprep import make_localizable, write_symbol_list
 
     info = objfacts.read_object(merged, data=make_localizable(merged, kernel[0]))
     defined = {s.name for s in info.defined_globals()}
-    if func not in defined:
-        raise SkError("the wrapper object does not define the SK-mode function", where=f"{wrapper[0]}: {func}",
-                      allowed="build the wrapper with `sk subkernel wrap` using the same --name, --loc, "
-                              "--kernel-type and toolchain")
-    if entry not in defined:
-        raise SkError("the kernel object does not define the entry function", where=f"{kernel[0]}: {entry}",
-                      allowed="pass the kernel's extern \"C\" entry name as --entry")
-    local_list = write_symbol_list(os.path.join(work, f"{stem}.localize.txt"), defined - {func})
+    for func in funcs:
+        if func not in defined:
+            raise SkError("the wrapper object does not define the SK-mode function", where=f"{wrapper[0]}: {func}",
+                          allowed="build the wrapper with `sk subkernel wrap` using the same --name, --loc, "
+                                  "--kernel-type, tiling keys and toolchain")
+    for entry in entries:
+        if entry not in defined:
+            raise SkError("the kernel object does not define the entry function", where=f"{kernel[0]}: {entry}",
+                          allowed="pass the kernel's extern \"C\" entry name as --entry")
+    func = funcs[0]
+    local_list = write_symbol_list(os.path.join(work, f"{stem}.localize.txt"), defined - set(funcs))
     base = os.path.join(work, f"{stem}.o")
     run_tool(toolargv.localize_argv(tools, merged, base, symbols_file=local_list, strip_groups=True),
              step="localising sub-kernel symbols", where=kernel[0])
     result = objfacts.read_object(base)
-    left = sorted({s.name for s in result.defined_globals()} - {func})
+    left = sorted({s.name for s in result.defined_globals()} - set(funcs))
     if left:
         raise SkError("symbols stayed global after localisation", where=f"{kernel[0]}: {', '.join(left[:10])}",
                       allowed="this objcopy does not support --localize-symbols; use the toolchain's objcopy")
     members = [f"{stem}.o"]
     for i in range(1, split_mode):
         copy = f"{stem}_split{i}.o"
-        run_tool(toolargv.redefine_argv(tools, base, os.path.join(work, copy), [(func, f"{func}_split{i}")]),
+        run_tool(toolargv.redefine_argv(tools, base, os.path.join(work, copy), [(f, f"{f}_split{i}") for f in funcs]),
                  step=f"making split copy {i}", where=kernel[0])
         members.append(copy)
     return PackedUnit(arch_keys=keys, func_name=func, members=tuple(members), text_size=result.exec_size,
-                      undefined=frozenset(s.name for s in result.undefined()))
+                      undefined=frozenset(s.name for s in result.undefined()), funcs=tuple(funcs))
 
 
 def _cross_check(calls: syncscan.SyncCalls, units, kernel_obj: str, sync_scan: str) -> None:
@@ -415,18 +496,27 @@ def _cross_check(calls: syncscan.SyncCalls, units, kernel_obj: str, sync_scan: s
                                   "and sk/toolflow/syncscan.py disagree")
 
 
-def sub_op_json(*, stem, name, kt, block_dim, params, opts, op_type, loc, units, calls) -> dict:
-    """The sub-op JSON fields of facts §2.3 that the engine reads (plus sizes)."""
-    early = opts.early_start_macros
-    dcci_before, dcci_after, dcci_disable = opts.dcci_listed(op_type)
+def sub_op_json(*, stem, name, kt, block_dim, params, opts, op_type, loc, units, calls, tiling_keys=()) -> dict:
+    """The sub-op JSON fields of facts §2.3 that the engine reads (plus sizes).
+
+    A tiling-sink kernel (tiling_keys) gets upstream's dynamic form (facts §15.2): only
+    `dynamic_func_names`, one function per key and core type; no early start (its compile had none), and
+    dcci before and after its call (ADK sets both for a dynamic op)."""
+    early = opts.early_start_macros and not tiling_keys
+    dcci_before, dcci_after, dcci_disable = (True, True, False) if tiling_keys else opts.dcci_listed(op_type)
     kernel_names, text_sizes = {}, {}
     for unit in units:
         for key in unit.arch_keys:
+            text_sizes[key] = unit.text_size
+            if tiling_keys:
+                table = kernel_names.setdefault("dynamic_func_names", {})
+                for k, func in zip(tiling_keys, unit.funcs):
+                    table.setdefault(str(k), {"kernel_type": kt.name})[key] = func
+                continue
             entry = {"func_name": unit.func_name, "obj_files": unit.members[0]}
             for i, member in enumerate(unit.members[1:], start=1):
                 entry[f"obj_files_split{i}"] = member
             kernel_names[key] = entry
-            text_sizes[key] = unit.text_size
     doc = {
         "binFileName": stem,
         "binFileSuffix": ".o",

@@ -172,9 +172,10 @@ def compile_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=
             *HOST_TWIN_DEFINES, *HOST_ARCH_DEFINES.get(arch, ()), *defines, *extra, *tail, src, "-o", out]
 
 
-def kernel_type_tail(kernel_type: str) -> list[str]:
+def kernel_type_tail(kernel_type: str, tiling_key: int = 0) -> list[str]:
     """The defines upstream's per-arch compile of a kernel of this type ends with (ADK compile_op, facts
-    §6.3): the MIX macros for MIX_AIC_1_1/1_2 (and the ratio for 1:1), then TILING_KEY_VAR."""
+    §6.3): the MIX macros for MIX_AIC_1_1/1_2 (and the ratio for 1:1), then TILING_KEY_VAR (the key a
+    multi-tiling-key kernel is compiled for, one compile per key: ADK compile_single_tiling_v220)."""
     # Imported here: kernel_types loads dataclasses, which `sk link` (a toolargv user) does without.
     from sk.engine.kernel_types import TABLE
 
@@ -183,7 +184,7 @@ def kernel_type_tail(kernel_type: str) -> list[str]:
         tail.append("-D__MIX_CORE_MACRO__=1")
         if kt.ration == (1, 1):
             tail.append("-D__MIX_CORE_AIC_RATION__=1")
-    return tail + ["-DTILING_KEY_VAR=0UL"]
+    return tail + [f"-DTILING_KEY_VAR={tiling_key}UL"]
 
 
 def entry_compile_argv(tools: Tools, src: str, out: str, *, arch: str, defines=(), include_dirs=(), extra=(),
@@ -265,6 +266,11 @@ def relocatable_link_argv(tools: Tools, inputs, out: str, *, discard_locals: boo
 def whole_archive(path: str) -> list[str]:
     """Linker tokens that take every member of an archive, in archive order."""
     return ["--whole-archive", path, "--no-whole-archive"]
+
+
+def driver_whole_archive(path: str) -> list[str]:
+    """whole_archive through the compiler driver (a twin shared library's link)."""
+    return ["-Wl,--whole-archive", path, "-Wl,--no-whole-archive"]
 
 
 def final_link_argv(tools: Tools, src: str, out: str) -> list[str] | None:
@@ -384,6 +390,21 @@ def twin_program_argv(compiler: str, sources, out: str, *, include_dir: str, run
     lib_dir, lib_name = os.path.split(runtime_lib)
     return [compiler, *twin_cflags(include_dir), WERROR, *(f"-I{d}" for d in include_dirs), *sources,
             "-o", out, f"-L{lib_dir}", f"-l:{lib_name}", f"-Wl,-rpath,{lib_dir}", TWIN_THREADS]
+
+
+def tiling_key_defines(entry: str, tiling_key: int) -> list[str]:
+    """The entry of a multi-tiling-key kernel renamed for one key: `<entry>_<key>` (each key's compile
+    defines its own function, as ADK's `-D<func>=<func>_<key>_tilingkey`)."""
+    return [f"-D{entry}={entry}_{tiling_key}"]
+
+
+def tiling_function_argv(compiler: str, sources, out: str, *, include_dir: str, include_dirs=(), extra=(),
+                         linker: str | None = None) -> list[str]:
+    """A host tiling function (sk_tiling.h) as a shared library the twin calls: host C++, not kernel code.
+    With a linker the driver is pointed at its directory (-B), as in twin_shared_argv."""
+    driver_dir = [f"-B{os.path.dirname(linker)}/"] if linker and os.path.dirname(linker) else []
+    return [compiler, *driver_dir, "-std=c++17", HOST_OPT, "-fPIC", "-shared", f"-I{include_dir}",
+            *(f"-I{d}" for d in include_dirs), *extra, *sources, "-o", out]
 
 
 def twin_shared_argv(tools: Tools, objects, out: str, *, extra=()) -> list[str]:

@@ -39,7 +39,7 @@ PARA_BASE_ENTRY = 0xFFFFFFFF
 MAX_ARGS = 32
 RATIONS = ((1, 0), (0, 1), (1, 1), (1, 2))
 
-STATUS_NAMES = {0: "ok", 1: "deadlock", 2: "kernel error", 3: "bad launch", 4: "hang"}
+STATUS_NAMES = {0: "ok", 1: "deadlock", 2: "kernel error", 3: "bad launch", 4: "hang", 5: "task error"}
 
 
 def compiler() -> str:
@@ -249,6 +249,85 @@ class _Launch(ctypes.Structure):
     ]
 
 
+class _TilingContext(ctypes.Structure):  # sk_tiling.h SkTilingContext
+    _fields_ = [
+        ("num_inputs", ctypes.c_uint32),
+        ("inputs", ctypes.POINTER(ctypes.c_void_p)),
+        ("input_bytes", ctypes.POINTER(ctypes.c_uint64)),
+        ("tiling", ctypes.c_void_p),
+        ("tiling_bytes", ctypes.c_uint64),
+        ("max_block_dim", ctypes.c_uint32),
+        ("tiling_key", ctypes.c_uint64),
+        ("block_dim", ctypes.c_uint32),
+    ]
+
+
+_TILING_FUNC = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(_TilingContext))
+
+
+class _Word(ctypes.Structure):  # sk_twin.h SkTwinWord
+    _fields_ = [("addr", ctypes.c_void_p), ("writer", ctypes.c_uint32), ("what", ctypes.c_char_p)]
+
+
+class _Task(ctypes.Structure):  # sk_twin.h SkTwinTask
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("wait_word", ctypes.c_int32),
+        ("tiling", ctypes.c_void_p),
+        ("tiling_ctx", ctypes.POINTER(_TilingContext)),
+        ("tiling_keys", ctypes.POINTER(ctypes.c_uint64)),
+        ("num_tiling_keys", ctypes.c_uint32),
+        ("key_word", ctypes.c_int32),
+        ("block_word", ctypes.c_int32),
+        ("release_word", ctypes.c_int32),
+        ("prefetch", ctypes.c_void_p),
+        ("prefetch_bytes", ctypes.c_uint64),
+    ]
+
+
+@dataclasses.dataclass(frozen=True)
+class TilingCall:
+    """A host tiling function (sk_tiling.h) and what it reads and writes: inputs [(address, bytes)],
+    the op's tiling buffer, the kernel's block_dim and tiling keys."""
+
+    function: int
+    label: str            # for messages: "tiling function grouped_add_tiling of op 2 (experts)"
+    inputs: tuple
+    tiling: int
+    tiling_bytes: int
+    max_block_dim: int
+    keys: tuple
+
+    def context(self, keep: list) -> _TilingContext:
+        ptrs = (ctypes.c_void_p * max(1, len(self.inputs)))(*(a for a, _ in self.inputs))
+        sizes = (ctypes.c_uint64 * max(1, len(self.inputs)))(*(n for _, n in self.inputs))
+        keep.extend([ptrs, sizes])
+        return _TilingContext(num_inputs=len(self.inputs), inputs=ptrs, input_bytes=sizes, tiling=self.tiling,
+                              tiling_bytes=self.tiling_bytes, max_block_dim=self.max_block_dim)
+
+
+@dataclasses.dataclass(frozen=True)
+class TwinWord:
+    """A memory-semantic GM word of a launch (sk_twin.h SkTwinWord); by_task: a task writes it."""
+
+    address: int
+    by_task: bool
+    what: str
+
+
+@dataclasses.dataclass(frozen=True)
+class TwinTask:
+    """An external task of a launch (sk_twin.h SkTwinTask); words are indices into the launch's words."""
+
+    name: str
+    wait_word: int | None
+    release_word: int
+    tiling: TilingCall | None = None
+    key_word: int | None = None
+    block_word: int | None = None
+    prefetch: tuple | None = None  # (address, bytes)
+
+
 class GmBuffer:
     """Zeroed GM memory owned by a Twin; `address` goes into params."""
 
@@ -360,6 +439,9 @@ class Twin:
         res = ctypes.c_void_p
         lib.sk_twin_launch.argtypes = [ctypes.POINTER(_Launch), ctypes.POINTER(res)]
         lib.sk_twin_launch.restype = ctypes.c_int
+        lib.sk_twin_launch_tasks.argtypes = [ctypes.POINTER(_Launch), ctypes.POINTER(_Word), u32,
+                                             ctypes.POINTER(_Task), u32, ctypes.POINTER(res)]
+        lib.sk_twin_launch_tasks.restype = ctypes.c_int
         lib.sk_twin_run_sequence.argtypes = [ctypes.POINTER(_Launch), u32, ctypes.POINTER(res)]
         lib.sk_twin_run_sequence.restype = ctypes.c_int
         lib.sk_twin_result_free.argtypes = [res]
@@ -468,6 +550,57 @@ class Twin:
         desc = self._struct(spec, keep)
         handle = ctypes.c_void_p()
         self._lib.sk_twin_launch(ctypes.byref(desc), ctypes.byref(handle))
+        result = self._collect(spec.name, handle.value)
+        if check and not result.ok:
+            raise TwinLaunchError(result)
+        return result
+
+    def run_tiling(self, call: TilingCall) -> tuple[int, int]:
+        """Calls a host tiling function on the host (the unfused run, between launches): (key, block dim)."""
+        keep: list = []
+        ctx = call.context(keep)
+        rc = _TILING_FUNC(call.function)(ctypes.byref(ctx))
+        if rc != 0:
+            raise SkError(f"the {call.label} returned {rc} (a tiling failure)", where=call.label,
+                          allowed="0 after writing the tiling, tiling key and block dim")
+        if call.keys and ctx.tiling_key not in call.keys:
+            raise SkError(f"the {call.label} chose a tiling key the kernel does not have", where=call.label,
+                          value=ctx.tiling_key, allowed="one of " + ", ".join(map(str, call.keys)))
+        if not 1 <= ctx.block_dim <= call.max_block_dim:
+            raise SkError(f"the {call.label} chose a block dim out of range", where=call.label, value=ctx.block_dim,
+                          allowed=f"1..{call.max_block_dim} (the kernel's block_dim)")
+        return ctx.tiling_key, ctx.block_dim
+
+    def launch_tasks(self, spec: LaunchSpec, words: Sequence[TwinWord], tasks: Sequence[TwinTask], *,
+                     check: bool = True) -> LaunchResult:
+        """One launch with its external tasks as threads (sk_twin_launch_tasks)."""
+        keep: list = []
+        desc = self._struct(spec, keep)
+        cwords = (_Word * max(1, len(words)))(*(
+            _Word(addr=w.address, writer=1 if w.by_task else 0, what=w.what.encode()) for w in words))
+        ctasks = []
+        for t in tasks:
+            ctx = keys = None
+            if t.tiling is not None:
+                ctx = t.tiling.context(keep)
+                keys = (ctypes.c_uint64 * max(1, len(t.tiling.keys)))(*t.tiling.keys)
+                keep.extend([ctx, keys])
+            name = t.name.encode()
+            keep.append(name)
+            ctasks.append(_Task(
+                name=name, wait_word=-1 if t.wait_word is None else t.wait_word,
+                tiling=t.tiling.function if t.tiling else None,
+                tiling_ctx=ctypes.pointer(ctx) if ctx is not None else None,
+                tiling_keys=ctypes.cast(keys, ctypes.POINTER(ctypes.c_uint64)) if keys is not None else None,
+                num_tiling_keys=len(t.tiling.keys) if t.tiling else 0,
+                key_word=-1 if t.key_word is None else t.key_word,
+                block_word=-1 if t.block_word is None else t.block_word, release_word=t.release_word,
+                prefetch=t.prefetch[0] if t.prefetch else None, prefetch_bytes=t.prefetch[1] if t.prefetch else 0))
+        carr = (_Task * max(1, len(ctasks)))(*ctasks)
+        keep.extend([cwords, carr])
+        handle = ctypes.c_void_p()
+        self._lib.sk_twin_launch_tasks(ctypes.byref(desc), cwords, len(words), carr, len(ctasks),
+                                       ctypes.byref(handle))
         result = self._collect(spec.name, handle.value)
         if check and not result.ok:
             raise TwinLaunchError(result)

@@ -111,6 +111,17 @@ class Kernel:
     op_type: str
     copts: tuple[str, ...]
     include_dirs: tuple[str, ...]
+    # A tiling-sink kernel (facts §15): its TILING_KEY_IS(k) keys, the host tiling function that
+    # computes key, block dim and tiling from device memory (sk_tiling.h), its sources, and the bytes
+    # of the tiling buffer it fills. Empty keys: an ordinary kernel.
+    tiling_keys: tuple = ()
+    tiling_func: str = ""
+    tiling_srcs: tuple = ()
+    tiling_bytes: int = 0
+
+    @property
+    def dynamic(self) -> bool:
+        return bool(self.tiling_keys)
 
     @property
     def written(self) -> tuple[str, ...]:
@@ -144,6 +155,23 @@ class Op:
         return f"op {self.index} ({self.name})"
 
 
+TASK_KINDS = ("tiling", "prefetch")
+
+
+@dataclass(frozen=True)
+class Task:
+    """A task of another engine a SuperKernel talks to through GM words (facts §15.1): an AI CPU
+    tiling task computes op `op`'s tiling after event `wait_event`; a prefetch task loads tensor
+    `tensor` into L2 (after `wait_event`, if any) and then sends `send_event`."""
+
+    name: str
+    kind: str
+    op: int | None           # tiling: the op index whose tiling it computes
+    wait_event: int | None
+    send_event: int | None   # prefetch: the event it sends when done
+    tensor: str | None       # prefetch: what it loads
+
+
 @dataclass(frozen=True)
 class Scope:
     name: str
@@ -159,6 +187,7 @@ class Model:
     kernels: dict
     ops: tuple[Op, ...]
     scopes: tuple[Scope, ...]
+    tasks: tuple = ()  # Task
 
     def scope_of(self, op_index: int) -> Scope | None:
         for scope in self.scopes:
@@ -239,7 +268,7 @@ def load(path: str, need_sources: bool = True) -> Model:
 def from_dict(doc, path: str, need_sources: bool = True) -> Model:
     base = os.path.dirname(os.path.abspath(path))
     w = f"model {os.path.basename(path)}"
-    _obj(doc, w, ("name", "tensors", "kernels", "ops"), ("super_kernels",))
+    _obj(doc, w, ("name", "tensors", "kernels", "ops"), ("super_kernels", "tasks"))
     name = _name(doc["name"], f"{w}: name")
     if not isinstance(doc["tensors"], dict) or not isinstance(doc["kernels"], dict):
         raise _err("must be JSON objects keyed by name", f"{w}: tensors/kernels")
@@ -267,7 +296,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         where = f"{w}: kernels.{key}"
         _name(key, where)
         _obj(k, where, ("src", "kernel_type", "block_dim", "inputs", "outputs"),
-             ("entry", "output_shape", "workspace", "tiling", "op_type", "copts", "include_dirs"))
+             ("entry", "output_shape", "workspace", "tiling", "op_type", "copts", "include_dirs") + _SINK_FIELDS)
         src = os.path.normpath(os.path.join(base, _path(k["src"], f"{where}.src")))
         if need_sources and not os.path.isfile(src):
             raise _err("kernel source not found", f"{where}.src", k["src"], "a path relative to the model file")
@@ -291,8 +320,9 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
                 raise _err("must be true or false", f"{where}.{flag}", k[flag])
         if k.get("output_shape") and not outputs:
             raise _err("an output-shape tensor needs outputs", f"{where}.output_shape", True, "list the outputs")
+        sink = _tiling_sink(k, where, base, need_sources)
         kernels[key] = Kernel(
-            key=key, src=src, entry=_name(k.get("entry", key), f"{where}.entry"), kernel_type=kt,
+            **sink, key=key, src=src, entry=_name(k.get("entry", key), f"{where}.entry"), kernel_type=kt,
             block_dim=_pos_int(k["block_dim"], f"{where}.block_dim"), inputs=inputs, outputs=outputs,
             output_shape=k.get("output_shape", False), workspace=k.get("workspace", False), tiling=k.get("tiling", False),
             op_type=k.get("op_type", ""),
@@ -370,11 +400,147 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         scopes.append(Scope(sname, tuple(idx), options))
     if len({s.name for s in scopes}) != len(scopes):
         raise _err("SuperKernel names must be unique", f"{w}: super_kernels")
+    tasks = _tasks(doc.get("tasks", []), f"{w}: tasks", ops, names, scopes, tensors)
     return Model(name=name, path=os.path.abspath(path), tensors=tensors, kernels=kernels, ops=tuple(ops),
-                 scopes=tuple(scopes))
+                 scopes=tuple(scopes), tasks=tasks)
+
+
+_SINK_FIELDS = ("tiling_keys", "tiling_func", "tiling_srcs", "tiling_bytes")
+
+
+def _tiling_sink(k: dict, where: str, base: str, need_sources: bool) -> dict:
+    """The tiling-sink fields of a kernel, checked: all or none, keys distinct integers >= 0."""
+    given = [f for f in _SINK_FIELDS if f in k]
+    if not given:
+        return {}
+    missing = [f for f in _SINK_FIELDS if f not in k]
+    if missing:
+        raise _err("a tiling-sink kernel needs all of " + ", ".join(_SINK_FIELDS), f"{where}.{missing[0]}",
+                   allowed="its TILING_KEY_IS keys, its host tiling function's name and sources, and the bytes "
+                           "of the tiling buffer the function fills")
+    keys = k["tiling_keys"]
+    if (not isinstance(keys, list) or not keys or len(set(map(str, keys))) != len(keys)
+            or any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in keys)):
+        raise _err("tiling_keys must be a non-empty list of distinct integers >= 0", f"{where}.tiling_keys", keys,
+                   "the k of each TILING_KEY_IS(k) branch of the kernel")
+    if not k.get("tiling", False):
+        raise _err("a tiling-sink kernel takes a tiling parameter", f"{where}.tiling", k.get("tiling", False),
+                   "true: its tiling function writes the op's tiling buffer")
+    srcs = _str_list(k["tiling_srcs"], f"{where}.tiling_srcs")
+    if not srcs:
+        raise _err("the tiling function needs a source", f"{where}.tiling_srcs", [], "the C++ file(s) defining it")
+    srcs = tuple(os.path.normpath(os.path.join(base, _path(x, f"{where}.tiling_srcs"))) for x in srcs)
+    for x in srcs:
+        if need_sources and not os.path.isfile(x):
+            raise _err("tiling function source not found", f"{where}.tiling_srcs", x)
+    return {"tiling_keys": tuple(keys), "tiling_func": _name(k["tiling_func"], f"{where}.tiling_func"),
+            "tiling_srcs": srcs, "tiling_bytes": _pos_int(k["tiling_bytes"], f"{where}.tiling_bytes")}
+
+
+def _tasks(doc, w: str, ops, names: dict, scopes, tensors) -> tuple:
+    """The model's external tasks, checked against what BUILD shows: a dynamic op in a SuperKernel
+    has exactly one tiling task, and every event a task waits for or sends joins it to an op of the
+    SuperKernel it talks to (otherwise a word would never be written: a hang)."""
+    if not isinstance(doc, list):
+        raise _err("tasks must be a list", w, type(doc).__name__,
+                   '[{"name": ..., "kind": "tiling", "op": ..., "wait_event": N}, ...]')
+    scope_of = {i: sc for sc in scopes for i in sc.ops}
+    sender = {e: op for op in ops for e in op.send_events}
+    receivers: dict = {}
+    for op in ops:
+        for e in op.recv_events:
+            receivers.setdefault(e, []).append(op)
+    tasks, seen, tiled = [], set(), {}
+    for i, t in enumerate(doc):
+        where = f"{w}[{i}]"
+        _obj(t, where, ("name", "kind"), ("op", "wait_event", "send_event", "tensor"))
+        tname = _name(t["name"], f"{where}.name")
+        if tname in seen:
+            raise _err("task name used twice", f"{where}.name", tname)
+        seen.add(tname)
+        kind = _one_of(t["kind"], TASK_KINDS, "task kind", f"{where}.kind")
+        wait = t.get("wait_event")
+        send = t.get("send_event")
+        for f, e in (("wait_event", wait), ("send_event", send)):
+            if e is not None:
+                _pos_int(e, f"{where}.{f}", minimum=0)
+        if kind == "tiling":
+            if send is not None or "tensor" in t:
+                raise _err("a tiling task sends no event and loads no tensor", f"{where}",
+                           allowed="op and wait_event; it releases its op's tiling lock")
+            if t.get("op") not in names:
+                raise _err("a tiling task names the tiling-sink op it computes the tiling of", f"{where}.op",
+                           t.get("op"), "one of the model's ops: " + ", ".join(names))
+            op = ops[names[t["op"]]]
+            if not op.kernel.dynamic:
+                raise _err("the op's kernel has no tiling keys: nothing waits for a tiling task", f"{where}.op",
+                           op.name, f"give {op.kernel.key} tiling_keys and a tiling function")
+            if op.index in tiled:
+                raise _err("two tiling tasks for one op", f"{where}.op", op.name, f"{tiled[op.index]} is its task")
+            tiled[op.index] = tname
+            scope = scope_of.get(op.index)
+            if wait is not None:
+                src = sender.get(wait)
+                if src is None or scope is None or scope_of.get(src.index) is not scope or src.index >= op.index:
+                    raise _err("the tiling task waits for an event no earlier op of its op's SuperKernel sends",
+                               f"{where}.wait_event", wait,
+                               f"an event in the send_events of an op before {op.name} in the same SuperKernel "
+                               "(the op whose output the tiling reads)")
+                if src.index == op.index - 1:
+                    raise _err("the tiling task waits for an event the op right before its tiling-sink op sends: "
+                               "a SuperKernel writes an op's notify with the next op's barrier, after that op has "
+                               "waited at its head for its tiling, so each would wait for the other",
+                               f"{where}.wait_event", wait,
+                               f"an event sent by an op at least two before {op.name} (put an op such as the "
+                               "token permute between the routing op and the tiling-sink op)")
+                if any(scope_of.get(r.index) is scope for r in receivers.get(wait, [])):
+                    raise _err("an op of the SuperKernel receives the tiling task's event, so it is internal "
+                               "and never written to memory", f"{where}.wait_event", wait,
+                               "an event only the task waits for")
+            tasks.append(Task(tname, kind, op.index, wait, None, None))
+            continue
+        if "op" in t:
+            raise _err("a prefetch task computes no op's tiling", f"{where}.op", t["op"],
+                       "tensor and send_event (and wait_event)")
+        tensor = t.get("tensor")
+        if tensor not in tensors:
+            raise _err("a prefetch task loads a tensor", f"{where}.tensor", tensor, "one of: " + ", ".join(tensors))
+        rcv = [r for r in receivers.get(send, []) if r.index in scope_of] if send is not None else []
+        if send is None or not rcv or send in sender:
+            raise _err("a prefetch task sends an event that an op of a SuperKernel waits for (and no op sends)",
+                       f"{where}.send_event", send, "an id in the recv_events of the op that reads the tensor")
+        if len(rcv) > 1:
+            raise _err("one prefetch event per waiting op", f"{where}.send_event", send,
+                       "an event one op receives: " + ", ".join(r.name for r in rcv) + " all do")
+        scope = scope_of[rcv[0].index]
+        if wait is not None:
+            src = sender.get(wait)
+            if src is None or scope_of.get(src.index) is not scope:
+                raise _err("the prefetch task waits for an event no op of its SuperKernel sends",
+                           f"{where}.wait_event", wait, f"an event sent by an op of {scope.name}")
+        tasks.append(Task(tname, kind, None, wait, send, tensor))
+    for sc in scopes:
+        for i in sc.ops:
+            if ops[i].kernel.dynamic and i not in tiled:
+                raise _err("a tiling-sink op in a SuperKernel needs a tiling task: nothing else would compute its "
+                           "tiling and release its lock, and the SuperKernel would wait forever",
+                           f"{w}", ops[i].name, f'{{"name": ..., "kind": "tiling", "op": "{ops[i].name}", '
+                                                '"wait_event": <the event its predecessor sends>}')
+        for i in sc.ops:
+            for e in ops[i].recv_events:
+                inner = e in sender and scope_of.get(sender[e].index) is sc
+                if not inner and not any(t.send_event == e for t in tasks):
+                    raise _err("an op of a SuperKernel waits for an event nothing sends", f"{w}", f"{ops[i].name}: {e}",
+                               "an op of the same SuperKernel or a prefetch task must send it")
+    return tuple(tasks)
 
 
 def _tiling(value, where, kernel) -> bytes:
+    if kernel.dynamic:
+        if value is not None:
+            raise _err("a tiling-sink op's tiling is its tiling function's to write", where,
+                       allowed="leave it out; the kernel's tiling_bytes sizes the buffer")
+        return bytes(kernel.tiling_bytes)
     if value is None:
         if kernel.tiling:
             raise _err("the kernel takes a tiling parameter", where, allowed='give {"dtype": ..., "values": [...]}')
@@ -421,11 +587,15 @@ def merged(build: dict, base_dir: str, data_path: str) -> dict:
     """The model document of from_build (kernel sources absolute), checked the same way."""
     data = _read(data_path)
     w = f"data {os.path.basename(data_path)}"
-    _obj(data, w, ("tensors",), ("name", "kernels", "ops", "super_kernels"))
+    _obj(data, w, ("tensors",), ("name", "kernels", "ops", "super_kernels", "tasks"))
+    if "tasks" in data and data["tasks"] != build.get("tasks", []):
+        raise _differs(f"{w}: tasks", data["tasks"], build.get("tasks", []), "sk_model tasks")
     kernels = {}
     for key, k in build["kernels"].items():
-        kernels[key] = {f: k[f] for f in _KERNEL_FIELDS}
+        kernels[key] = {f: k[f] for f in _KERNEL_FIELDS + _SINK_FIELDS if f in k}
         kernels[key]["src"] = os.path.normpath(os.path.join(base_dir, k["src"]))
+        if "tiling_srcs" in k:
+            kernels[key]["tiling_srcs"] = [os.path.normpath(os.path.join(base_dir, x)) for x in k["tiling_srcs"]]
     if "kernels" in data:
         _same_kernels(data["kernels"], build, kernels, os.path.dirname(os.path.abspath(data_path)), w)
     runtime = _data_ops(data.get("ops", []), build["ops"], w)
@@ -438,7 +608,7 @@ def merged(build: dict, base_dir: str, data_path: str) -> dict:
             op["workspace_bytes"] = extra.get("workspace_bytes", o["workspace_bytes"])
         if "tiling" in extra:
             op["tiling"] = extra["tiling"]
-        elif kernels[o["kernel"]]["tiling"]:
+        elif kernels[o["kernel"]]["tiling"] and not kernels[o["kernel"]].get("tiling_keys"):
             raise _err("the op's kernel takes a tiling parameter; give its values in the data file",
                        f"{w}: ops", o["name"], f'{{"name": "{o["name"]}", "tiling": {{"dtype": ..., "values": [...]}}}}')
         ops.append(op)
@@ -447,6 +617,8 @@ def merged(build: dict, base_dir: str, data_path: str) -> dict:
     doc = {"name": data.get("name", build["name"]), "tensors": data["tensors"], "kernels": kernels, "ops": ops,
            "super_kernels": [{"name": s["name"], "ops": s["ops"], "options": s["options"]}
                              for s in build["super_kernels"]]}
+    if build.get("tasks"):
+        doc["tasks"] = build["tasks"]
     return doc
 
 
@@ -458,6 +630,8 @@ def self_contained(build: dict, base_dir: str, data_path: str, out_path: str) ->
     out_dir = os.path.dirname(os.path.abspath(out_path))
     for k in doc["kernels"].values():
         k["src"] = os.path.relpath(k["src"], out_dir).replace(os.sep, "/")
+        if "tiling_srcs" in k:
+            k["tiling_srcs"] = [os.path.relpath(x, out_dir).replace(os.sep, "/") for x in k["tiling_srcs"]]
     return json.dumps(doc, indent=1, sort_keys=True) + "\n"
 
 
@@ -492,9 +666,11 @@ def _same_kernels(given, build_section: dict, resolved: dict, data_dir: str, w: 
         if not isinstance(k, dict):
             raise _err("must be a JSON object", f"{w}: kernels.{key}", type(k).__name__)
         label = build[key]["label"]
-        for field in _KERNEL_FIELDS:
+        for field in _KERNEL_FIELDS + ("tiling_keys", "tiling_func", "tiling_bytes"):
             if field not in k:
                 continue
+            if field not in resolved[key]:
+                raise _differs(f"{w}: kernels.{key}.{field}", k[field], None, label)
             here, there = k[field], resolved[key][field]
             if field == "src" and isinstance(here, str):
                 same = os.path.normpath(os.path.join(data_dir, here)) == there or \

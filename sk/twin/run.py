@@ -58,6 +58,7 @@ class Built:
     runtime: str  # the twin runtime shared library
     standalone: dict  # kernel key -> shared library with the ordinary entry
     scopes: dict  # scope name -> BuiltScope
+    tiling: dict = dataclasses.field(default_factory=dict)  # tiling-sink kernel key -> its tiling function library
 
 
 def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy: str, tsan: bool = False,
@@ -82,9 +83,12 @@ def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy
         obj = os.path.join(d, "standalone.o")
         subkernel.compile_source(tools, k.src, obj, kt=kernel_types.lookup(k.kernel_type, f"kernel {key}"),
                                  block_dim=k.block_dim, options=None, include_dirs=[include, *k.include_dirs],
-                                 extra=[*k.copts, *extra_flags], plain=True)
+                                 extra=[*k.copts, *extra_flags], plain=True, tiling_keys=k.tiling_keys, entry=k.entry)
         standalone[key] = _shared(compiler, [obj], os.path.join(d, f"{key}.so"), extra_flags)
     _say(progress, f"built {len(standalone)} standalone kernel(s)")
+    tiling = {key: build_tiling_function(compiler, k, os.path.join(build_dir, "kernels", key, f"{key}_tiling.so"),
+                                         extra_flags, linker=ld)
+              for key, k in sorted(m.kernels.items()) if k.dynamic}
     scopes = {}
     for scope in m.scopes:
         # Under ThreadSanitizer the kernels also call into libtsan: its symbols may stay undefined too.
@@ -93,7 +97,18 @@ def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy
                                           include=include, extra_flags=extra_flags, runtime=runtimes, warn=warn)
         _say(progress, f"built SuperKernel {scope.name} ({len(scope.ops)} ops, "
                        f"{scopes[scope.name].meta.get('taskRation')})")
-    return Built(runtime=runtime, standalone=standalone, scopes=scopes)
+    return Built(runtime=runtime, standalone=standalone, scopes=scopes, tiling=tiling)
+
+
+def build_tiling_function(compiler: str, k: model_mod.Kernel, out: str, extra_flags=(), linker: str | None = None) -> str:
+    """A tiling-sink kernel's host tiling function (sk_tiling.h) as a shared library the twin calls."""
+    from sk.toolflow.twinlib import tiling_function
+    from sk.twin import binding as twin
+
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    return tiling_function(compiler, list(k.tiling_srcs), out, include_dir=str(twin.INCLUDE_DIR),
+                           include_dirs=k.include_dirs, extra=extra_flags, linker=linker,
+                           what=f"the tiling function {k.tiling_func} of kernel {k.key}")
 
 
 def _say(progress, line: str) -> None:
@@ -147,18 +162,20 @@ def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_f
             kobj, wobj = os.path.join(d, "kernel.o"), os.path.join(d, "wrapper.o")
             scan = os.path.join(d, "kernel.sync.json")
             subkernel.compile_source(compile_tools, k.src, kobj, include_dirs=incs, extra=[*k.copts, *extra_flags],
-                                     sync_out=scan, **common)
+                                     sync_out=scan, tiling_keys=k.tiling_keys, entry=k.entry, **common)
             subkernel.wrap(compile_tools, entry=k.entry, name=name, params=list(k.params), kernel_obj=kobj, out=wobj,
-                           include_dirs=incs, extra=extra_flags, sync_scan=scan, **common)
+                           include_dirs=incs, extra=extra_flags, sync_scan=scan, tiling_keys=k.tiling_keys, **common)
             subkernel.pack(link_tools, kernel_obj=kobj, wrapper_obj=wobj, entry=k.entry, name=name,
                            params=list(k.params), out_obj=os.path.join(d, f"{stem}.o"),
-                           out_json=os.path.join(d, f"{stem}.json"), sync_scan=scan, **common)
+                           out_json=os.path.join(d, f"{stem}.json"), sync_scan=scan, tiling_keys=k.tiling_keys,
+                           **common)
             made[stem] = d
         d = made[stem]
         op_list.append({"bin_path": os.path.relpath(os.path.join(d, f"{stem}.o"), root),
                         "json_path": os.path.relpath(os.path.join(d, f"{stem}.json"), root),
                         "stream_id": op.stream, "send_event_list": list(op.send_events),
-                        "recv_event_list": list(op.recv_events), "task_type": "normal", "tensors": op_tensors(op)})
+                        "recv_event_list": list(op.recv_events),
+                        "task_type": "dynamic" if k.dynamic else "normal", "tensors": op_tensors(op)})
         sub_objs.append(os.path.join(d, f"{stem}.o"))
     infos = os.path.join(root, "kernel_infos.json")
     write_text_atomic(infos, json.dumps({"kernel_name": scope.name, "op_list": op_list,
@@ -231,6 +248,26 @@ class Memory:
         return {name: buf.read() for name, buf in self.tensors.items()}
 
 
+@dataclasses.dataclass(frozen=True)
+class HostTilingLaunch:
+    """A tiling-sink op's own launch (unfused): its tiling function runs on the host first, on the
+    memory as the launches before left it, and picks the entry (tiling key) and block dim (facts §15.4)."""
+
+    name: str
+    op: object  # model_mod.Op
+    trace: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class TaskLaunch:
+    """A SuperKernel launch with the external tasks it talks to through GM words (facts §15.3)."""
+
+    name: str
+    spec: object   # binding.LaunchSpec
+    words: tuple   # binding.TwinWord
+    tasks: tuple   # binding.TwinTask
+
+
 class Session:
     """One model on a loaded twin: its libraries, memory and launch specs.
 
@@ -246,16 +283,101 @@ class Session:
         self.twin = twin_mod.Twin(built.runtime)
         self._libs = {key: self.twin.load_kernels(path) for key, path in built.standalone.items()}
         self._sk_libs = {name: self.twin.load_kernels(s.library) for name, s in built.scopes.items()}
+        self._tiling = {}
+        for key, path in sorted(built.tiling.items()):
+            fn = m.kernels[key].tiling_func
+            lib = self.twin.load_kernels(path)
+            if not hasattr(lib, fn):
+                raise SkError("the tiling library does not define the tiling function", where=f"kernel {key}",
+                              value=fn, allowed='extern "C" int ' + fn + "(SkTilingContext* ctx) in its tiling_srcs")
+            self._tiling[key] = self.twin.symbol(lib, fn)
+        missing = sorted(k.key for k in m.kernels.values() if k.dynamic and k.key not in self._tiling)
+        if missing:
+            raise SkError("no tiling function library for these tiling-sink kernels", where="built", value=missing)
         self.memory = Memory(self.twin, m, seed)
 
-    def op_launch(self, op: model_mod.Op, trace: bool):
-        """The standalone launch of one op."""
+    def op_launch(self, op: model_mod.Op, trace: bool, tiling: tuple | None = None):
+        """The standalone launch of one op; a tiling-sink op's is a HostTilingLaunch until its tiling
+        (key, block dim) is known."""
         from sk.twin import binding as twin_mod
 
         k = op.kernel
-        return twin_mod.LaunchSpec(name=op.name, entry=self.twin.symbol(self._libs[k.key], k.entry),
-                                   block_dim=k.block_dim, ration=kernel_types.TABLE[k.kernel_type].ration,
+        if k.dynamic and tiling is None:
+            return HostTilingLaunch(name=op.name, op=op, trace=trace)
+        entry, block_dim = k.entry, k.block_dim
+        if tiling is not None:
+            entry, block_dim = f"{k.entry}_{tiling[0]}", tiling[1]
+        return twin_mod.LaunchSpec(name=op.name, entry=self.twin.symbol(self._libs[k.key], entry),
+                                   block_dim=block_dim, ration=kernel_types.TABLE[k.kernel_type].ration,
                                    params=self.memory.op_params(op), num_args=len(k.params), trace=trace)
+
+    def tiling_call(self, op: model_mod.Op):
+        """The call of op's tiling function on its inputs (device memory) and tiling buffer."""
+        from sk.twin import binding as twin_mod
+
+        k = op.kernel
+        inputs = tuple((self.memory.tensors[op.bind[p]].address, self.m.tensors[op.bind[p]].nbytes)
+                       for p in k.inputs)
+        return twin_mod.TilingCall(function=self._tiling[k.key], label=f"tiling function {k.tiling_func} of {op.label}",
+                                   inputs=inputs, tiling=self.memory.tiling[op.index].address,
+                                   tiling_bytes=k.tiling_bytes, max_block_dim=k.block_dim, keys=k.tiling_keys)
+
+    def _scope_tasks(self, scope: model_mod.Scope, spec, plan: dict):
+        """The GM words of a scope's launch (each op's dynamic and event words, facts §15.2) and the tasks
+        that talk to it; the words' addresses go into spec.params at the plan's slots."""
+        from sk.twin import binding as twin_mod
+
+        words, index, notify_of = [], {}, {}
+        slots = [s for s in planfacts.param_slots(plan, where=f"plan of {scope.name}")
+                 if s is not None and s.kind in ("dynamic", "notify", "wait") and not s.inner]
+        if not slots:
+            return spec
+        count = len(slots)
+        buf = self.memory.sk_buffer(self.twin, (scope.name, "words"), 64 * count)
+        task_of = {t.op: t.name for t in self.m.tasks if t.kind == "tiling"}
+        sender_task = {t.send_event: t.name for t in self.m.tasks if t.kind == "prefetch"}
+        waiter = {t.wait_event: t.name for t in self.m.tasks if t.wait_event is not None}
+
+        def word(slot, by_task, what, key):
+            address = buf.address + 64 * len(words)
+            spec.params[slot] = address
+            index[key] = len(words)
+            words.append(twin_mod.TwinWord(address=address, by_task=by_task, what=what))
+
+        dynamic_words = {"wait_lock": ("lock", "__ac_wait_lock_{pos}, the tiling lock of {who}: its tiling task "
+                                                "'{task}' writes 1 once it has written the tiling, tiling key and "
+                                                "block dim"),
+                         "tiling_key": ("key", "__ac_dynamic_tiling_key_{pos} of {who}, written by tiling task '{task}'"),
+                         "block_num": ("blocks", "__ac_dynamic_block_num_{pos} of {who}, written by tiling task '{task}'")}
+        seen: dict = {}
+        for s in slots:
+            pos = s.op
+            op = self.m.ops[scope.ops[pos]]
+            who = f"op {pos} ({op.name}) of {scope.name}"
+            k = seen[(pos, s.kind)] = seen.get((pos, s.kind), -1) + 1  # the op's k-th word of this kind
+            if s.kind == "dynamic":
+                key, text = dynamic_words[s.name]
+                word(s.index, True, text.format(pos=pos, who=who, task=task_of.get(op.index, "(none)")), (key, pos))
+            elif s.kind == "notify":
+                word(s.index, False, f"__ac_notify_lock_{pos}_{k} of {who}, event {s.name}: {op.name} writes 1 when "
+                     f"it has run; task '{waiter.get(s.name, '(none)')}' waits for it", ("notify", s.name))
+                notify_of[s.name] = index[("notify", s.name)]
+            else:
+                word(s.index, True, f"__ac_wait_lock_{pos}_{k} of {who}, event {s.name}: task "
+                     f"'{sender_task.get(s.name, '(none)')}' writes 1 when it has run", ("wait", s.name))
+        tasks = []
+        for t in self.m.tasks:
+            wait = notify_of.get(t.wait_event) if t.wait_event is not None else None
+            if t.kind == "tiling" and t.op in scope.ops:
+                pos = scope.ops.index(t.op)
+                tasks.append(twin_mod.TwinTask(name=t.name, wait_word=wait, release_word=index[("lock", pos)],
+                                               tiling=self.tiling_call(self.m.ops[t.op]), key_word=index[("key", pos)],
+                                               block_word=index[("blocks", pos)]))
+            elif t.kind == "prefetch" and ("wait", t.send_event) in index:
+                tensor = self.m.tensors[t.tensor]
+                tasks.append(twin_mod.TwinTask(name=t.name, wait_word=wait, release_word=index[("wait", t.send_event)],
+                                               prefetch=(self.memory.tensors[t.tensor].address, tensor.nbytes)))
+        return TaskLaunch(name=scope.name, spec=spec, words=tuple(words), tasks=tuple(tasks))
 
     def scope_launch(self, scope: model_mod.Scope, trace: bool):
         """The SuperKernel launch of one scope, its parameter array filled as the plan lays it out."""
@@ -284,9 +406,10 @@ class Session:
         entries = {e.arch: self.twin.symbol(lib, e.symbol) for e in plan.entries}
         aic, aiv = (int(x) for x in plan.task_ration.split(":"))
         entry = entries.get("cube") if aic else entries.get("vec")
-        return twin_mod.LaunchSpec(name=scope.name, entry=entry, entry_aiv=entries.get("vec") if aic and aiv else None,
+        spec = twin_mod.LaunchSpec(name=scope.name, entry=entry, entry_aiv=entries.get("vec") if aic and aiv else None,
                                    block_dim=plan.block_dim, ration=(aic, aiv), params=params, num_args=None,
                                    trace=trace)
+        return self._scope_tasks(scope, spec, built.plan)
 
     def _op_kind(self, op) -> tuple[str, str]:
         return (op.kernel.op_type or op.kernel.key, kernel_types.TABLE[op.kernel.kernel_type].runtime_core_type)
@@ -313,9 +436,23 @@ class Session:
         return specs, kinds
 
     def run(self, specs, what: str = "") -> list:
-        """Resets the memory, then runs `specs` back to back; the LaunchResults. what: the run, for errors."""
+        """Resets the memory, then runs `specs` back to back; the LaunchResults. A HostTilingLaunch runs its
+        op's tiling function on the host first, a TaskLaunch its SuperKernel with its tasks. what: the run, for errors."""
         self.memory.reset()
-        return self.twin.run_sequence(specs, what=what)
+        results, batch = [], []
+        for item in list(specs) + [None]:
+            if item is not None and not isinstance(item, (HostTilingLaunch, TaskLaunch)):
+                batch.append(item)
+                continue
+            if batch:
+                results += self.twin.run_sequence(batch, what=what)
+                batch = []
+            if isinstance(item, HostTilingLaunch):
+                tiling = self.twin.run_tiling(self.tiling_call(item.op))
+                results.append(self.twin.launch(self.op_launch(item.op, item.trace, tiling)))
+            elif isinstance(item, TaskLaunch):
+                results.append(self.twin.launch_tasks(item.spec, item.words, item.tasks))
+        return results
 
 
 def op_statistic_rows(kinds: list[tuple[str, str]], results) -> list[tuple]:
@@ -464,7 +601,8 @@ def load_built(manifest_path: str, m: model_mod.Model) -> Built:
     """A `Built` from prebuilt files (what the Bazel sk_model rule hands over).
 
     The manifest is JSON: {"runtime": lib, "standalone": {kernel: lib},
-    "scopes": {scope: {"library": lib, "plan": plan.json, "meta": <name>.json}}};
+    "scopes": {scope: {"library": lib, "plan": plan.json, "meta": <name>.json}},
+    "tiling": {tiling-sink kernel: its tiling function library}};
     relative paths are relative to the manifest's directory.
     """
     base = os.path.dirname(os.path.abspath(manifest_path))
@@ -510,7 +648,8 @@ def load_built(manifest_path: str, m: model_mod.Model) -> Built:
                               allowed=f"the model has kernel '{kernel.key}' (entry '{kernel.entry}') there")
         scopes[scope.name] = BuiltScope(name=scope.name, library=path(entry["library"], f"scopes.{scope.name}.library"),
                                         plan=plan, meta=meta)
-    return Built(runtime=path(doc["runtime"], "runtime"), standalone=standalone, scopes=scopes)
+    tiling = {k: path(v, f"tiling.{k}") for k, v in sorted(doc.get("tiling", {}).items())}
+    return Built(runtime=path(doc["runtime"], "runtime"), standalone=standalone, scopes=scopes, tiling=tiling)
 
 
 def load_model(manifest_path: str, model_path: str) -> model_mod.Model:

@@ -204,6 +204,41 @@ def _super_kernel_actions_impl(ctx):
 
 super_kernel_actions_test = analysistest.make(_super_kernel_actions_impl, config_settings = FAKE_CANN)
 
+def _tiling_sink_impl(ctx):
+    env = analysistest.begin(ctx)
+    actions = _by_mnemonic(env)
+    keys = ["--tiling-key", "1", "--tiling-key", "3"]
+
+    def tail_after(argv, flag):
+        return argv[argv.index(flag):argv.index(flag) + len(keys)]
+
+    # One variant per key: each SkCompile (SK mode at every location, and plain) gets the entry and the keys.
+    asserts.equals(env, 4, len(actions["SkCompile"]))
+    for a in actions["SkCompile"]:
+        args = _sk_args(a)
+        asserts.equals(env, "grouped_custom", args[args.index("--entry") + 1])
+        asserts.equals(env, keys, tail_after(args, "--tiling-key"))
+    for mnemonic in ["SkWrap", "SkSubOp"]:
+        for a in actions[mnemonic]:
+            asserts.equals(env, keys, tail_after(_sk_args(a), "--tiling-key"))
+    info = analysistest.target_under_test(env)[SkSubKernelInfo]
+    asserts.equals(env, [1, 3], info.tiling_keys)
+    asserts.equals(env, "grouped_tiling", info.tiling_function)
+    asserts.equals(env, 16, info.tiling_bytes)
+    return analysistest.end(env)
+
+tiling_sink_test = analysistest.make(_tiling_sink_impl, config_settings = FAKE_CANN)
+
+def _dynamic_op_list_impl(ctx):
+    env = analysistest.begin(ctx)
+    writes = [a for a in analysistest.target_actions(env) if a.mnemonic == "FileWrite" and a.outputs.to_list()[0].basename == "kernel_infos.json"]
+    asserts.equals(env, 1, len(writes))
+    op_list = json.decode(writes[0].content)["op_list"]
+    asserts.equals(env, ["normal", "dynamic"], [op["task_type"] for op in op_list])
+    return analysistest.end(env)
+
+dynamic_op_list_test = analysistest.make(_dynamic_op_list_impl, config_settings = FAKE_CANN)
+
 def _inherits_options_impl(ctx):
     env = analysistest.begin(ctx)
     info = analysistest.target_under_test(env)[SuperKernelInfo]
@@ -308,6 +343,13 @@ failure_test = analysistest.make(
     expect_failure = True,
     attrs = {"expected": attr.string()},
     config_settings = FAKE_CANN,
+)
+
+host_failure_test = analysistest.make(
+    _failure_test,
+    expect_failure = True,
+    attrs = {"expected": attr.string()},
+    config_settings = FAKE_HOST,
 )
 
 def _params_layout_impl(ctx):

@@ -232,6 +232,109 @@ for want in "//kern:pre_hangs" "gsum" "blockDim 4" "block dim 16" "SyncAll" "fee
 done
 grep -h "error:" "$work/8.log" | grep "SyncAll" | head -1
 pass "consumer workspace: a 4-block SyncAll op after a 16-block op without feed-sync-all fails the build naming the op, the block dims and the fix"
+# 4b. The same SuperKernels called from the consumer's own C++ (README "Call a SuperKernel from
+# your own program"): a cc_test launches pre and mix through their generated headers on the twin
+# and compares them bit for bit with LaunchUnfused; the CANN implementation of mix, linked
+# against the recording ACL stand-in, must append exactly the plan's slots.
+cat >> "$c/kern/BUILD.bazel" <<'BLD'
+load("@rules_superkernel//rules:defs.bzl", "sk_cann_launch_library")
+cc_test(name = "launch_test", srcs = ["launch_test.cc"], deps = [":pre", ":mix"])
+sk_cann_launch_library(name = "mix_cann", super_kernel = ":mix", acl = "@rules_superkernel//tests:fake_acl")
+cc_binary(name = "mix_cann_host", srcs = ["mix_cann_host.cc"], deps = [":mix_cann"])
+BLD
+cat > "$c/kern/launch_test.cc" <<'CPP'
+#include <stdio.h>
+#include <string.h>
+#include <vector>
+#include "kern/mix_launch.h"
+#include "kern/pre_launch.h"
+struct Tiling { int32_t n; int32_t v; };
+std::vector<int32_t> t0(1024), t1(1024), t2(1024), t3(1024), p(4), s(4);
+std::vector<unsigned char> ws(pre::kWorkspaceBytes > mix::kWorkspaceBytes ? pre::kWorkspaceBytes : mix::kWorkspaceBytes);
+Tiling prep{1024, 5}, gsum{1024, 3}, mixk{1024, 2}, vshift{1024, -4};
+void Reset() {
+  for (int i = 0; i < 1024; ++i) t0[i] = (i * 37) % 101 - 50;
+  for (auto* v : {&t1, &t2, &t3, &p, &s}) memset(v->data(), 0, v->size() * 4);
+}
+int Run(bool fused) {
+  pre::Args a;
+  a.t0 = t0.data(); a.t1 = t1.data(); a.p = p.data(); a.s = s.data();
+  a.prep_tiling = &prep; a.prep_tiling_bytes = sizeof prep;
+  a.gsum_tiling = &gsum; a.gsum_tiling_bytes = sizeof gsum;
+  a.workspace = ws.data(); a.workspace_bytes = ws.size();
+  mix::Args m;
+  m.t1 = t1.data(); m.t2 = t2.data(); m.t3 = t3.data();
+  m.mixk_tiling = &mixk; m.mixk_tiling_bytes = sizeof mixk;
+  m.vshift_tiling = &vshift; m.vshift_tiling_bytes = sizeof vshift;
+  m.workspace = ws.data(); m.workspace_bytes = ws.size();
+  sk_launch::Status st = fused ? pre::Launch(a) : pre::LaunchUnfused(a);
+  if (st.ok()) st = fused ? mix::Launch(m) : mix::LaunchUnfused(m);
+  if (!st.ok()) { fprintf(stderr, "%s\n", st.error.c_str()); return 1; }
+  return 0;
+}
+int main() {
+  Reset();
+  if (Run(true)) return 1;
+  auto f3 = t3; auto fs = s;
+  Reset();
+  if (Run(false)) return 1;
+  if (f3 != t3 || fs != s) { fprintf(stderr, "fused differs from unfused\n"); return 1; }
+  pre::Args bad;
+  sk_launch::Status st = pre::Launch(bad);
+  if (st.code != sk_launch::kBadArgument || st.error.find("op prep, parameter x") == std::string::npos) {
+    fprintf(stderr, "null tensor not refused: %s\n", st.error.c_str()); return 1;
+  }
+  printf("launch API: pre + mix fused == unfused, bit-exact; %s\n", st.error.c_str());
+  return 0;
+}
+CPP
+cat > "$c/kern/mix_cann_host.cc" <<'CPP'
+#include <stdio.h>
+#include "kern/mix_cann_launch.h"
+int main() {
+  mix::Args a;
+  a.t1 = (void*)0x1100; a.t2 = (void*)0x2200; a.t3 = (void*)0x3300;
+  a.mixk_tiling = (void*)0x4400; a.mixk_tiling_bytes = 8;
+  a.vshift_tiling = (void*)0x5500; a.vshift_tiling_bytes = 8;
+  a.workspace = (void*)0x100000; a.workspace_bytes = mix::kWorkspaceBytes;
+  sk_launch::Status st = mix::Launch(a, (void*)0x77);
+  if (!st.ok()) { fprintf(stderr, "%s\n", st.error.c_str()); return 1; }
+  return 0;
+}
+CPP
+(cd "$c" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$c_root" test //kern:launch_test --test_output=all > "$work/9.log" 2>&1) \
+  || { cat "$work/9.log" >&2; fail "consumer workspace: launch API cc_test"; }
+grep -h "launch API:" "$work/9.log" | head -1
+(cd "$c" && env -u ASCEND_HOME_PATH "$bazel" --output_user_root="$c_root" build //kern:mix_cann_host //kern:mix --output_groups=+plan > "$work/10.log" 2>&1) \
+  || { cat "$work/10.log" >&2; fail "consumer workspace: CANN launch against the recording ACL stand-in"; }
+SK_FAKE_ACL_LOG="$work/acl.log" "$c/bazel-bin/kern/mix_cann_host" || fail "consumer workspace: mix_cann_host"
+python3 - "$work/acl.log" "$c/bazel-bin/kern/_sk/mix/plan.json" <<'PY' || fail "consumer workspace: recorded ACL slots differ from the plan"
+import json, sys
+calls = [json.loads(l) for l in open(sys.argv[1])]
+plan = json.load(open(sys.argv[2]))
+binds = [{"x": 0x1100, "y": 0x2200}, {"x": 0x2200, "y": 0x3300}]
+want = [0] * plan["params"]["count"]
+want[plan["params"]["ffts_slot"]] = int(next(c for c in calls if c["call"] == "aclrtGetHardwareSyncAddr")["addr"], 16)
+for i, op in enumerate(plan["ops"]):
+    vals = [binds[i]["x"], binds[i]["y"], None, [0x4400, 0x5500][i]]
+    for k, p in enumerate(op["params"]):
+        want[p["offset"]] = vals[k]
+ws_slots = [p["offset"] for op in plan["ops"] for p in op["params"] if p["name"].startswith("workspace_")]
+got = [int(c["value"], 16) for c in calls if c["call"] == "aclrtKernelArgsAppend"]
+launch = [c for c in calls if c["call"] == "aclrtLaunchKernelWithConfig"]
+fn = [c["kernel"] for c in calls if c["call"] == "aclrtBinaryGetFunction"]
+assert fn == ["mix"], fn
+assert len(launch) == 1 and launch[0]["blocks"] == plan["block_dim"] and launch[0]["stream"] == "0x77", launch
+assert len(got) == len(want), (got, want)
+for s in range(len(want)):
+    if s in ws_slots:  # each op's workspace: inside the one workspace buffer, 512-aligned, distinct
+        assert 0x100000 <= got[s] < 0x100000 + 65536 and got[s] % 512 == 0, (s, hex(got[s]))
+    else:
+        assert got[s] == want[s], (s, hex(got[s]), hex(want[s]))
+assert len({got[s] for s in ws_slots}) == len(ws_slots)
+print(f"CANN launch of mix: {len(got)} argument slots as the plan lays them out; {plan['block_dim']} blocks")
+PY
+pass "consumer workspace: its own cc_test launches pre and mix through the generated headers bit-exact; the CANN variant's recorded ACL slots match the plan"
 pass "consumer workspace (local_path_override): own kernels with workspace + tiling, clashing helpers, SyncAll after a wider kernel, MIX_AIC_1_2 + vector under split-mode=2, declared in BUILD only: fused and separate bit-exact"
 
 # fused_package DIR: a package with one sk_sub_kernel (section 4's vshift) and its super_kernel //DIR:fused.

@@ -24,6 +24,10 @@ def configure(parser):
     parser.add_argument("--include", required=True, help="the path the implementation includes the header by")
     parser.add_argument("--header", required=True, help="header to write")
     parser.add_argument("--src", required=True, help="implementation to write")
+    parser.add_argument("--objcopy", help="host: the objcopy that writes the kernel objects the twin library links")
+    parser.add_argument("--twin-obj", dest="twin_objs", action="append", default=[], metavar="BINARY=OUT",
+                        help="host: write OUT, the copy of the launched object BINARY with its symbols renamed "
+                             "(one per object the manifest launches)")
 
 
 def run(args) -> int:
@@ -43,5 +47,23 @@ def run(args) -> int:
         raise SkError("the launch manifest must be a JSON object", where=args.manifest)
     spec = launchspec.build(manifest, where=args.manifest)
     header, src = launch.render(spec, args.flavor, args.include)
+    if args.flavor == "host":
+        _twin_objects(args, spec)
     write_files_atomic({args.header: header, args.src: src})
     return 0
+
+
+def _twin_objects(args, spec) -> None:
+    from sk.engine import launchspec
+    from sk.toolflow import launchobj, toolargv
+
+    wanted = launchspec.twin_objects(spec)
+    given = dict(pair.split("=", 1) for pair in args.twin_objs if "=" in pair)
+    if len(given) != len(args.twin_objs) or set(given) != set(wanted):
+        raise SkError("--twin-obj must name every launched object once, as BINARY=OUT", where="--twin-obj",
+                      value=sorted(given), allowed="the objects: " + ", ".join(sorted(wanted)))
+    if not args.objcopy:
+        raise SkError("the twin launch library needs an objcopy", where="--objcopy", allowed="pass the toolchain's")
+    tools = toolargv.Tools("host", objcopy=args.objcopy)
+    for binary, (renames, localize) in sorted(wanted.items()):
+        launchobj.write_twin_object(tools, binary, given[binary], renames, localize)

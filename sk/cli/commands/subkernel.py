@@ -35,6 +35,9 @@ def _kernel(p, options_required=True):
                         "(early-start, stream-fusion, feed-sync-all, split-mode, dcci-*)")
     p.add_argument("--op-type", default="", help="operator type, matched by the dcci-* options")
     p.add_argument("--loc", default="middle", help="scope location start|middle|end (early-start macros)")
+    p.add_argument("--tiling-key", dest="tiling_keys", action="append", type=int, default=[], metavar="K",
+                   help="a tiling-sink kernel: one TILING_KEY_IS(K) variant per key (repeatable), compiled once "
+                        "per key with its entry renamed <entry>_<K>")
 
 
 def configure(parser):
@@ -46,6 +49,7 @@ def configure(parser):
     _kernel(p, options_required=False)
     p.add_argument("--plain", action="store_true", help="ordinary compile for standalone launches")
     p.add_argument("--sync-out", help="SK mode: write the sync-call scan of the source here (for wrap and pack)")
+    p.add_argument("--entry", help="the kernel's entry function (needed with --tiling-key)")
     p.add_argument("-o", dest="out", required=True, help="output object")
     p.add_argument("src", help="kernel source")
     p.add_argument("extra", nargs="*", help="extra compiler flags, after --")
@@ -94,19 +98,22 @@ def run(args: argparse.Namespace) -> int:
         tools = _compile_tools(args)
         subkernel.compile_source(tools, args.src, args.out, kt=kt, block_dim=args.block_dim, options=args.options,
                                  op_type=args.op_type, loc=args.loc, include_dirs=args.include, extra=args.extra,
-                                 plain=args.plain, sync_out=args.sync_out)
+                                 plain=args.plain, sync_out=args.sync_out, tiling_keys=args.tiling_keys,
+                                 entry=args.entry)
         return 0
     name = args.name or args.entry
     if args.step == "wrap":
         tools = _compile_tools(args)
         subkernel.wrap(tools, entry=args.entry, name=name, params=args.param, kt=kt, block_dim=args.block_dim,
                        options=args.options, op_type=args.op_type, loc=args.loc, kernel_obj=args.kernel_obj,
-                       out=args.out, sync_scan=args.sync_scan, include_dirs=args.include, extra=args.extra, source_out=args.source_out)
+                       out=args.out, sync_scan=args.sync_scan, include_dirs=args.include, extra=args.extra,
+                       source_out=args.source_out, tiling_keys=args.tiling_keys)
         return 0
     tools = toolargv.Tools(args.toolchain, linker=args.ld, objcopy=args.objcopy)
     if args.split_mode is not None:
         subkernel.check_split_mode(args.split_mode, args.options)
     subkernel.pack(tools, kernel_obj=args.kernel_obj, wrapper_obj=args.wrapper_obj, entry=args.entry, name=name,
                    kt=kt, block_dim=args.block_dim, params=args.param, options=args.options, op_type=args.op_type,
-                   loc=args.loc, out_obj=args.out_obj, out_json=args.out_json, sync_scan=args.sync_scan)
+                   loc=args.loc, out_obj=args.out_obj, out_json=args.out_json, sync_scan=args.sync_scan,
+                   tiling_keys=args.tiling_keys)
     return 0

@@ -1,4 +1,4 @@
-"""`sk twin lib`: link objects into a shared library the CPU twin loads.
+"""`sk twin lib`: link objects into a shared library the CPU twin loads; `sk twin tiling`: a host tiling function.
 
   sk twin lib --toolchain host --compiler PATH [--ld PATH] --obj OBJ... -o OUT.so [-- extra flags]
 
@@ -25,11 +25,28 @@ def configure(parser):
     p.add_argument("--obj", dest="objects", action="append", required=True, metavar="OBJ",
                    help="object to link (repeatable, in link order)")
     p.add_argument("extra", nargs="*", help="extra link flags, after --")
+    p = sub.add_parser("tiling", help="compile a tiling-sink kernel's host tiling function (sk_tiling.h) into a "
+                                      "shared library the CPU twin calls", fromfile_prefix_chars="@")
+    p.add_argument("--compiler", required=True, help="host C++ compiler (g++)")
+    p.add_argument("--ld", help="linker; the driver is pointed at its directory (no PATH under Bazel)")
+    p.add_argument("--include", action="append", default=[], metavar="DIR",
+                   help="include directory (repeatable); the first holds sk_tiling.h")
+    p.add_argument("-o", dest="out", required=True, help="output shared library")
+    p.add_argument("srcs", nargs="+", help="the tiling function's C++ sources")
 
 
 def run(args) -> int:
-    from sk.toolflow.twinlib import link_shared
+    from sk.toolflow.twinlib import link_shared, tiling_function
 
+    if args.step == "tiling":
+        if not args.include:
+            from sk.base.errors import SkError
+
+            raise SkError("the tiling function includes sk_tiling.h", where="--include",
+                          allowed="the twin runtime's include directory first")
+        tiling_function(args.compiler, args.srcs, args.out, include_dir=args.include[0], include_dirs=args.include[1:],
+                        linker=args.ld)
+        return 0
     link_shared(toolargv.Tools(args.toolchain, compiler=args.compiler, linker=args.ld), args.objects, args.out,
                 args.extra)
     return 0

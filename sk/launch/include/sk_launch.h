@@ -5,6 +5,7 @@
  * `<package>/<name>_launch.h` (rendered by `sk launch` from its fusion plan)
  * whose `<name>::Launch(args, stream)` returns a Status. The header is the
  * same on the CPU twin and on CANN; the toolchain picks the implementation.
+ * Headers are C++11; the implementations are compiled as C++17.
  */
 #ifndef SK_LAUNCH_H_
 #define SK_LAUNCH_H_
@@ -28,8 +29,14 @@ struct Status {
   bool ok() const { return code == kOk; }
 };
 
-inline Status Refused(std::string error) { return Status{kBadArgument, std::move(error)}; }
-inline Status Failed(std::string error) { return Status{kLaunchFailed, std::move(error)}; }
+inline Status MakeStatus(int code, std::string error) {
+  Status s;
+  s.code = code;
+  s.error = std::move(error);
+  return s;
+}
+inline Status Refused(std::string error) { return MakeStatus(kBadArgument, std::move(error)); }
+inline Status Failed(std::string error) { return MakeStatus(kLaunchFailed, std::move(error)); }
 
 // One launch of a SuperKernel's sequence: the fused kernel, or (for a scope
 // split around a non-fusable op, or bypassed) a piece or an op on its own.

@@ -65,6 +65,52 @@ typedef struct SkTwinLaunch {
 
 typedef struct SkTwinResult SkTwinResult;
 
+/* ------------------------------------------- Memory-semantic words and tasks
+ * A SuperKernel talks to tasks of other engines (an AI CPU tiling task, an
+ * SDMA prefetch task) only through uint64 words in GM (facts §15.3): block 0
+ * writes 1 to a notify word and dccis it; a waiting kernel dccis a word until
+ * it reads 1. sk_twin_launch_tasks runs the tasks as threads beside the
+ * launch. A dcci of a registered word is where the twin makes the write of
+ * the other side visible: a kernel's dcci of a word a task writes returns once
+ * the task has written it (the watchdog names the word and its writer when it
+ * never is); a kernel's dcci after writing a word it notifies wakes the task
+ * waiting for it. */
+#define SK_TWIN_TASK_ERROR 5   /* an external task failed (its tiling, a notify never written) */
+
+#define SK_TWIN_WORD_BY_KERNEL 0u  /* the kernel writes it (notify), a task waits for it */
+#define SK_TWIN_WORD_BY_TASK 1u    /* a task writes it (tiling lock, event), the kernel waits */
+
+typedef struct SkTwinWord {
+  uint64_t* addr;
+  uint32_t writer;   /* SK_TWIN_WORD_BY_* */
+  const char* what;  /* for messages: the word, its op and who writes it */
+} SkTwinWord;
+
+struct SkTilingContext;  /* sk_tiling.h */
+
+typedef struct SkTwinTask {
+  const char* name;
+  int32_t wait_word;            /* index in words of the notify it waits for first; -1: starts at once */
+  int (*tiling)(struct SkTilingContext* ctx); /* tiling task: the host tiling function; NULL: prefetch */
+  struct SkTilingContext* tiling_ctx;
+  const uint64_t* tiling_keys;  /* the keys the kernel has: any other is an error */
+  uint32_t num_tiling_keys;
+  int32_t key_word;             /* words the tiling task writes the key and block count to; -1: none */
+  int32_t block_word;
+  int32_t release_word;         /* the word it sets to 1 when done (a lock or an event) */
+  const void* prefetch;         /* prefetch task: the GM range it loads */
+  uint64_t prefetch_bytes;
+} SkTwinTask;
+
+/* One launch with its tasks: the tasks start with the workers; each waits for
+ * its notify word, runs (tiling: calls the function; prefetch: reads the
+ * range), writes its words and sets its release word. A task that fails does
+ * not release; the launch then fails in bounded time (watchdog) naming the
+ * word, its op and the task. A task still waiting when the kernel has ended
+ * fails the launch with SK_TWIN_TASK_ERROR. */
+int sk_twin_launch_tasks(const SkTwinLaunch* launch, const SkTwinWord* words, uint32_t num_words,
+                         const SkTwinTask* tasks, uint32_t num_tasks, SkTwinResult** out);
+
 /* Runs one launch to completion; *out receives a result (free it with
  * sk_twin_result_free) even on failure. Returns the status. */
 int sk_twin_launch(const SkTwinLaunch* launch, SkTwinResult** out);

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "faults.h"
@@ -138,6 +139,21 @@ struct RoundGroup {
   std::vector<Worker*> targets;
 };
 
+// The memory-semantic words and external tasks of one launch (tasks.cc).
+struct Externals {
+  std::vector<SkTwinWord> words;           // fixed before the launch starts
+  std::vector<std::string> whats;          // owned copies of words[i].what
+  std::vector<SkTwinTask> tasks;
+  std::vector<std::string> names;          // owned copies of tasks[i].name
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<bool> written;               // guarded by mu: the word's writer has written it
+  std::vector<std::vector<bool>> seen;     // guarded by mu: [word][worker] the worker saw it written
+  std::vector<std::string> task_state;     // guarded by mu: what each task does now
+  std::vector<std::string> task_error;     // guarded by mu: why a task failed, "" if it did not
+  bool kernel_done = false;                // guarded by mu
+};
+
 struct LaunchContext {
   std::string name;
   void* entry = nullptr;
@@ -178,6 +194,8 @@ struct LaunchContext {
   std::condition_variable done_cv;
   uint32_t done = 0;  // guarded by done_mu
 
+  std::shared_ptr<Externals> ext;  // words and tasks (sk_twin_launch_tasks); null otherwise
+
   // worker: the index of the failing worker for a kernel error, else -1.
   void Fail(int code, const std::string& message, int64_t worker = -1);
 };
@@ -208,6 +226,20 @@ void SetFlag(LaunchContext& ctx, Worker& w, int mode, int flag);
 void WaitFlag(LaunchContext& ctx, Worker& w, int flag);
 void SyncAllOn(LaunchContext& ctx, Worker& w, bool aiv_only);
 const char* FlagName(int flag);
+
+// Memory-semantic words and external tasks (tasks.cc).
+// A dcci by a worker: true when addr is a registered word (handled there).
+bool ExternalDcci(LaunchContext& ctx, Worker& w, const volatile void* addr);
+// sk_twin_launch_tasks: the launch's externals (problem set when invalid), its task threads
+// (started after BuildContext, once the workers exist), and their end: the tasks' errors.
+std::shared_ptr<Externals> MakeExternals(const SkTwinWord* words, uint32_t num_words, const SkTwinTask* tasks,
+                                         uint32_t num_tasks, std::string* problem);
+std::vector<std::thread> StartTasks(LaunchContext& ctx);
+std::string FinishTasks(LaunchContext& ctx, std::vector<std::thread>* threads);
+// The registered word at addr, "" if none.
+std::string WordText(const LaunchContext& ctx, uintptr_t addr);
+// What the tasks do and why any failed, for the deadlock report.
+std::string DescribeTasks(LaunchContext& ctx);
 
 // Texts (diagnose.cc).
 std::string DescribeDeadlock(LaunchContext& ctx, uint64_t idle_ns);

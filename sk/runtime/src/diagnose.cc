@@ -41,6 +41,8 @@ std::string FlagText(int flag) {
 
 std::string AddrText(const LaunchContext& ctx, uintptr_t addr) {
   std::string text = HexAddr(addr);
+  std::string word = WordText(ctx, addr);
+  if (!word.empty()) text += " (" + word + ")";
   for (uint32_t i = 0; i < ctx.num_params; ++i) {
     if (ctx.params[i] == addr) return text + " (param_base[" + std::to_string(i) + "])";
   }
@@ -165,6 +167,7 @@ std::string DescribeDeadlock(LaunchContext& ctx, uint64_t idle_ns) {
     for (size_t i = 0; i < pending.size(); ++i) out += (i == 0 ? " " : "; ") + pending[i];
     out += ".";
   }
+  out += DescribeTasks(ctx);
   if (aic_waits && ctx.aiv_ration == 0) {
     out += " This launch has no AIV workers, so no mode-2 set from an AIV can release an AIC.";
   }

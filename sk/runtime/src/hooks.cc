@@ -150,6 +150,7 @@ void sk_twin_dcci(const volatile void* addr, int32_t entire, int32_t dst) {
   Worker& w = CurrentWorker("dcci");
   sk_twin::LaunchContext& ctx = CurrentLaunch();
   w.counters[SK_TWIN_COUNTER_DCCI] += 1;
+  if (ctx.ext != nullptr && addr != nullptr && sk_twin::ExternalDcci(ctx, w, addr)) return;
 #if defined(__SANITIZE_THREAD__)
   // Host memory is coherent; for the race checker a dcci on a GM word orders
   // the caller's accesses around it like the flush/invalidate pair does.

@@ -377,7 +377,7 @@ bool Supervise(LaunchContext& ctx, uint64_t start_ns) {
   return all_done;
 }
 
-SkTwinResult* RunOne(const SkTwinLaunch& launch) {
+SkTwinResult* RunOne(const SkTwinLaunch& launch, std::shared_ptr<Externals> ext = nullptr) {
   auto* result = new SkTwinResult();
   std::string problem = Validate(launch);
   uint64_t timeout_ns = 0;
@@ -390,6 +390,8 @@ SkTwinResult* RunOne(const SkTwinLaunch& launch) {
     return result;
   }
   std::shared_ptr<LaunchContext> ctx = BuildContext(launch, timeout_ns, limit_ns);
+  ctx->ext = std::move(ext);
+  if (ctx->ext != nullptr) ctx->ext->seen.assign(ctx->ext->words.size(), std::vector<bool>(ctx->workers.size(), false));
   result->start_ns = NowNs();
   NoteProgress(*ctx);
   std::vector<std::thread> threads;
@@ -406,7 +408,18 @@ SkTwinResult* RunOne(const SkTwinLaunch& launch) {
     ctx->started = true;
   }
   ctx->start_cv.notify_all();
+  std::vector<std::thread> tasks = StartTasks(*ctx);
   bool all_done = Supervise(*ctx, result->start_ns);
+  std::string task_errors = FinishTasks(*ctx, &tasks);
+  if (!task_errors.empty()) {
+    std::lock_guard<std::mutex> lock(ctx->error_mu);
+    if (ctx->status == SK_TWIN_OK) {
+      ctx->status = SK_TWIN_TASK_ERROR;
+      ctx->error = "sk twin: kernel '" + ctx->name + "': " + task_errors;
+    } else if (ctx->error.find(task_errors) == std::string::npos) {
+      ctx->error += " " + task_errors;
+    }
+  }
   if (all_done) {
     for (auto& t : threads) t.join();
   } else {
@@ -475,6 +488,26 @@ int sk_twin_launch(const SkTwinLaunch* launch, SkTwinResult** out) {
     return SK_TWIN_BAD_LAUNCH;
   }
   *out = sk_twin::RunOne(*launch);
+  return (*out)->status;
+}
+
+int sk_twin_launch_tasks(const SkTwinLaunch* launch, const SkTwinWord* words, uint32_t num_words,
+                         const SkTwinTask* tasks, uint32_t num_tasks, SkTwinResult** out) {
+  if (out == nullptr) return SK_TWIN_BAD_LAUNCH;
+  std::string problem;
+  std::shared_ptr<sk_twin::Externals> ext;
+  if (launch != nullptr && (num_words == 0 || words != nullptr) && (num_tasks == 0 || tasks != nullptr)) {
+    ext = sk_twin::MakeExternals(words, num_words, tasks, num_tasks, &problem);
+  } else {
+    problem = "launch, words or tasks is NULL";
+  }
+  if (ext == nullptr) {
+    *out = new SkTwinResult();
+    (*out)->status = SK_TWIN_BAD_LAUNCH;
+    (*out)->error = "launch with tasks: " + problem;
+    return SK_TWIN_BAD_LAUNCH;
+  }
+  *out = sk_twin::RunOne(*launch, std::move(ext));
   return (*out)->status;
 }
 

@@ -16,6 +16,7 @@ CC_TESTS = {
     "flags_test": ["flags_test.cc"],
     "feed_sync_all_test": ["feed_sync_all_test.cc"],
     "launch_test": ["launch_test.cc"],
+    "tasks_test": ["tasks_test.cc"],
     "ascendc_test": ["ascendc_test.cc"],
     "ascendc_rules_test": ["ascendc_rules_test.cc"],
     "block_num_test": [

@@ -1,0 +1,171 @@
+// Memory-semantic words and external tasks (sk_twin_launch_tasks, facts §15.3): a tiling task
+// that waits for the kernel's notify, reads what the kernel wrote, and releases its lock; the
+// errors when it fails, when its notify never comes, and when the kernel waits for nothing.
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "sk_tiling.h"
+#include "twin_test.h"
+
+namespace {
+
+constexpr uint32_t kBlocks = 4;
+
+GM_ADDR Param(int i) { return reinterpret_cast<GM_ADDR*>(get_para_base())[i]; }
+
+// params: 1 data[kBlocks], 2 notify word, 3 lock, 4 tiling key, 5 block num, 6 tiling, 7 out[kBlocks]
+void RouteThenTiledOp() {
+  auto* data = reinterpret_cast<int64_t*>(Param(1));
+  const int64_t b = AscendC::GetBlockIdx();
+  data[b] = b + 1;
+  AscendC::SyncAll<true>();
+  if (b == 0) {
+    auto* notify = reinterpret_cast<uint64_t*>(Param(2));
+    *notify = 1;
+    dcci(notify, 0, 2);
+  }
+  volatile uint64_t* lock = reinterpret_cast<volatile uint64_t*>(Param(3));
+  dcci(lock, 0, 2);
+  while (*lock != 1) dcci(lock, 0, 2);
+  const uint64_t key = *reinterpret_cast<uint64_t*>(Param(4));
+  const uint64_t blocks = *reinterpret_cast<uint64_t*>(Param(5));
+  const int64_t tiling = *reinterpret_cast<int64_t*>(Param(6));
+  if (static_cast<uint64_t>(b) < blocks) reinterpret_cast<int64_t*>(Param(7))[b] = key * 100 + tiling;
+  AscendC::SyncAll<true>();
+  if (b == 0) {
+    *lock = 0;
+    dcci(lock, 0, 2);
+  }
+}
+
+void WaitsForNothing() {}
+
+int g_tiling_rc = 0;
+
+int SumTiling(SkTilingContext* ctx) {
+  const int64_t* data = ctx->Input<int64_t>(0);
+  int64_t sum = 0;
+  for (uint64_t i = 0; i < ctx->InputBytes(0) / sizeof(int64_t); ++i) sum += data[i];
+  *ctx->TilingData<int64_t>() = sum;
+  ctx->SetTilingKey(sum > 5 ? 2 : 1);
+  ctx->SetBlockDim(3);
+  return g_tiling_rc;
+}
+
+struct Setup {
+  std::vector<int64_t> data = std::vector<int64_t>(kBlocks, 0);
+  std::vector<int64_t> out = std::vector<int64_t>(kBlocks, -1);
+  uint64_t notify = 0, lock = 0, key = 0, blocks = 0;
+  int64_t tiling = 0;
+  const uint8_t* inputs[1];
+  uint64_t input_bytes[1];
+  SkTilingContext tc{};
+  uint64_t keys[2] = {1, 2};
+  std::vector<SkTwinWord> words;
+  SkTwinTask task{};
+
+  Setup() {
+    inputs[0] = reinterpret_cast<const uint8_t*>(data.data());
+    input_bytes[0] = data.size() * sizeof(int64_t);
+    tc.num_inputs = 1;
+    tc.inputs = inputs;
+    tc.input_bytes = input_bytes;
+    tc.tiling = reinterpret_cast<uint8_t*>(&tiling);
+    tc.tiling_bytes = sizeof tiling;
+    tc.max_block_dim = kBlocks;
+    words = {{&notify, SK_TWIN_WORD_BY_KERNEL, "__ac_notify_lock_0_0 of op 0 (route), event 7: op 0 writes it"},
+             {&lock, SK_TWIN_WORD_BY_TASK, "__ac_wait_lock_1 of op 1 (gmm): tiling task 'gmm_tiling' releases it"},
+             {&key, SK_TWIN_WORD_BY_TASK, "__ac_dynamic_tiling_key_1"},
+             {&blocks, SK_TWIN_WORD_BY_TASK, "__ac_dynamic_block_num_1"}};
+    task.name = "gmm_tiling";
+    task.wait_word = 0;
+    task.tiling = SumTiling;
+    task.tiling_ctx = &tc;
+    task.tiling_keys = keys;
+    task.num_tiling_keys = 2;
+    task.key_word = 2;
+    task.block_word = 3;
+    task.release_word = 1;
+  }
+
+  void Launch(twin_test::Run* run, void (*entry)(), uint32_t timeout_ms = 0) {
+    static std::vector<uint64_t> params;
+    params = {0, twin_test::Addr(data.data()), twin_test::Addr(&notify), twin_test::Addr(&lock),
+              twin_test::Addr(&key), twin_test::Addr(&blocks), twin_test::Addr(&tiling), twin_test::Addr(out.data())};
+    SkTwinLaunch l{};
+    l.name = "sk_route_gmm";
+    l.entry = reinterpret_cast<void*>(entry);
+    l.num_args = SK_TWIN_PARA_BASE_ENTRY;
+    l.block_dim = kBlocks;
+    l.aic_ration = 0;
+    l.aiv_ration = 1;
+    l.params = params.data();
+    l.num_params = static_cast<uint32_t>(params.size());
+    l.timeout_ms = timeout_ms;
+    run->status = sk_twin_launch_tasks(&l, words.data(), static_cast<uint32_t>(words.size()), &task, 1, &run->r);
+  }
+};
+
+TWIN_TEST(tiling_task_reads_the_kernel_s_output_and_releases_the_lock) {
+  g_tiling_rc = 0;
+  for (int round = 0; round < 20; ++round) {
+    Setup s;
+    twin_test::Run run;
+    s.Launch(&run, RouteThenTiledOp);
+    CHECK_OK(run);
+    CHECK_EQ(s.tiling, int64_t{10});  // 1 + 2 + 3 + 4, read after the kernel wrote it
+    CHECK_EQ(s.key, uint64_t{2});
+    CHECK_EQ(s.blocks, uint64_t{3});
+    CHECK_EQ(s.lock, uint64_t{0});  // the kernel reset it
+    for (uint32_t b = 0; b < kBlocks; ++b) CHECK_EQ(s.out[b], b < 3 ? int64_t{210} : int64_t{-1});
+  }
+}
+
+TWIN_TEST(a_tiling_task_that_never_releases_ends_naming_the_op_the_word_and_the_task) {
+  g_tiling_rc = 3;
+  Setup s;
+  twin_test::Run run;
+  s.Launch(&run, RouteThenTiledOp, 300);
+  g_tiling_rc = 0;
+  CHECK_EQ(run.status, SK_TWIN_DEADLOCK);
+  CHECK_CONTAINS(run.error(), "__ac_wait_lock_1 of op 1 (gmm): tiling task 'gmm_tiling' releases it");
+  CHECK_CONTAINS(run.error(), "'gmm_tiling' task 'gmm_tiling' failed: its tiling function returned 3");
+}
+
+void NeverNotifies() {
+  volatile uint64_t* lock = reinterpret_cast<volatile uint64_t*>(Param(3));
+  dcci(lock, 0, 2);
+  while (*lock != 1) dcci(lock, 0, 2);
+}
+
+TWIN_TEST(a_missing_notify_ends_naming_the_word_the_task_waits_for) {
+  Setup s;
+  twin_test::Run run;
+  s.Launch(&run, NeverNotifies, 300);
+  CHECK_EQ(run.status, SK_TWIN_DEADLOCK);
+  CHECK_CONTAINS(run.error(), "__ac_wait_lock_1 of op 1 (gmm)");
+  CHECK_CONTAINS(run.error(), "'gmm_tiling' waits for its notify");
+  CHECK_CONTAINS(run.error(), "__ac_notify_lock_0_0 of op 0 (route), event 7: op 0 writes it");
+}
+
+TWIN_TEST(a_task_still_waiting_when_the_kernel_ends_fails_the_launch) {
+  Setup s;
+  twin_test::Run run;
+  s.Launch(&run, WaitsForNothing);
+  CHECK_EQ(run.status, SK_TWIN_TASK_ERROR);
+  CHECK_CONTAINS(run.error(), "but the kernel ended without writing it");
+}
+
+TWIN_TEST(a_tiling_key_the_kernel_lacks_is_named) {
+  Setup s;
+  s.keys[1] = 9;
+  twin_test::Run run;
+  s.Launch(&run, RouteThenTiledOp, 300);
+  CHECK(run.status != SK_TWIN_OK);
+  CHECK_CONTAINS(run.error(), "chose tiling key 2, which the kernel does not have (its keys: 1, 9)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
