@@ -46,11 +46,15 @@ def _run_sk(ctx, tc, mnemonic, progress, args, inputs, outputs, tools = []):
         toolchain = SK_TOOLCHAIN_TYPE,
     )
 
-def _tool_args(args, tc, compiler = False, linker = False, objcopy = False):
+def _tool_args(args, tc, compiler = False, linker = False, objcopy = False, soc = False):
     args.add("--toolchain", tc.flavor)
     if compiler:
         args.add("--compiler", tc.compiler)
         args.add_all(tc.include_dirs, before_each = "--include")
+    if soc:
+        # The toolchain's SoC picks the CANN compile target of a sub-kernel (dav-<chip>-*);
+        # a SuperKernel's halves take theirs from its plan.
+        args.add("--soc", tc.soc)
     if linker:
         args.add("--ld", tc.linker)
     if objcopy:
@@ -80,7 +84,7 @@ def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts
     args = ctx.actions.args()
     args.add("subkernel")
     args.add("compile")
-    _tool_args(args, tc, compiler = True)
+    _tool_args(args, tc, compiler = True, soc = True)
     if loc:
         _kernel_args(args, kernel_type, block_dim, options, op_type, loc)
         args.add("--sync-out", sync_out)
@@ -112,7 +116,7 @@ def wrap_sub_kernel(ctx, tc, kernel_obj, sync_scan, out_obj, kernel_name, kernel
     args = ctx.actions.args()
     args.add("subkernel")
     args.add("wrap")
-    _tool_args(args, tc, compiler = True)
+    _tool_args(args, tc, compiler = True, soc = True)
     _kernel_args(args, kernel_type, block_dim, options, op_type, loc)
     args.add("--entry", kernel_name)
     args.add_all(params, before_each = "--param")
@@ -156,6 +160,7 @@ def compile_entry(ctx, tc, plan, src, compile_options, out_dir, side):
     args.add("entry")
     args.add("compile")
     _tool_args(args, tc, compiler = True, objcopy = True)
+    args.add_all(tc.stub_include_dirs, before_each = "--stub-include")
     args.add("--plan", plan)
     args.add("--src", src)
     args.add("--compile-options", compile_options)

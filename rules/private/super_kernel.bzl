@@ -231,7 +231,7 @@ CANN the binaries are embedded and launched through the ACL runtime
         ),
         "options": attr.string(default = "", doc = "SuperKernel options, upstream grammar: 'feed-sync-all=1:split-mode=4'"),
         "kernel_name": attr.string(doc = "Entry symbol of the fused kernel; defaults to the target name"),
-        "soc": attr.string(doc = "SoC to build for; defaults to the toolchain's"),
+        "soc": attr.string(doc = "SoC to build for; defaults to the toolchain's (the sub-kernels are compiled for the toolchain's chip, so a SoC of another chip does not fit them)"),
         "_sk": attr.label(default = "//sk", executable = True, cfg = "exec"),
         "_allowlist_function_transition": attr.label(default = "@bazel_tools//tools/allowlists/function_transition_allowlist"),
         "_launch_api": attr.label(default = "//sk/launch:api", providers = [CcInfo]),

@@ -1,19 +1,24 @@
 """The SoCs a SuperKernel can be generated for, and what the generator needs to know of each.
 
 The SoC is an explicit input of `sk gen` (`--soc`, default `DEFAULT_SOC`). What
-matters to code generation:
+matters to code generation and to the tool argv:
   * ai_core_cnt / vector_core_cnt: the core counts a dynamic-shape sub-op is
     assumed to use (it is "full core", facts §3.1) and the upper bounds of
     debug-aic-num / debug-aiv-num;
   * has_ffts: c220 parts pass the FFTS base address in param_base[0], so
-    sub-op parameters start at offset 1 (facts §3.2);
-  * chip / npu_arch: c220 / 2201 select the dav-c220-{cube,vec} compile targets.
+    sub-op parameters start at offset 1 (facts §3.2); c310 has no FFTS slot;
+  * chip / npu_arch: c220 / 2201 (Atlas A2/A3) or c310 / 3510 (Ascend950)
+    select the dav-<chip>-{cube,vec} compile targets and c310's compile flags
+    (sk.toolflow.toolargv).
 
-Counts: Ascend910_9391 (the conformance SoC) has 48 vector cores, visible in the
-dynamic AIV golden (block dim 48); its cube count cannot be seen in the goldens
-(it must be <= 32) and 24 is the A3 die's AI-core count, consistent with the
-dynamic AIC golden needing feed-sync-all. The Atlas A2 parts (910B1..B4) use
-their published cube/vector core counts.
+The list is upstream's (docs/cann-flow.md): every part of the short SoCs
+Ascend910B, Ascend910_93 and Ascend950 that ADK's is_support_super_kernel
+accepts, named as CANN's platform names them. Core counts: each A3 part and
+A2 variant has its A2 bin's (910B1/B2 and their relatives 24 cube / 48
+vector cores, 910B3/B4 20/40; 9391/9392 are B1 bins, 9381/9382 B2, 9372 B3,
+9362 B4); Ascend910_9391 (the conformance SoC) shows its 48 vector cores in
+the dynamic AIV golden (block dim 48). Ascend950PR_9579: 28 cube and 56
+vector cores, as its platform configuration reports them.
 """
 
 from __future__ import annotations
@@ -48,13 +53,21 @@ class Platform:
         return dataclasses.asdict(self)
 
 
+def _a2(soc: str, cube: int) -> Platform:
+    return Platform(soc, "Ascend910B", "c220", 2201, cube, 2 * cube, True)
+
+
+def _a3(soc: str, cube: int) -> Platform:
+    return Platform(soc, "Ascend910_93", "c220", 2201, cube, 2 * cube, True)
+
+
 _SOCS = {
     p.soc: p for p in (
-        Platform("Ascend910_9391", "Ascend910_93", "c220", 2201, 24, 48, True),
-        Platform("Ascend910B1", "Ascend910B", "c220", 2201, 24, 48, True),
-        Platform("Ascend910B2", "Ascend910B", "c220", 2201, 24, 48, True),
-        Platform("Ascend910B3", "Ascend910B", "c220", 2201, 20, 40, True),
-        Platform("Ascend910B4", "Ascend910B", "c220", 2201, 20, 40, True),
+        _a2("Ascend910B1", 24), _a2("Ascend910B2", 24), _a2("Ascend910B2C", 24),
+        _a2("Ascend910B3", 20), _a2("Ascend910B4", 20), _a2("Ascend910B4-1", 20),
+        _a3("Ascend910_9391", 24), _a3("Ascend910_9392", 24), _a3("Ascend910_9381", 24),
+        _a3("Ascend910_9382", 24), _a3("Ascend910_9372", 20), _a3("Ascend910_9362", 20),
+        Platform("Ascend950PR_9579", "Ascend950", "c310", 3510, 28, 56, False),
     )
 }
 DEFAULT_SOC = "Ascend910_9391"

@@ -30,6 +30,9 @@ pytestmark = [needs_host_tools, needs_twin_sources]
 FAKE = os.path.join(REPO, "tests", "fake_cann")
 BIN = os.path.join(FAKE, "compiler", "ccec_compiler", "bin")
 INCLUDE = os.path.join(FAKE, "x86_64-linux", "asc", "include")
+# The entry stubs get upstream's own list (ADK gen_spk_kernel_call); two of it stand for it here.
+STUB_INCLUDES = [os.path.join(FAKE, "x86_64-linux", "asc", "impl", "basic_api", "reg_compute"),
+                 os.path.join(FAKE, "x86_64-linux", "asc")]
 MODEL = os.path.join(REPO, "sk", "tests", "fixtures", "runcfg", "model.json")
 SK = "te_superkernel_rc"
 
@@ -64,7 +67,8 @@ def _cann(root: str, log: str, runtime: str):
     for side in ("cube", "vec"):
         d = os.path.join(out, f"entry_{side}")
         proc = run_sk("entry", "compile", "--toolchain", "cann", "--compiler", os.path.join(BIN, "bisheng"),
-                      "--objcopy", os.path.join(BIN, "llvm-objcopy"), "--include", INCLUDE, "--plan", plan,
+                      "--objcopy", os.path.join(BIN, "llvm-objcopy"), "--include", INCLUDE,
+                      *[a for d in STUB_INCLUDES for a in ("--stub-include", d)], "--plan", plan,
                       "--src", os.path.join(gen, f"{SK}_kernel.cpp"),
                       "--compile-options", os.path.join(gen, f"{SK}.compile_options.json"),
                       "--arch", side, "--out-dir", d, env=env)
@@ -129,7 +133,8 @@ def _half(side: str, index: int, flags, split: int):
         seq += [["llvm-objcopy", "--redefine-sym", f"{sym}={local}_{i}", f"{obj}.split{i}.o"],
                 ["llvm-objcopy", "--strip-symbol=g_opSystemRunCfg", f"{obj}.split{i}.o"]]
     seq += [["llvm-objcopy", "--redefine-sym", f"{sym}={local}", obj],
-            ["bisheng", "-x", "cce", "-Iinclude", "-O3", f"--cce-aicore-arch=dav-c220-{side}", "--cce-aicore-only",
+            ["bisheng", "-x", "cce", "-Ireg_compute", "-Iasc", "-O3", f"--cce-aicore-arch=dav-c220-{side}",
+             "--cce-aicore-only",
              *toolargv.CANN_STUB_MLLVM, "-std=c++17", "-DTILING_KEY_VAR=0", "-o", f"sk_{index}.o", "-c",
              f"sk_{index}.cpp"]]
     return seq
@@ -194,3 +199,25 @@ def test_cann_flow_steps_globals_and_twin_run(split, tmp_path, runtime_dir):
     scope = dataclasses.replace(built.scopes[SK], library=lib)
     report = run.execute(m, dataclasses.replace(built, scopes={SK: scope}), seed=0, repeat=1)
     assert report.identical, report.lines()
+
+
+@pytest.mark.parametrize("soc, chip", [(None, "c220"), ("Ascend910B4-1", "c220"), ("Ascend950PR_9579", "c310")])
+def test_sub_kernel_compile_targets_the_socs_chip(soc, chip, tmp_path):
+    # SkCompile passes the toolchain's SoC: c310 compiles for dav-c310-* with upstream's c310 flags.
+    log = str(tmp_path / "cann.log")
+    proc = run_sk("subkernel", "compile", "--toolchain", "cann", "--compiler", os.path.join(BIN, "bisheng"),
+                  "--include", INCLUDE, *(["--soc", soc] if soc else []), "--kernel-type", "KERNEL_TYPE_AIV_ONLY",
+                  "--block-dim", "8", "--options", "", "--sync-out", str(tmp_path / "k.sync.json"),
+                  "-o", str(tmp_path / "k.o"), os.path.join(os.path.dirname(MODEL), "runcfg_add.cpp"),
+                  env={"SK_FAKE_CANN_LOG": log, "SK_FAKE_CANN_CXX": HOST_TOOLS["g++"],
+                       "SK_FAKE_CANN_TWIN_INCLUDE": os.path.join(REPO, "sk", "runtime", "include")})
+    assert proc.returncode == 0, proc.stderr
+    with open(log, encoding="utf-8") as f:
+        records = [json.loads(line) for line in f]
+    # Upstream's scan preprocesses both sides; an AIV_ONLY kernel then compiles for the vector side.
+    arches = [[a for a in r["argv"] if a.startswith("--cce-aicore-arch=")] for r in records]
+    assert arches == [[f"--cce-aicore-arch=dav-{chip}-cube"], [f"--cce-aicore-arch=dav-{chip}-vec"],
+                      [f"--cce-aicore-arch=dav-{chip}-vec"]]
+    for r in records:
+        assert ("-D__DAV_C310__" in r["argv"]) == (chip == "c310")
+        assert ("--cce-aicore-jump-expand=true" in r["argv"]) == (chip == "c310")

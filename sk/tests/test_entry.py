@@ -108,3 +108,45 @@ def test_a_failing_compile_leaves_nothing(tmp_path):
         entry.compile_entry(_tools(), _plan(), src=str(bad), flags=[], out_dir=str(tmp_path / "e"), side="cube",
                             include_dirs=[MINI])
     assert not (tmp_path / "e").exists() or os.listdir(tmp_path / "e") == []
+
+
+def _split_plan(split):
+    names = {"cube": "sk_mix_aic", "vec": "sk_mix_aiv"}
+    entries = tuple(planfacts.EntryFacts(side, names[side], f"-Dauto_gen_sk_kernel={names[side]}",
+                                         f"{names[side]}.o") for side in ("cube", "vec"))
+    return planfacts.PlanFacts("sk", "KERNEL_TYPE_MIX_AIC_1_1", "1:1", 8, split, entries, (), (), 1, {})
+
+
+def test_at_split_mode_3_each_half_is_its_stub_the_renamed_half_and_its_copies(tmp_path, src):
+    from sk.twin.binding import INCLUDE_DIR  # the stub's twin branch needs the twin's get_coreid
+
+    for side in ("cube", "vec"):
+        entry.compile_entry(_tools(), _split_plan(3), src=src, flags=[], out_dir=str(tmp_path / f"entry_{side}"),
+                            side=side, include_dirs=[str(INCLUDE_DIR)])
+    assert sorted(os.listdir(tmp_path / "entry_cube")) == ["sk_0.o", "sk_mix_aic.o", "sk_mix_aic.o.split1.o",
+                                                           "sk_mix_aic.o.split2.o"]
+    assert sorted(os.listdir(tmp_path / "entry_vec")) == ["sk_1.o", "sk_mix_aiv.o", "sk_mix_aiv.o.split1.o",
+                                                          "sk_mix_aiv.o.split2.o"]
+
+    def globals_of(name, side="cube"):
+        return sorted(s.name for s in objfacts.read_object(str(tmp_path / f"entry_{side}" / name)).defined_globals())
+
+    # The stub defines the entry and (cube side of a MIX SuperKernel) g_opSystemRunCfg, and calls every copy.
+    assert globals_of("sk_0.o") == ["g_opSystemRunCfg", "sk_mix_aic"]
+    assert globals_of("sk_1.o", "vec") == ["sk_mix_aiv"]
+    called = {s.name for s in objfacts.read_object(str(tmp_path / "entry_cube" / "sk_0.o")).undefined()}
+    assert {"_sk_mix_aic", "_sk_mix_aic_1", "_sk_mix_aic_2"} <= called
+    assert globals_of("sk_mix_aic.o") == ["_sk_mix_aic"]
+    assert globals_of("sk_mix_aic.o.split2.o") == ["_sk_mix_aic_2"]
+    assert globals_of("sk_mix_aiv.o.split1.o", "vec") == ["_sk_mix_aiv_1"]
+    assert not [p for p in os.listdir(tmp_path / "entry_cube") if p.startswith(".sk-") or p.endswith(".cpp")]
+
+
+def test_a_split_half_needs_the_objcopy_and_a_directory(tmp_path, src):
+    with pytest.raises(SkError, match="at split-mode 4 a half is its entry stub"):
+        entry.compile_entry(_tools(objcopy=False), _split_plan(4), src=src, flags=[], out_dir=str(tmp_path / "d"),
+                            side="cube", include_dirs=[MINI])
+    with pytest.raises(SkError, match="at split-mode 4 a half is its entry stub") as err:
+        entry.compile_entry(_tools(), _split_plan(4), src=src, flags=[], out=str(tmp_path / "x.o"), side="cube",
+                            include_dirs=[MINI])
+    assert "-o" in str(err.value) and not (tmp_path / "x.o").exists()

@@ -49,12 +49,13 @@ def test_cann_sk_entry_compile_cube_half_matches_upstream():
 
 
 def test_cann_c310_compile_names_the_chip_and_expands_jumps():
-    argv = toolargv.compile_argv(CANN, "k.cpp", "k.o", arch="vec", chip="c310")
+    c310 = toolargv.Tools("cann", compiler="/cann/bin/bisheng", chip="c310")
+    argv = toolargv.compile_argv(c310, "k.cpp", "k.o", arch="vec")
     assert argv == ["/cann/bin/bisheng", "-c", "-O3", "-x", "cce", "--cce-disable-kernel-global-attr-check",
                     "k.cpp", "--cce-aicore-arch=dav-c310-vec", "-D__DAV_C310__", "--cce-aicore-only", "-o", "k.o",
                     *MLLVM_TAIL[:8], "-mllvm", "--cce-aicore-jump-expand=true", *MLLVM_TAIL[8:], "-std=c++17"]
     with pytest.raises(SkError, match="unknown chip"):
-        toolargv.compile_argv(CANN, "k.cpp", "k.o", arch="vec", chip="c100")
+        toolargv.Tools("cann", compiler="/cann/bin/bisheng", chip="c100")
 
 
 def test_host_flags_drop_the_npu_only_ones_and_report_the_long_calls():
@@ -70,7 +71,7 @@ def test_split_entry_stub_and_copies_argv_are_upstreams():
         "-mllvm", "-cce-aicore-addr-transform", "-mllvm", "-cce-aicore-dcci-insert-for-scalar=false",
         "-mllvm", "-cce-aicore-stack-size=0x8000", "-std=c++17", "-DTILING_KEY_VAR=0", "-o", "d/sk_0.o",
         "-c", "d/sk_0.cpp"]
-    assert toolargv.stub_compile_argv(CANN, "s.cpp", "s.o", arch="vec", chip="c310")[3:6] == [
+    assert toolargv.stub_compile_argv(CANN._replace(chip="c310"), "s.cpp", "s.o", arch="vec")[3:6] == [
         "-D__DAV_C310__", "-O3", "--cce-aicore-arch=dav-c310-vec"]
     assert toolargv.redefine_in_place_argv(CANN, "k.o.split1.o", "k", "_sk_1") == [
         "/cann/bin/llvm-objcopy", "--redefine-sym", "k=_sk_1", "k.o.split1.o"]

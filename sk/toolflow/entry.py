@@ -65,11 +65,13 @@ def load_compile_options(path: str) -> list[str]:
 
 
 def compile_entry(tools: toolargv.Tools, plan, *, src: str, flags: list[str], out_dir: str | None = None,
-                  side: str | None = None, out: str | None = None, include_dirs=(),
+                  side: str | None = None, out: str | None = None, include_dirs=(), stub_include_dirs=(),
                   extra=()) -> list[tuple[EntryUnit, str]]:
     """Compiles the halves (all, or the one `side`) into out_dir, or the one `side` into `out`; returns
     (unit, path).
 
+    stub_include_dirs: the entry stubs' include directories at split-mode > 1 (upstream's own list for
+    them), else include_dirs.
     side with out_dir: that half if the plan has one, else nothing (a build declares one action per side
     before the plan says which exist). With an objcopy in `tools`, each half leaves with its entry symbol
     its only global and its COMDAT groups dissolved, as `sk link` needs it (linkprep.localize_entry): that
@@ -90,18 +92,20 @@ def compile_entry(tools: toolargv.Tools, plan, *, src: str, flags: list[str], ou
                       where="-o" if out is not None else "--objcopy",
                       allowed="compile into --out-dir with --objcopy PATH")
     defines, split_calls = toolargv.translate_flags(tools.flavor, flags)
-    chip = plan.chip or toolargv.DEFAULT_CHIP
+    if plan.chip and plan.chip != tools.chip:  # the plan's SoC decides the CANN target
+        tools = toolargv.Tools(tools.flavor, tools.compiler, tools.linker, tools.objcopy, plan.chip)
     written = []
     for unit, index in todo:
         dst = out if out else os.path.join(out_dir, unit.file_name)
         if split > 1:
             written += _compile_split(tools, plan, unit, index, split, src=src, out_dir=out_dir, defines=defines,
-                                      split_calls=split_calls, chip=chip, include_dirs=include_dirs, extra=extra)
+                                      split_calls=split_calls, include_dirs=include_dirs,
+                                      stub_include_dirs=stub_include_dirs or include_dirs, extra=extra)
             continue
         with atomic_output(dst) as tmp:
             compiled = tmp + ".raw" if tools.objcopy else tmp
             try:
-                _compile_half(tools, unit, src, compiled, defines=defines, split_calls=split_calls, chip=chip,
+                _compile_half(tools, unit, src, compiled, defines=defines, split_calls=split_calls,
                               include_dirs=include_dirs, extra=extra)
                 if tools.objcopy:
                     localize_entry(tools, compiled, tmp, unit.symbol, label=f"{src} ({unit.side} half)")
@@ -114,27 +118,27 @@ def compile_entry(tools: toolargv.Tools, plan, *, src: str, flags: list[str], ou
     return written
 
 
-def _compile_half(tools, unit: EntryUnit, src: str, dst: str, *, defines, split_calls, chip, include_dirs, extra):
+def _compile_half(tools, unit: EntryUnit, src: str, dst: str, *, defines, split_calls, include_dirs, extra):
     argv = toolargv.entry_compile_argv(tools, src, dst, arch=unit.side, include_dirs=include_dirs, defines=defines,
-                                       extra=extra, tail=unit.tail, split_calls=split_calls, chip=chip)
+                                       extra=extra, tail=unit.tail, split_calls=split_calls)
     run_tool(argv, step=f"compiling the SuperKernel entry ({unit.side} half)", where=src)
 
 
 def _compile_split(tools, plan, unit: EntryUnit, index: int, split: int, *, src, out_dir, defines, split_calls,
-                   chip, include_dirs, extra) -> list[tuple[EntryUnit, str]]:
+                   include_dirs, stub_include_dirs, extra) -> list[tuple[EntryUnit, str]]:
     """The half compiled, localised and made its split set in a scratch directory, then moved into out_dir
     (the stub first, so a half's set is never half there)."""
     label = f"{src} ({unit.side} half)"
     os.makedirs(out_dir, exist_ok=True)
     with scratch_dir(os.path.join(out_dir, unit.file_name)) as work:
         raw, obj = os.path.join(work, unit.file_name + ".raw"), os.path.join(work, unit.file_name)
-        _compile_half(tools, unit, src, raw, defines=defines, split_calls=split_calls, chip=chip,
+        _compile_half(tools, unit, src, raw, defines=defines, split_calls=split_calls,
                       include_dirs=include_dirs, extra=extra)
         localize_entry(tools, raw, obj, unit.symbol, label=label)
         made = entrysplit.split_half(tools, obj, work, kernel_name=plan.kernel_name, entry_symbol=unit.symbol,
                                      arch=unit.side, index=index, split=split,
                                      run_cfg_arch=entrysplit.run_cfg_side(plan.kernel_type),
-                                     stub_dir=out_dir, include_dirs=include_dirs, chip=chip, label=label)
+                                     stub_dir=out_dir, include_dirs=stub_include_dirs, label=label)
         # Published in this order (toolrun.publish): the scratch directory may be on another file system.
         staged = [stage_file(os.path.join(out_dir, os.path.basename(path)), path) for path in made]
         written = [(unit, st.dest) for st in staged]

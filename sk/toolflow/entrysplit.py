@@ -84,7 +84,7 @@ def stub_source(entry_symbol: str, copies: list[str], run_cfg_arch: str) -> str:
 
 def split_half(tools: toolargv.Tools, obj: str, work: str, *, kernel_name: str, entry_symbol: str, arch: str,
                index: int, split: int, run_cfg_arch: str, stub_dir: str, include_dirs=(),
-               chip: str = toolargv.DEFAULT_CHIP, label: str = "") -> list[str]:
+               label: str = "") -> list[str]:
     """Makes the split set of the compiled half `obj` (named `<entry_symbol>.o`) in `work`.
 
     Returns the objects in link order: the stub sk_<index>.o, `obj` (renamed in
@@ -111,7 +111,7 @@ def split_half(tools: toolargv.Tools, obj: str, work: str, *, kernel_name: str, 
         f.write(stub_source(entry_symbol, copies, run_cfg_arch))
     stub = os.path.join(work, f"sk_{index}.o")
     try:
-        run_tool(toolargv.stub_compile_argv(tools, src, stub, arch=arch, include_dirs=include_dirs, chip=chip),
+        run_tool(toolargv.stub_compile_argv(tools, src, stub, arch=arch, include_dirs=include_dirs),
                  step="compiling the SuperKernel entry stub", where=where)
     finally:
         os.unlink(src)

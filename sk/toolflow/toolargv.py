@@ -102,17 +102,19 @@ SYMBOLIC_SHARED = ("-shared", "-Wl,-Bsymbolic")
 
 
 # A tuple, not a dataclass: importing dataclasses took 10 ms of every `sk link`.
-class Tools(namedtuple("Tools", "flavor compiler linker objcopy")):
-    """The tool paths of one toolchain flavour (any may be None if unused)."""
+class Tools(namedtuple("Tools", "flavor compiler linker objcopy chip")):
+    """The tool paths of one toolchain flavour (any may be None if unused), and the chip a CANN
+    compile targets (CHIPS; the host twin is always a c220)."""
 
     __slots__ = ()
 
     def __new__(cls, flavor: str, compiler: str | None = None, linker: str | None = None,
-                objcopy: str | None = None):
+                objcopy: str | None = None, chip: str = DEFAULT_CHIP):
         if flavor not in FLAVORS:
             raise SkError("unknown toolchain flavour", where="--toolchain", value=flavor,
                           allowed="use one of: " + ", ".join(FLAVORS))
-        return super().__new__(cls, flavor, compiler, linker, objcopy)
+        _check_chip(chip)
+        return super().__new__(cls, flavor, compiler, linker, objcopy, chip)
 
     def need(self, tool: str) -> str:
         path = getattr(self, tool)
@@ -123,6 +125,11 @@ class Tools(namedtuple("Tools", "flavor compiler linker objcopy")):
         return path
 
 
+def _check_chip(chip: str) -> None:
+    if chip not in CHIPS:
+        raise SkError("unknown chip", where="soc: chip", value=chip, allowed="one of " + ", ".join(CHIPS))
+
+
 def _check_arch(arch: str | None, flavor: str) -> None:
     if arch is None and flavor == HOST:
         return
@@ -131,8 +138,7 @@ def _check_arch(arch: str | None, flavor: str) -> None:
 
 
 def compile_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=(), include_dirs=(),
-                 extra=(), tail=(), split_calls: bool = False, host_opt: str | None = None,
-                 chip: str = DEFAULT_CHIP) -> list[str]:
+                 extra=(), tail=(), split_calls: bool = False, host_opt: str | None = None) -> list[str]:
     """A compile of one translation unit for one core side.
 
     arch: "cube" or "vec"; None (host only) for a unit that serves both sides,
@@ -146,13 +152,13 @@ def compile_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=
              long-call "mllvm options", after the mllvm tail.
     host_opt: the host's optimisation flag, HOST_OPT unless given (the CANN
               argv is upstream's whatever it is).
-    chip:  the CANN target chip (CHIPS); the host twin is always a c220.
+    The CANN target chip is the tools' (c310: its arch, define and mllvm tail).
     """
     _check_arch(arch, tools.flavor)
     compiler = tools.need("compiler")
     includes = [f"-I{d}" for d in include_dirs]
     if tools.flavor == CANN:
-        _check_chip(chip)
+        chip = tools.chip
         options = [*defines, *extra]
         if ATTR_CHECK_FLAG not in options:
             options = [ATTR_CHECK_FLAG, *options]
@@ -164,11 +170,6 @@ def compile_argv(tools: Tools, src: str, out: str, *, arch: str | None, defines=
     # Host: -x c++ because Ascend sources are often named *.cce or *.asc.
     return [compiler, "-c", "-std=c++17", host_opt or HOST_OPT, "-fPIC", "-x", "c++", *includes,
             *HOST_TWIN_DEFINES, *HOST_ARCH_DEFINES.get(arch, ()), *defines, *extra, *tail, src, "-o", out]
-
-
-def _check_chip(chip: str) -> None:
-    if chip not in CHIPS:
-        raise SkError("unknown chip", where="soc: chip", value=chip, allowed="one of " + ", ".join(CHIPS))
 
 
 def kernel_type_tail(kernel_type: str, tiling_key: int = 0) -> list[str]:
@@ -187,14 +188,14 @@ def kernel_type_tail(kernel_type: str, tiling_key: int = 0) -> list[str]:
 
 
 def entry_compile_argv(tools: Tools, src: str, out: str, *, arch: str, defines=(), include_dirs=(), extra=(),
-                       tail=(), split_calls: bool = False, chip: str = DEFAULT_CHIP) -> list[str]:
+                       tail=(), split_calls: bool = False) -> list[str]:
     """One half of the generated SuperKernel source (`sk entry compile`).
 
     CANN: compile_argv's, upstream's entry compile (facts §6.3). Host: the
     same at HOST_ENTRY_OPT; user copts in `extra` still come after it.
     """
     return compile_argv(tools, src, out, arch=arch, defines=defines, include_dirs=include_dirs, extra=extra,
-                        tail=tail, host_opt=HOST_ENTRY_OPT, split_calls=split_calls, chip=chip)
+                        tail=tail, host_opt=HOST_ENTRY_OPT, split_calls=split_calls)
 
 
 def tiling_key_rename(kernel_name: str) -> str:
@@ -330,8 +331,7 @@ CANN_STUB_MLLVM = (
 )
 
 
-def stub_compile_argv(tools: Tools, src: str, out: str, *, arch: str, include_dirs=(),
-                      chip: str = DEFAULT_CHIP) -> list[str]:
+def stub_compile_argv(tools: Tools, src: str, out: str, *, arch: str, include_dirs=()) -> list[str]:
     """The entry stub of a split SuperKernel half (sk_<i>.cpp, facts §6.6).
 
     CANN: upstream's argv token for token, with the toolchain's compiler (upstream
@@ -340,9 +340,9 @@ def stub_compile_argv(tools: Tools, src: str, out: str, *, arch: str, include_di
     """
     _check_arch(arch, tools.flavor)
     if tools.flavor == CANN:
-        _check_chip(chip)
+        c310 = tools.chip == "c310"
         return [tools.need("compiler"), "-x", "cce", *(f"-I{d}" for d in include_dirs),
-                *([C310_DEFINE] if chip == "c310" else []), "-O3", cann_arch_flag(arch, chip), "--cce-aicore-only",
+                *([C310_DEFINE] if c310 else []), "-O3", cann_arch_flag(arch, tools.chip), "--cce-aicore-only",
                 *CANN_STUB_MLLVM, "-std=c++17", "-DTILING_KEY_VAR=0", "-o", out, "-c", src]
     return compile_argv(tools, src, out, arch=arch, include_dirs=include_dirs, host_opt=HOST_ENTRY_OPT)
 

@@ -37,6 +37,33 @@ CANN_INCLUDES = [
     "tests/fake_cann/x86_64-linux/tikcpp/tikcfw/interface",
 ]
 
+# The entry stubs' own list (ADK gen_spk_kernel_call): reg_compute for micro_api, and asc itself.
+CANN_STUB_INCLUDES = [
+    _ASC + "impl/adv_api",
+    _ASC + "impl/basic_api",
+    _ASC + "impl/c_api",
+    _ASC + "impl/basic_api/reg_compute",
+    _ASC + "impl/simt_api",
+    _ASC + "impl/utils",
+    _ASC + "include",
+    _ASC + "include/adv_api",
+    _ASC + "include/basic_api",
+    _ASC + "include/aicpu_api",
+    _ASC + "include/c_api",
+    _ASC + "include/basic_api/reg_compute",
+    _ASC + "include/simt_api",
+    _ASC + "include/utils",
+    "tests/fake_cann/x86_64-linux/ascendc/act",
+    _ASC + "impl",
+    "tests/fake_cann/x86_64-linux/asc",
+    "tests/fake_cann/x86_64-linux/tikcpp",
+    "tests/fake_cann/include",
+    "tests/fake_cann/include/ascendc",
+    "tests/fake_cann/x86_64-linux/tikcpp/tikcfw",
+    "tests/fake_cann/x86_64-linux/tikcpp/tikcfw/impl",
+    "tests/fake_cann/x86_64-linux/tikcpp/tikcfw/interface",
+]
+
 def _bin_relative(args):
     """argv with bazel-out/<config>/bin/ cut off its paths."""
     return [a.split("bin/", 1)[-1] if a.startswith("bazel-out/") else a for a in args]
@@ -137,9 +164,13 @@ def _super_kernel_actions_impl(ctx):
         includes = []
         for d in CANN_INCLUDES:
             includes += ["--include", d]
+        stub_includes = []
+        for d in CANN_STUB_INCLUDES:
+            stub_includes += ["--stub-include", d]
         asserts.equals(env, ["entry", "compile", "--toolchain", "cann", "--compiler", BISHENG] + includes + [
             "--objcopy",
             OBJCOPY,
+        ] + stub_includes + [
             "--plan",
             "tests/analysis/_sk/sk_pair/plan.json",
             "--src",

@@ -25,6 +25,27 @@ def cann_include_dirs(arch):
         "%s-linux/tikcpp/tikcfw/interface" % arch,
     ])
 
+# The entry stub of a split SuperKernel half is compiled with ADK's own list (gen_spk_kernel_call):
+# reg_compute instead of micro_api, and the `asc` directory itself.
+_STUB_IMPL_SUBDIRS = ["adv_api", "basic_api", "c_api", "basic_api/reg_compute", "simt_api", "utils"]
+_STUB_INCLUDE_SUBDIRS = ["adv_api", "basic_api", "aicpu_api", "c_api", "basic_api/reg_compute", "simt_api", "utils"]
+
+def cann_stub_include_dirs(arch):
+    asc = "%s-linux/asc" % arch
+    return (["%s/impl/%s" % (asc, sub) for sub in _STUB_IMPL_SUBDIRS] +
+            ["%s/include" % asc] +
+            ["%s/include/%s" % (asc, sub) for sub in _STUB_INCLUDE_SUBDIRS] + [
+        "%s-linux/ascendc/act" % arch,
+        "%s/impl" % asc,
+        asc,
+        "%s-linux/tikcpp" % arch,
+        "include",
+        "include/ascendc",
+        "%s-linux/tikcpp/tikcfw" % arch,
+        "%s-linux/tikcpp/tikcfw/impl" % arch,
+        "%s-linux/tikcpp/tikcfw/interface" % arch,
+    ])
+
 def cann_toolchain_build(compiler_dir, arch, prefix = "cann/", extra_attrs = ""):
     """BUILD text declaring an sk_toolchain over a toolkit at `prefix`."""
     return """\
@@ -59,6 +80,7 @@ sk_toolchain(
     files = [":files"],
     root_file = "{p}{cd}/bisheng",
     include_dirs = [{dirs}],
+    stub_include_dirs = [{stub_dirs}],
 {extra}    visibility = ["//visibility:public"],
 )
 """.format(
@@ -66,6 +88,7 @@ sk_toolchain(
         cd = compiler_dir,
         arch = arch,
         dirs = ", ".join(['"%s"' % ("../" * len(compiler_dir.split("/")) + d) for d in cann_include_dirs(arch)]),
+        stub_dirs = ", ".join(['"%s"' % ("../" * len(compiler_dir.split("/")) + d) for d in cann_stub_include_dirs(arch)]),
         extra = extra_attrs,
     )
 

@@ -14,6 +14,7 @@ SkToolchainInfo = provider(
         "acl": "(Target|None) cann: a CcInfo target with the toolkit's ACL runtime (acl/acl.h, libascendcl) that launch APIs link against",
         "all_files": "(depset[File]) everything the tools read: binaries, headers, the twin runtime",
         "include_dirs": "(list[str]) exec-root-relative include directories",
+        "stub_include_dirs": "(list[str]) exec-root-relative include directories of the entry stubs (empty: include_dirs)",
         "copts": "(list[str]) extra flags appended to every compile",
         "soc": "(str) default SoC (e.g. 'Ascend910_9391')",
         "execution_requirements": "(dict[str,str]) copied onto every action using the tools",

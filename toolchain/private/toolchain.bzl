@@ -12,6 +12,7 @@ def _sk_toolchain_impl(ctx):
                 fail("sk_toolchain %s: attribute '%s' is required when available = True" % (ctx.label, attr))
     root = ctx.file.root_file.dirname if ctx.file.root_file else ""
     include_dirs = [paths.normalize(paths.join(root, d)) for d in ctx.attr.include_dirs]
+    stub_include_dirs = [paths.normalize(paths.join(root, d)) for d in ctx.attr.stub_include_dirs]
     files = [f for f in [ctx.file.compiler, ctx.file.linker, ctx.file.objcopy, ctx.file.runtime_lib] if f]
     info = SkToolchainInfo(
         label = ctx.label,
@@ -25,6 +26,7 @@ def _sk_toolchain_impl(ctx):
         acl = ctx.attr.acl,
         all_files = depset(files + ctx.files.files),
         include_dirs = include_dirs,
+        stub_include_dirs = stub_include_dirs,
         # The build settings, as rules_cuda's: --@rules_superkernel//toolchain:copts adds to every
         # compile (a target's own copts come after, so they win); --@rules_superkernel//toolchain:soc
         # replaces the toolchain's default SoC (a super_kernel's `soc` still wins).
@@ -52,8 +54,9 @@ upgrade invalidates cached results instead of silently reusing them.""",
         "files": attr.label_list(allow_files = True, cfg = "exec", doc = "Headers, libraries and other files the tools read"),
         "root_file": attr.label(allow_single_file = True, doc = "A file whose directory include_dirs are relative to"),
         "include_dirs": attr.string_list(doc = "Include directories relative to root_file's directory ('.' = that directory)"),
+        "stub_include_dirs": attr.string_list(doc = "cann: the include directories of a split SuperKernel's entry stubs (upstream compiles them with a list of its own), relative as include_dirs; empty: include_dirs"),
         "copts": attr.string_list(doc = "Flags appended to every compile"),
-        "soc": attr.string(default = "Ascend910_9391", doc = "Default SoC for SuperKernels built with this toolchain"),
+        "soc": attr.string(default = "Ascend910_9391", doc = "Default SoC for SuperKernels built with this toolchain; its chip (c220: Atlas A2/A3, c310: Ascend950) is also the CANN compile target of the sub-kernels. One of upstream's parts: Ascend910B1/B2/B2C/B3/B4/B4-1, Ascend910_9391/9392/9381/9382/9372/9362, Ascend950PR_9579"),
         "execution_requirements": attr.string_dict(doc = "Execution requirements for actions using these tools (e.g. no-remote-exec for a local CANN)"),
         "_soc_setting": attr.label(default = "//toolchain:soc"),
         "_copts_setting": attr.label(default = "//toolchain:copts"),

@@ -1,6 +1,6 @@
 """`sk entry compile`: compile the generated SuperKernel source, per core-side half.
 
-  sk entry compile --toolchain host|cann --compiler PATH [--objcopy PATH] [--include DIR]...
+  sk entry compile --toolchain host|cann --compiler PATH [--objcopy PATH] [--include DIR]... [--stub-include DIR]...
       --plan plan.json --src <name>_kernel.cpp --compile-options <name>.compile_options.json
       (--out-dir DIR [--arch cube|vec] | --arch cube|vec -o OUT.o) [-- extra copts]
 
@@ -25,6 +25,8 @@ def configure(parser):
     p.add_argument("--compiler", required=True)
     p.add_argument("--objcopy", help="localise each half for `sk link` (only its entry symbol stays global)")
     p.add_argument("--include", action="append", default=[], metavar="DIR")
+    p.add_argument("--stub-include", action="append", default=[], metavar="DIR",
+                   help="include directory of the split entry stubs (default: the --include ones)")
     p.add_argument("--plan", required=True, help="plan JSON from `sk gen --plan-out`")
     p.add_argument("--src", required=True, help="the generated <name>_kernel.cpp")
     p.add_argument("--compile-options", help="<name>.compile_options.json from `sk gen` (default: the plan's)")
@@ -48,5 +50,5 @@ def run(args) -> int:
     flags = entry.load_compile_options(args.compile_options) if args.compile_options else list(plan.compile_options)
     tools = toolargv.Tools(args.toolchain, compiler=args.compiler, objcopy=args.objcopy)
     entry.compile_entry(tools, plan, src=args.src, flags=flags, out_dir=args.out_dir, side=args.arch, out=args.out,
-                        include_dirs=args.include, extra=args.extra)
+                        include_dirs=args.include, stub_include_dirs=args.stub_include, extra=args.extra)
     return 0

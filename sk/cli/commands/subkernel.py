@@ -20,6 +20,8 @@ def _tools(p, compiler=False, linker=False):
     if compiler:
         p.add_argument("--compiler", required=True, help="compiler path (g++ or bisheng)")
         p.add_argument("--include", action="append", default=[], metavar="DIR", help="include directory (repeatable)")
+        p.add_argument("--soc", help="the SoC the kernel is compiled for (its chip picks the CANN target; "
+                                     "default: the A2/A3 chip, c220)")
     if linker:
         p.add_argument("--ld", required=True, help="linker path (ld or ld.lld)")
         p.add_argument("--objcopy", required=True, help="objcopy path (objcopy or llvm-objcopy)")
@@ -79,13 +81,21 @@ def configure(parser):
     p.add_argument("--split-mode", type=int, help="must equal the options' split-mode if given (check only)")
 
 
+def _compile_tools(args) -> toolargv.Tools:
+    if args.soc is None:
+        return toolargv.Tools(args.toolchain, compiler=args.compiler)
+    from sk.engine.platforms import get_platform
+
+    return toolargv.Tools(args.toolchain, compiler=args.compiler, chip=get_platform(args.soc).chip)
+
+
 def run(args: argparse.Namespace) -> int:
     from sk.toolflow import subkernel
     from sk.engine import kernel_types
 
     kt = kernel_types.lookup(args.kernel_type, "--kernel-type")
     if args.step == "compile":
-        tools = toolargv.Tools(args.toolchain, compiler=args.compiler)
+        tools = _compile_tools(args)
         subkernel.compile_source(tools, args.src, args.out, kt=kt, block_dim=args.block_dim, options=args.options,
                                  op_type=args.op_type, loc=args.loc, include_dirs=args.include, extra=args.extra,
                                  plain=args.plain, sync_out=args.sync_out, tiling_keys=args.tiling_keys,
@@ -93,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     name = args.name or args.entry
     if args.step == "wrap":
-        tools = toolargv.Tools(args.toolchain, compiler=args.compiler)
+        tools = _compile_tools(args)
         subkernel.wrap(tools, entry=args.entry, name=name, params=args.param, kt=kt, block_dim=args.block_dim,
                        options=args.options, op_type=args.op_type, loc=args.loc, kernel_obj=args.kernel_obj,
                        out=args.out, sync_scan=args.sync_scan, include_dirs=args.include, extra=args.extra,

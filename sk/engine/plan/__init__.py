@@ -156,13 +156,13 @@ def build_plan(ki: KernelInfos, platform: Platform | None = None, opts: SkOption
         kernel_type=ktype, task_ration=f"{ration[0]}:{ration[1]}", block_dim=block,
         mode="two_stream" if two_stream else "single_stream", early_start=early_start, split_mode=split,
         func_align=opts.func_align, preload_code=opts.preload_code,
-        compile_options=_compile_options(ops, opts, early_start, dump, split),
+        compile_options=_compile_options(ops, opts, early_start, dump, split, platform),
         params=slots.params, ops=op_plans, events=ops_mod.events(ops, inner), sync_edges=sync_edges,
         barriers=records, link_order=ops_mod.link_order(entries, op_plans), code=code,
     )
 
 
-def _compile_options(ops, opts: SkOptions, early_start: int, dump: bool, split: int) -> list:
+def _compile_options(ops, opts: SkOptions, early_start: int, dump: bool, split: int, platform: Platform) -> list:
     flags = []
     if any(op.dynamic for op in ops):
         flags.append("-D__SUPER_KERNEL_DYNAMIC_BLOCK_NUM__")
@@ -175,6 +175,8 @@ def _compile_options(ops, opts: SkOptions, early_start: int, dump: bool, split: 
     flags += list(opts.compile_options)
     # ADK compile_pre_process appends it to upstream's list here, before the dump size.
     flags.append("--cce-disable-kernel-global-attr-check")
+    if platform.chip == "c310":  # compile_super_kernel, on c310 (and m510) parts
+        flags.append("--cce-no-dcache-flush")
     if dump:
         # Each core's share of the dump buffer, as upstream computes it (a Python float's text).
         size = layout.sk_debug((op.debug_options, op.debug_buf_size) for op in ops)[1]
