@@ -13,6 +13,27 @@ import json
 
 # Our documents nest about six levels; anything deeper than this is not one of them.
 MAX_DEPTH = 100
+# No field takes a number of more than 20 digits; a longer literal is a typo or an attack, on every Python
+# (3.11+ would refuse only beyond 4,300 digits, older ones convert any length at quadratic cost).
+MAX_NUMBER_CHARS = 100
+
+
+class _LongNumber(Exception):
+    def __init__(self, literal: str):
+        super().__init__(literal)
+        self.literal = literal
+
+
+def _int(literal: str) -> int:
+    if len(literal) > MAX_NUMBER_CHARS:
+        raise _LongNumber(literal)
+    return int(literal)
+
+
+def _float(literal: str) -> float:
+    if len(literal) > MAX_NUMBER_CHARS:
+        raise _LongNumber(literal)
+    return float(literal)
 
 
 class _DuplicateKey(Exception):
@@ -33,22 +54,20 @@ def _pairs(pairs):
 
 
 def loads(text: str):
-    """json.loads that rejects duplicate keys, nesting deeper than MAX_DEPTH and numbers of more
-    digits than Python converts (JSONDecodeError)."""
+    """json.loads that rejects duplicate keys, nesting deeper than MAX_DEPTH and number literals
+    longer than MAX_NUMBER_CHARS (JSONDecodeError)."""
     try:
-        doc = json.loads(text, object_pairs_hook=_pairs)
+        doc = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float)
     except _DuplicateKey as dup:
         pos = _locate(text, duplicate=dup.key)
         raise json.JSONDecodeError(f"key {dup.key!r} appears twice in one object", text, pos) from None
     except RecursionError:
         pos = _locate(text)
         raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels (depth limit)", text, pos) from None
-    except ValueError as err:
-        # Python 3.11+ refuses to convert integers of more than 4,300 digits (sys.get_int_max_str_digits).
-        if "digits" not in str(err):
-            raise
-        pos = _long_number(text)
-        raise json.JSONDecodeError("a number has too many digits (no field takes more than 20)", text, pos) from None
+    except _LongNumber as long:
+        raise json.JSONDecodeError(
+            f"a number has too many digits ({len(long.literal)} characters; no field takes more than 20 digits, "
+            f"the limit is {MAX_NUMBER_CHARS})", text, max(text.find(long.literal), 0)) from None
     if not _within_depth(doc):
         raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels (depth limit)", text, _locate(text))
     return doc
@@ -66,13 +85,6 @@ def _within_depth(doc) -> bool:
         elif isinstance(node, list):
             stack.extend((v, depth + 1) for v in node if isinstance(v, (dict, list)))
     return True
-
-
-def _long_number(text: str) -> int:
-    import re
-
-    match = re.search(r"[0-9]{4000,}", text)
-    return match.start() if match else 0
 
 
 def load(f):

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 
 import pytest
 
@@ -52,8 +53,19 @@ def child_env(env=None, base=None) -> dict:
     process imports the same sk and third-party packages, whatever its cwd."""
     full = dict(os.environ if base is None else base)
     full.update(env or {})
-    full["PYTHONPATH"] = os.pathsep.join([REPO] + [p for p in sys.path if p])
+    full["PYTHONPATH"] = os.pathsep.join([REPO] + [p for p in sys.path if p and not _is_stdlib(p)])
     return full
+
+
+def _is_stdlib(path: str) -> bool:
+    """Whether path is this interpreter's own library: handed down in PYTHONPATH it would reach the
+    grandchildren too (a recording stand-in run by `python3`, another version), which then import it."""
+    stdlib = [sysconfig.get_path(k) for k in ("stdlib", "platstdlib")]
+    real = os.path.realpath(path)
+    if "site-packages" in real or "dist-packages" in real:
+        return False
+    return any(real == os.path.realpath(s) or real.startswith(os.path.realpath(s) + os.sep) for s in stdlib if s) \
+        or real.endswith(".zip") and os.path.basename(real).startswith("python")
 
 
 def run_sk(*argv, cwd=None, env=None, base_env=None, input=None, timeout=300, check=False):

@@ -149,6 +149,12 @@ def test_the_stated_nesting_limit_is_the_enforced_one_and_huge_numbers_are_synta
             jsonload.loads('{"a": ' + "[" * depth + "]" * depth + "}")
     with pytest.raises(json.JSONDecodeError, match="too many digits"):
         jsonload.loads('{"a": ' + "1" * 5000 + "}")
+    # Our own limit, the same on every Python (3.9 converts any length).
+    assert jsonload.loads("[" + "1" * jsonload.MAX_NUMBER_CHARS + "]") == [int("1" * jsonload.MAX_NUMBER_CHARS)]
+    for literal in ("1" * (jsonload.MAX_NUMBER_CHARS + 1), "0." + "5" * jsonload.MAX_NUMBER_CHARS):
+        with pytest.raises(json.JSONDecodeError, match="too many digits") as err:
+            jsonload.loads('{"a": 1,\n "b": ' + literal + "}")
+        assert err.value.lineno == 2
 
 
 def test_input_files_are_regular_files_under_a_cap(tmp_path):

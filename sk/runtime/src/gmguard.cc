@@ -115,8 +115,15 @@ void GuardedFree(void* ptr) {
   munmap(r.map, r.map_len);
 }
 
-std::string DescribeGmAddress(uintptr_t addr) {
-  std::lock_guard<std::mutex> lock(g_mu);
+// The tensor whose own mapping (guard pages and pattern included) holds addr, else the nearest one within
+// kNearBytes: mappings sit side by side, so by distance alone a guard-page hit may name the neighbour.
+namespace {
+const Region* Owner(uintptr_t addr) {
+  for (const auto& entry : g_regions) {
+    const Region& r = entry.second;
+    uintptr_t map_lo = reinterpret_cast<uintptr_t>(r.map);
+    if (addr >= map_lo && addr < map_lo + r.map_len) return &r;
+  }
   const Region* best = nullptr;
   uint64_t best_distance = kNearBytes;
   for (const auto& entry : g_regions) {
@@ -124,13 +131,18 @@ std::string DescribeGmAddress(uintptr_t addr) {
     uintptr_t lo = reinterpret_cast<uintptr_t>(r.data);
     uintptr_t hi = lo + r.size;
     uint64_t distance = addr < lo ? lo - addr : (addr >= hi ? addr - hi + 1 : 0);
-    if (best == nullptr || distance < best_distance) {
-      if (distance <= kNearBytes) {
-        best = &r;
-        best_distance = distance;
-      }
+    if (distance <= best_distance && (best == nullptr || distance < best_distance)) {
+      best = &r;
+      best_distance = distance;
     }
   }
+  return best;
+}
+}  // namespace
+
+std::string DescribeGmAddress(uintptr_t addr) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  const Region* best = Owner(addr);
   if (best == nullptr) return "";
   uintptr_t lo = reinterpret_cast<uintptr_t>(best->data);
   if (addr < lo) {
