@@ -55,10 +55,12 @@ void TaskFail(LaunchContext& ctx, Externals& ext, size_t task, const std::string
 }
 
 // How a tiling function's call ended: problem is "" or what it did, worded to
-// follow "its tiling function ..."; fatal: it crashed or threw (the launch
-// fails at once); cancelled: it was taken back (its failure is reported already).
+// follow "its tiling function ..."; refused: it returned non-zero; fatal: it
+// crashed or threw (the launch fails at once); cancelled: it was taken back
+// (its failure is reported already).
 struct TilingEnd {
   std::string problem;
+  bool refused = false;
   bool fatal = false;
   bool cancelled = false;
 };
@@ -98,6 +100,7 @@ TilingEnd CallTiling(const SkTwinTask& task, TaskRun& run) {
     return out;
   }
   if (call.rc != 0) {
+    out.refused = true;
     out.problem = "returned " + std::to_string(call.rc);
     return out;
   }
@@ -162,7 +165,7 @@ void RunTask(LaunchContext* ctx, Externals* ext, size_t t) {
     }
     if (!end.problem.empty()) {
       std::string why = "failed: its " + function + " " + end.problem;
-      if (end.problem.rfind("returned ", 0) == 0) {
+      if (end.refused) {
         why += ", so it wrote no tiling and did not release " + WordName(*ext, task.release_word);
       }
       TaskFail(*ctx, *ext, t, why);
