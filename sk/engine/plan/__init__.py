@@ -189,5 +189,6 @@ def _compile_options(ops, opts: SkOptions, early_start: int, dump: bool, split: 
 
 def load_and_plan(kernel_infos_path: str, soc: str | None = None) -> tuple:
     """Convenience: (KernelInfos, Plan) from a kernel_infos file."""
-    ki = subop_mod.load_kernel_infos(kernel_infos_path)
-    return ki, build_plan(ki, get_platform(soc))
+    platform = get_platform(soc)
+    ki = subop_mod.load_kernel_infos(kernel_infos_path, platform)
+    return ki, build_plan(ki, platform)
