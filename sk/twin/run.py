@@ -62,9 +62,11 @@ class Built:
 
 
 def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy: str, tsan: bool = False,
-          runtime_dir: str | None = None, progress=None, warn=None) -> Built:
+          runtime_dir: str | None = None, progress=None, warn=None, soc: str | None = None) -> Built:
     """Builds every kernel of `m` standalone and every scope fused, under build_dir.
 
+    soc: the SoC the SuperKernels are generated for (`sk gen --soc`; its chip keys the sub-op JSONs'
+    MIX code, as a toolchain's SoC does in Bazel); the twin runs either chip's code.
     runtime_dir: where the twin runtime is built (one runtime per process; share it across models).
     progress: called with one line per finished step ("built 4 standalone kernel(s)", ...).
     warn: called with each planner warning (what `sk gen` prints as "sk gen: warning: ...").
@@ -94,7 +96,8 @@ def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy
         # Under ThreadSanitizer the kernels also call into libtsan: its symbols may stay undefined too.
         runtimes = [runtime] + ([twin.tsan_runtime_library()] if tsan else [])
         scopes[scope.name] = _build_scope(m, scope, build_dir, compiler=compiler, ld=ld, objcopy=objcopy,
-                                          include=include, extra_flags=extra_flags, runtime=runtimes, warn=warn)
+                                          include=include, extra_flags=extra_flags, runtime=runtimes, warn=warn,
+                                          soc=soc)
         _say(progress, f"built SuperKernel {scope.name} ({len(scope.ops)} ops, "
                        f"{scopes[scope.name].meta.get('taskRation')})")
     return Built(runtime=runtime, standalone=standalone, scopes=scopes, tiling=tiling)
@@ -137,14 +140,15 @@ def op_tensors(op: model_mod.Op) -> dict:
 
 
 def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_flags, runtime: list,
-                 warn) -> BuiltScope:
+                 warn, soc) -> BuiltScope:
+    from sk.engine.platforms import get_platform
     from sk.toolflow import entry, link, subkernel
     from sk.render import outputs
 
     root = os.path.join(build_dir, "sk", scope.name)
     subs = os.path.join(root, "subs")
     compile_tools = toolargv.Tools("host", compiler=compiler)
-    link_tools = toolargv.Tools("host", linker=ld, objcopy=objcopy)
+    link_tools = toolargv.Tools("host", linker=ld, objcopy=objcopy, chip=get_platform(soc).chip)
     op_list, sub_objs, made = [], [], {}
     for pos, op_index in enumerate(scope.ops):
         op = m.ops[op_index]
@@ -181,7 +185,7 @@ def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_f
     write_text_atomic(infos, json.dumps({"kernel_name": scope.name, "op_list": op_list,
                                          "super_kernel_options": scope.options}, indent=2) + "\n")
     gen, plan_path = os.path.join(root, "gen"), os.path.join(root, "plan.json")
-    outputs.generate(infos, gen, plan_path, warn=warn)
+    outputs.generate(infos, gen, plan_path, soc=soc, warn=warn)
     entry_dir = os.path.join(root, "entry")
     os.makedirs(entry_dir, exist_ok=True)
     copts = os.path.join(gen, f"{scope.name}.compile_options.json")
