@@ -49,7 +49,8 @@ Plan JSON schema (schema_version 1; all keys always present, null when n/a):
                      also "elided" (no barrier emitted) and "aic_aiv_ffts" (both per-type
                      barriers); one entry per pair of consecutive ops, so elided + kept = naive
   link_order         [{kind: "sk_entry"|"sub", arch, op: index|null, object, symbol, split: n|null,
-                       derived_from: object|null}] (PerCubeHerVecWithSuper, deduplicated by object)
+                       derived_from: object|null}] (PerCubeHerVecWithSuper, deduplicated by object; a
+                       copy made at link time (derived_from) has a line per symbol it renames)
   code               what the templates render: header {run_cfg_arch, profiling, units: [{declare:
                      [symbols], dynamic: {name, index, split, branches, search, num_blocks}|null}]}
                      (search: the tiling-key tests over branches, {eq, then, else} or {lt, left, right}),
