@@ -21,13 +21,15 @@ from sk.base.errors import SkError
 TOOL_TIMEOUT_S = 900
 
 
-def start_tool(argv: list[str], *, step: str, where: str, stdin: str | None = None) -> "Started":
-    """Starts one command and returns at once; wait() reports it as run_tool does. SkError if it cannot start."""
+def start_tool(argv: list[str], *, step: str, where: str, stdin: str | None = None,
+               cwd: str | None = None) -> "Started":
+    """Starts one command (in `cwd`, else ours) and returns at once; wait() reports it as run_tool does.
+    SkError if it cannot start."""
     import subprocess  # here, not at the top: 5 ms that `sk link` need not wait for before its first tool
 
     try:
         proc = subprocess.Popen(argv, stdin=None if stdin is None else subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+                                stderr=subprocess.PIPE, text=True, cwd=cwd)
     except FileNotFoundError:
         raise _not_found(argv, step, where) from None
     except PermissionError:
@@ -76,9 +78,9 @@ class Started:
             self._proc.communicate()
 
 
-def run_tool(argv: list[str], *, step: str, where: str, stdin: str | None = None) -> str:
-    """Runs one command; returns its stdout. SkError with its stderr on failure."""
-    return start_tool(argv, step=step, where=where, stdin=stdin).wait()
+def run_tool(argv: list[str], *, step: str, where: str, stdin: str | None = None, cwd: str | None = None) -> str:
+    """Runs one command (in `cwd`, else ours); returns its stdout. SkError with its stderr on failure."""
+    return start_tool(argv, step=step, where=where, stdin=stdin, cwd=cwd).wait()
 
 
 def wait_all(started: list[Started]) -> None:
@@ -162,18 +164,94 @@ def scratch_dir(near: str):
 
     In $TMPDIR (else /tmp), not beside the output `near`: a step killed by
     SIGKILL cannot clean up, and what it leaves must not sit among outputs.
+    What such a step left is removed by the next sk process that makes a
+    scratch directory there: each one holds a lock (flock) on a file inside
+    it for its life, which the kernel releases when its process dies.
     """
     del near  # where the outputs go does not matter any more (publish copies across filesystems)
     base = os.environ.get("TMPDIR") or "/tmp"
     if not os.path.isdir(base):
         base = "/tmp"
-    tmp = _fresh_name(base, ".sk-work-", "", lambda p: os.mkdir(p, 0o700))
+    _sweep_once(base)
+    # Made under another prefix and renamed when locked, so a sweep never sees it unlocked.
+    new = _fresh_name(base, _NEW_PREFIX, "", lambda p: os.mkdir(p, 0o700))
+    lock = _lock_inside(new)
+    tmp = _fresh_name(base, _SCRATCH_PREFIX, "", lambda p: _rename_new(new, p))
     try:
         yield tmp
     finally:
         import shutil  # argparse has loaded it already in the sk tool
 
         shutil.rmtree(tmp, ignore_errors=True)
+        if lock is not None:
+            os.close(lock)
+
+
+_SCRATCH_PREFIX, _NEW_PREFIX, _LOCK_NAME = ".sk-work-", ".sk-new-", ".held"
+_swept: set = set()
+
+
+def _lock_inside(directory: str) -> int | None:
+    """An fd holding an exclusive flock on `directory`/.held; None where the file system has no locks
+    (the directory is then never swept: nothing can tell whether its process lives)."""
+    import fcntl
+
+    fd = os.open(os.path.join(directory, _LOCK_NAME), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        os.unlink(os.path.join(directory, _LOCK_NAME))
+        return None
+    return fd
+
+
+def _rename_new(new: str, path: str) -> None:
+    if os.path.lexists(path):
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), path)
+    os.rename(new, path)
+
+
+def _sweep_once(base: str) -> None:
+    """Removes the scratch directories in `base` whose process died (their lock is free), once per
+    process and base; directories of other users and ones it cannot lock are left alone."""
+    if base in _swept:
+        return
+    _swept.add(base)
+    import fcntl
+    import shutil
+    import time
+
+    uid = os.getuid()
+    try:
+        entries = list(os.scandir(base))
+    except OSError:
+        return
+    for entry in entries:
+        # A `.sk-new-` directory is unlocked for a moment in a live process; one a minute old was left by a kill.
+        fresh = entry.name.startswith(_NEW_PREFIX)
+        if not (fresh or entry.name.startswith(_SCRATCH_PREFIX)):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+            if not entry.is_dir(follow_symlinks=False) or st.st_uid != uid or fresh and time.time() - st.st_mtime < 60:
+                continue
+            fd = os.open(os.path.join(entry.path, _LOCK_NAME), os.O_RDWR | os.O_CLOEXEC | os.O_NOFOLLOW)
+        except FileNotFoundError:
+            # No lock file: a `.sk-new-` one was killed before it locked, a scratch one while it was removed.
+            shutil.rmtree(entry.path, ignore_errors=True)
+            continue
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        try:
+            shutil.rmtree(entry.path, ignore_errors=True)
+        finally:
+            os.close(fd)
 
 
 # Characters and length of a temporary name, as tempfile's: 37^8 names, retried when taken.

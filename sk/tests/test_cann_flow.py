@@ -41,8 +41,11 @@ SPLIT = list(toolargv.CANN_SPLIT_FLAGS)
 
 
 @pytest.fixture(scope="module")
-def runtime_dir(tmp_path_factory):
-    return str(tmp_path_factory.mktemp("runtime"))
+def runtime_dir():
+    """The runtime every test of a pytest process shares (one runtime per process)."""
+    from sk.twin import binding
+
+    return str(binding.default_build_dir())
 
 
 def _model(split: int):

@@ -138,7 +138,7 @@ def _compile_split(tools, plan, unit: EntryUnit, index: int, split: int, *, src,
         made = entrysplit.split_half(tools, obj, work, kernel_name=plan.kernel_name, entry_symbol=unit.symbol,
                                      arch=unit.side, index=index, split=split,
                                      run_cfg_arch=entrysplit.run_cfg_side(plan.kernel_type),
-                                     stub_dir=out_dir, include_dirs=stub_include_dirs, label=label)
+                                     include_dirs=stub_include_dirs, label=label)
         # Published in this order (toolrun.publish): the scratch directory may be on another file system.
         staged = [stage_file(os.path.join(out_dir, os.path.basename(path)), path) for path in made]
         written = [(unit, st.dest) for st in staged]

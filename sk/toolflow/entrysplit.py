@@ -83,15 +83,15 @@ def stub_source(entry_symbol: str, copies: list[str], run_cfg_arch: str) -> str:
 
 
 def split_half(tools: toolargv.Tools, obj: str, work: str, *, kernel_name: str, entry_symbol: str, arch: str,
-               index: int, split: int, run_cfg_arch: str, stub_dir: str, include_dirs=(),
-               label: str = "") -> list[str]:
+               index: int, split: int, run_cfg_arch: str, include_dirs=(), label: str = "") -> list[str]:
     """Makes the split set of the compiled half `obj` (named `<entry_symbol>.o`) in `work`.
 
     Returns the objects in link order: the stub sk_<index>.o, `obj` (renamed in
     place), its copies. Needs the toolchain's objcopy and compiler. The stub's
-    source is written to `stub_dir` for its compile and removed after: the
-    compiler records the source's path in the object, so it must be a path the
-    build chose (the action's output directory), not a scratch name.
+    source is written to `work` too and compiled from there by its bare name:
+    the compiler records the source's path in the object, which must not be
+    the scratch directory's random name, and nothing is ever written beside
+    the outputs (a kill during the compile leaves no source there).
     """
     where = label or obj
     copies = [local_symbol(kernel_name, entry_symbol, i) for i in range(split)]
@@ -106,16 +106,20 @@ def split_half(tools: toolargv.Tools, obj: str, work: str, *, kernel_name: str, 
         made.append(copy)
     run_tool(toolargv.redefine_in_place_argv(tools, obj, entry_symbol, copies[0]),
              step="renaming the SuperKernel half for its entry stub", where=where)
-    src = os.path.join(stub_dir, f"sk_{index}.cpp")
-    with open(src, "w", encoding="utf-8", newline="\n") as f:
+    src, stub = f"sk_{index}.cpp", f"sk_{index}.o"
+    with open(os.path.join(work, src), "w", encoding="utf-8", newline="\n") as f:
         f.write(stub_source(entry_symbol, copies, run_cfg_arch))
-    stub = os.path.join(work, f"sk_{index}.o")
-    try:
-        run_tool(toolargv.stub_compile_argv(tools, src, stub, arch=arch, include_dirs=include_dirs),
-                 step="compiling the SuperKernel entry stub", where=where)
-    finally:
-        os.unlink(src)
-    return [stub, obj, *made]
+    # Run in `work`, so the paths the command had relative to ours are made absolute (they name no output).
+    rooted = tools._replace(compiler=_absolute(tools.compiler))
+    run_tool(toolargv.stub_compile_argv(rooted, src, stub, arch=arch,
+                                        include_dirs=[os.path.abspath(d) for d in include_dirs]),
+             step="compiling the SuperKernel entry stub", where=where, cwd=work)
+    return [os.path.join(work, stub), obj, *made]
+
+
+def _absolute(tool: str | None) -> str | None:
+    """A tool path relative to the working directory made absolute; a bare name (found on PATH) kept."""
+    return os.path.abspath(tool) if tool and os.sep in tool else tool
 
 
 def split_names(entry_object: str, index: int, split: int) -> list[str]:
