@@ -444,20 +444,30 @@ class Session:
     def run(self, specs, what: str = "") -> list:
         """Resets the memory, then runs `specs` back to back; the LaunchResults. A HostTilingLaunch runs its
         op's tiling function on the host first, a TaskLaunch its SuperKernel with its tasks. what: the run, for errors."""
+        from sk.twin import binding as twin_mod
+
         self.memory.reset()
         results, batch = [], []
-        for item in list(specs) + [None]:
+        specs = list(specs)
+        for item in specs + [None]:
             if item is not None and not isinstance(item, (HostTilingLaunch, TaskLaunch)):
                 batch.append(item)
                 continue
             if batch:
-                results += self.twin.run_sequence(batch, what=what)
+                results += self.twin.run_sequence(batch, what=what, first=len(results), total=len(specs))
                 batch = []
+            if item is None:
+                break
+            launch = f"launch {len(results) + 1} of {len(specs)}"
+            where = f"{what}, {launch}" if what else launch
             if isinstance(item, HostTilingLaunch):
-                tiling = self.twin.run_tiling(self.tiling_call(item.op))
-                results.append(self.twin.launch(self.op_launch(item.op, item.trace, tiling)))
-            elif isinstance(item, TaskLaunch):
-                results.append(self.twin.launch_tasks(item.spec, item.words, item.tasks))
+                tiling = self.twin.run_tiling(self.tiling_call(item.op), where=where)
+                result = self.twin.launch(self.op_launch(item.op, item.trace, tiling), check=False)
+                if not result.ok:
+                    raise twin_mod.TwinLaunchError(result, where)
+                results.append(result)
+            else:
+                results.append(self.twin.launch_tasks(item.spec, item.words, item.tasks, where=where))
         return results
 
 
