@@ -84,10 +84,69 @@ def test_a_tiling_task_that_never_releases_fails_in_bounded_time_naming_the_op(b
     assert time.monotonic() - start < 30
     text = str(err.value)
     assert "__ac_wait_lock_2, the tiling lock of op 2 (grouped_a) of moe_a" in text
-    assert "'tiling_a' task 'tiling_a' failed: its tiling function returned 7" in text
+    assert "task 'tiling_a' failed: its tiling function grouped_tiling of op 2 (grouped_a) returned 7" in text
     # Unfused, the host call fails the same function, naming it and the op.
     with pytest.raises(SkError, match=r"tiling function grouped_tiling of op 2 \(grouped_a\) returned 7"):
         session.run(session.separate(trace=False)[0])
+
+
+# Faulty tiling functions: the fault comes first in grouped_tiling, so op 2 (grouped_a)'s task fails.
+TILING_FAULTS = {
+    "segfault": ("*(volatile int*)nullptr = 1;", "crashed: SIGSEGV, invalid memory write at 0x0"),
+    "abort": ("abort();", "crashed: SIGABRT, abort() called"),
+    "trap": ("__builtin_trap();", "crashed: SIGILL, illegal instruction"),
+    "throw": ("throw std::runtime_error(\"no rows\");", "threw: no rows"),
+    "endless_loop": ("for (volatile int k = 0;; k = k + 1) {}", "never returned: it ran for"),
+}
+
+
+def _faulty_tiling(root, built_model, fault):
+    _, m, _ = built_model
+    d = root / f"tiling_{fault}"
+    os.makedirs(d, exist_ok=True)
+    shutil.copy(os.path.join(KERNELS, "grouped.h"), d / "grouped.h")
+    src = d / "grouped_tiling.cpp"
+    code = open(os.path.join(KERNELS, "grouped_tiling.cpp")).read()
+    code = code.replace('#include "sk_tiling.h"', '#include <cstdlib>\n#include <stdexcept>\n#include "sk_tiling.h"')
+    code = code.replace("extern \"C\" int grouped_tiling(SkTilingContext* ctx) {",
+                        "extern \"C\" int grouped_tiling(SkTilingContext* ctx) {\n    " + TILING_FAULTS[fault][0])
+    src.write_text(code)
+    k = m.kernels["grouped"]
+    return run.build_tiling_function(HOST_TOOLS["g++"], type(k)(**{**k.__dict__, "tiling_srcs": (str(src),)}),
+                                     str(d / "grouped_tiling.so"))
+
+
+@pytest.mark.parametrize("fault", sorted(TILING_FAULTS))
+def test_a_faulty_tiling_function_fails_the_launch_naming_it_and_the_twin_goes_on(built, monkeypatch, fault):
+    """In the tiling task (fused) and on the host (unfused): an error naming the op, the task or launch
+    and the fault, within the watchdog's time; then the same process runs the model again."""
+    root, m, b = built
+    lib = _faulty_tiling(root, built, fault)
+    monkeypatch.setenv("SK_TWIN_TIMEOUT_MS", "500")
+    session = run.Session(m, type(b)(runtime=b.runtime, standalone=b.standalone, scopes=b.scopes,
+                                     tiling={"grouped": lib}), seed=0)
+    limit = 5 if fault == "endless_loop" else 2
+
+    def fails(specs, what):
+        start = time.monotonic()
+        with pytest.raises(SkError) as err:
+            session.run(specs, what)
+        took = time.monotonic() - start
+        assert took < limit, took
+        return str(err.value), took
+
+    text, took = fails(session.fused(trace=False)[0], "SuperKernel run")
+    assert "SuperKernel run, launch 1 of 2: kernel moe_a" in text, text
+    assert "task 'tiling_a' failed: its tiling function grouped_tiling of op 2 (grouped_a) " \
+           + TILING_FAULTS[fault][1] in text, text
+    assert "detached" not in text, text  # taken back (a hang) or ended by the fault, and joined
+    print(f"\n{fault}: {text} ({took:.2f} s)")
+    text, took = fails(session.separate(trace=False)[0], "separate run")
+    assert "Separate run, launch 3 of 8: tiling function grouped_tiling of op 2 (grouped_a)" in text, text
+    assert "the tiling function grouped_tiling of op 2 (grouped_a) " + TILING_FAULTS[fault][1] in text, text
+    print(f"\n{fault}: {text} ({took:.2f} s)")
+    good = run.Session(m, b, seed=0)
+    assert all(r.ok for r in good.run(good.fused(trace=False)[0]))
 
 
 def _model(tmp_path, edit):

@@ -262,7 +262,6 @@ class _TilingContext(ctypes.Structure):  # sk_tiling.h SkTilingContext
     ]
 
 
-_TILING_FUNC = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(_TilingContext))
 
 
 class _Word(ctypes.Structure):  # sk_twin.h SkTwinWord
@@ -282,6 +281,7 @@ class _Task(ctypes.Structure):  # sk_twin.h SkTwinTask
         ("release_word", ctypes.c_int32),
         ("prefetch", ctypes.c_void_p),
         ("prefetch_bytes", ctypes.c_uint64),
+        ("what", ctypes.c_char_p),
     ]
 
 
@@ -326,6 +326,28 @@ class TwinTask:
     key_word: int | None = None
     block_word: int | None = None
     prefetch: tuple | None = None  # (address, bytes)
+
+
+def _task_struct(t: TwinTask, keep: list) -> _Task:
+    """sk_twin.h SkTwinTask of t; what it points to stays alive in `keep`."""
+    ctx = keys = what = None
+    if t.tiling is not None:
+        ctx = t.tiling.context(keep)
+        keys = (ctypes.c_uint64 * max(1, len(t.tiling.keys)))(*t.tiling.keys)
+        what = t.tiling.label.encode()
+        keep.extend([ctx, keys, what])
+    name = t.name.encode()
+    keep.append(name)
+    return _Task(
+        name=name, wait_word=-1 if t.wait_word is None else t.wait_word,
+        tiling=t.tiling.function if t.tiling else None,
+        tiling_ctx=ctypes.pointer(ctx) if ctx is not None else None,
+        tiling_keys=ctypes.cast(keys, ctypes.POINTER(ctypes.c_uint64)) if keys is not None else None,
+        num_tiling_keys=len(t.tiling.keys) if t.tiling else 0,
+        key_word=-1 if t.key_word is None else t.key_word,
+        block_word=-1 if t.block_word is None else t.block_word, release_word=t.release_word,
+        prefetch=t.prefetch[0] if t.prefetch else None, prefetch_bytes=t.prefetch[1] if t.prefetch else 0,
+        what=what)
 
 
 class GmBuffer:
@@ -442,6 +464,8 @@ class Twin:
         lib.sk_twin_launch_tasks.argtypes = [ctypes.POINTER(_Launch), ctypes.POINTER(_Word), u32,
                                              ctypes.POINTER(_Task), u32, ctypes.POINTER(res)]
         lib.sk_twin_launch_tasks.restype = ctypes.c_int
+        lib.sk_twin_run_tiling.argtypes = [ctypes.POINTER(_Task), u32, ctypes.POINTER(res)]
+        lib.sk_twin_run_tiling.restype = ctypes.c_int
         lib.sk_twin_run_sequence.argtypes = [ctypes.POINTER(_Launch), u32, ctypes.POINTER(res)]
         lib.sk_twin_run_sequence.restype = ctypes.c_int
         lib.sk_twin_result_free.argtypes = [res]
@@ -555,61 +579,48 @@ class Twin:
             raise TwinLaunchError(result)
         return result
 
-    def run_tiling(self, call: TilingCall) -> tuple[int, int]:
-        """Calls a host tiling function on the host (the unfused run, between launches): (key, block dim)."""
+    def run_tiling(self, call: TilingCall, *, timeout_ms: int = 0, where: str = "") -> tuple[int, int]:
+        """Calls a host tiling function (the unfused run, between launches) on a thread of the twin's, caught
+        as a tiling task's is (a crash, an exception, no return within the watchdog's time, a key the kernel
+        lacks, a block dim out of range: an SkError naming it); (key, block dim). where: the launch, for errors."""
         keep: list = []
-        ctx = call.context(keep)
-        rc = _TILING_FUNC(call.function)(ctypes.byref(ctx))
-        if rc != 0:
-            raise SkError(f"the {call.label} returned {rc} (a tiling failure)", where=call.label,
-                          allowed="0 after writing the tiling, tiling key and block dim")
-        if call.keys and ctx.tiling_key not in call.keys:
-            raise SkError(f"the {call.label} chose a tiling key the kernel does not have", where=call.label,
-                          value=ctx.tiling_key, allowed="one of " + ", ".join(map(str, call.keys)))
-        if not 1 <= ctx.block_dim <= call.max_block_dim:
-            raise SkError(f"the {call.label} chose a block dim out of range", where=call.label, value=ctx.block_dim,
-                          allowed=f"1..{call.max_block_dim} (the kernel's block_dim)")
+        task = _task_struct(TwinTask(name=call.label, wait_word=None, release_word=-1, tiling=call), keep)
+        handle = ctypes.c_void_p()
+        status = self._lib.sk_twin_run_tiling(ctypes.byref(task), timeout_ms, ctypes.byref(handle))
+        h = ctypes.c_void_p(handle.value)
+        try:
+            error = self._lib.sk_twin_result_error(h).decode(errors="replace")
+        finally:
+            self._lib.sk_twin_result_free(h)
+        if status != 0:
+            raise SkError(f"tiling failed ({STATUS_NAMES.get(status, status)}): {error}",
+                          where=f"{where}: {call.label}" if where else call.label)
+        ctx = task.tiling_ctx.contents
         return ctx.tiling_key, ctx.block_dim
 
     def launch_tasks(self, spec: LaunchSpec, words: Sequence[TwinWord], tasks: Sequence[TwinTask], *,
-                     check: bool = True) -> LaunchResult:
-        """One launch with its external tasks as threads (sk_twin_launch_tasks)."""
+                     check: bool = True, where: str = "") -> LaunchResult:
+        """One launch with its external tasks as threads (sk_twin_launch_tasks). where: the launch, for errors."""
         keep: list = []
         desc = self._struct(spec, keep)
         cwords = (_Word * max(1, len(words)))(*(
             _Word(addr=w.address, writer=1 if w.by_task else 0, what=w.what.encode()) for w in words))
-        ctasks = []
-        for t in tasks:
-            ctx = keys = None
-            if t.tiling is not None:
-                ctx = t.tiling.context(keep)
-                keys = (ctypes.c_uint64 * max(1, len(t.tiling.keys)))(*t.tiling.keys)
-                keep.extend([ctx, keys])
-            name = t.name.encode()
-            keep.append(name)
-            ctasks.append(_Task(
-                name=name, wait_word=-1 if t.wait_word is None else t.wait_word,
-                tiling=t.tiling.function if t.tiling else None,
-                tiling_ctx=ctypes.pointer(ctx) if ctx is not None else None,
-                tiling_keys=ctypes.cast(keys, ctypes.POINTER(ctypes.c_uint64)) if keys is not None else None,
-                num_tiling_keys=len(t.tiling.keys) if t.tiling else 0,
-                key_word=-1 if t.key_word is None else t.key_word,
-                block_word=-1 if t.block_word is None else t.block_word, release_word=t.release_word,
-                prefetch=t.prefetch[0] if t.prefetch else None, prefetch_bytes=t.prefetch[1] if t.prefetch else 0))
-        carr = (_Task * max(1, len(ctasks)))(*ctasks)
+        carr = (_Task * max(1, len(tasks)))(*(_task_struct(t, keep) for t in tasks))
         keep.extend([cwords, carr])
         handle = ctypes.c_void_p()
-        self._lib.sk_twin_launch_tasks(ctypes.byref(desc), cwords, len(words), carr, len(ctasks),
+        self._lib.sk_twin_launch_tasks(ctypes.byref(desc), cwords, len(words), carr, len(tasks),
                                        ctypes.byref(handle))
         result = self._collect(spec.name, handle.value)
         if check and not result.ok:
-            raise TwinLaunchError(result)
+            raise TwinLaunchError(result, where)
         return result
 
-    def run_sequence(self, specs: Sequence[LaunchSpec], *, check: bool = True, what: str = "") -> list[LaunchResult]:
+    def run_sequence(self, specs: Sequence[LaunchSpec], *, check: bool = True, what: str = "", first: int = 0,
+                     total: int | None = None) -> list[LaunchResult]:
         """Runs launches back to back (one stream); stops at the first failure.
 
-        what: the run's name for errors ("separate run"), which add "launch i of n".
+        what: the run's name for errors ("separate run"), which add "launch i of n" (specs being launches
+        first + 1.. of total when part of a longer run).
         """
         keep: list = []
         descs = (_Launch * max(1, len(specs)))(*(self._struct(s, keep) for s in specs))
@@ -619,7 +630,7 @@ class Twin:
         if check:
             for i, result in enumerate(results):
                 if not result.ok:
-                    launch = f"launch {i + 1} of {len(specs)}"
+                    launch = f"launch {first + i + 1} of {len(specs) if total is None else total}"
                     raise TwinLaunchError(result, f"{what}, {launch}" if what else launch)
         return results
 

@@ -326,14 +326,13 @@ class Session:
                                    inputs=inputs, tiling=self.memory.tiling[op.index].address,
                                    tiling_bytes=k.tiling_bytes, max_block_dim=k.block_dim, keys=k.tiling_keys)
 
-    def _scope_tasks(self, scope: model_mod.Scope, spec, plan: dict):
+    def _scope_tasks(self, scope: model_mod.Scope, spec, plan_slots: tuple):
         """The GM words of a scope's launch (each op's dynamic and event words, facts §15.2) and the tasks
-        that talk to it; the words' addresses go into spec.params at the plan's slots."""
+        that talk to it; the words' addresses go into spec.params at their slots (plan_slots: param_slots)."""
         from sk.twin import binding as twin_mod
 
         words, index, notify_of = [], {}, {}
-        slots = [s for s in planfacts.param_slots(plan, where=f"plan of {scope.name}")
-                 if s is not None and s.kind in ("dynamic", "notify", "wait") and not s.inner]
+        slots = [s for s in plan_slots if s is not None and s.kind in ("dynamic", "notify", "wait") and not s.inner]
         if not slots:
             return spec
         count = len(slots)
@@ -391,21 +390,28 @@ class Session:
         where = f"plan of {scope.name}"
         plan = planfacts.facts(built.plan, where=where)
         layout = planfacts.param_layout(built.plan, where=where)
-        params = [0] * layout.slots
+        slots = planfacts.param_slots(built.plan, where=where)
+        values = []
         for pos, offsets in enumerate(layout.op_offsets):
             op = self.m.ops[scope.ops[pos]]
-            values = self.memory.op_params(op)
-            if len(values) != len(offsets):
+            values.append(self.memory.op_params(op))
+            if len(values[-1]) != len(offsets):
                 raise SkError("the plan's parameter count differs from the model's", where=op.label,
-                              value=len(offsets), allowed=f"the model gives {len(values)} parameters")
-            for offset, value in zip(offsets, values):
-                params[offset] = value
-        if layout.workspace_index is not None:
-            params[layout.workspace_index] = self.memory.sk_buffer(
-                self.twin, (scope.name, "ws"), max(layout.workspace_bytes, 64)).address
-        if layout.profiling_index is not None:
-            params[layout.profiling_index] = self.memory.sk_buffer(
-                self.twin, (scope.name, "profiling_index"), 1 << 20).address
+                              value=len(offsets), allowed=f"the model gives {len(values[-1])} parameters")
+        params = [0] * len(slots)
+        for s in slots:  # the words the tasks talk through (dynamic, notify, wait) are _scope_tasks'
+            if s is None or s.kind in ("ffts", "task_id", "dynamic", "notify", "wait"):
+                continue
+            if s.kind == "param":
+                params[s.index] = values[s.op][s.name]
+            elif s.kind == "workspace":
+                params[s.index] = self.memory.sk_buffer(self.twin, (scope.name, "ws"),
+                                                        max(layout.workspace_bytes, 64)).address
+            elif s.kind == "profiling":
+                params[s.index] = self.memory.sk_buffer(self.twin, (scope.name, "profiling_index"), 1 << 20).address
+            else:
+                raise SkError("the twin cannot fill a plan slot of this kind", where=f"{where}: slot {s.index}",
+                              value=s.kind, allowed="param, workspace, profiling, ffts, task_id, dynamic, notify, wait")
         lib = self._sk_libs[scope.name]
         entries = {e.arch: self.twin.symbol(lib, e.symbol) for e in plan.entries}
         aic, aiv = (int(x) for x in plan.task_ration.split(":"))
@@ -413,7 +419,7 @@ class Session:
         spec = twin_mod.LaunchSpec(name=scope.name, entry=entry, entry_aiv=entries.get("vec") if aic and aiv else None,
                                    block_dim=plan.block_dim, ration=(aic, aiv), params=params, num_args=None,
                                    trace=trace)
-        return self._scope_tasks(scope, spec, built.plan)
+        return self._scope_tasks(scope, spec, slots)
 
     def _op_kind(self, op) -> tuple[str, str]:
         return (op.kernel.op_type or op.kernel.key, kernel_types.TABLE[op.kernel.kernel_type].runtime_core_type)
@@ -442,20 +448,30 @@ class Session:
     def run(self, specs, what: str = "") -> list:
         """Resets the memory, then runs `specs` back to back; the LaunchResults. A HostTilingLaunch runs its
         op's tiling function on the host first, a TaskLaunch its SuperKernel with its tasks. what: the run, for errors."""
+        from sk.twin import binding as twin_mod
+
         self.memory.reset()
         results, batch = [], []
-        for item in list(specs) + [None]:
+        specs = list(specs)
+        for item in specs + [None]:
             if item is not None and not isinstance(item, (HostTilingLaunch, TaskLaunch)):
                 batch.append(item)
                 continue
             if batch:
-                results += self.twin.run_sequence(batch, what=what)
+                results += self.twin.run_sequence(batch, what=what, first=len(results), total=len(specs))
                 batch = []
+            if item is None:
+                break
+            launch = f"launch {len(results) + 1} of {len(specs)}"
+            where = f"{what}, {launch}" if what else launch
             if isinstance(item, HostTilingLaunch):
-                tiling = self.twin.run_tiling(self.tiling_call(item.op))
-                results.append(self.twin.launch(self.op_launch(item.op, item.trace, tiling)))
-            elif isinstance(item, TaskLaunch):
-                results.append(self.twin.launch_tasks(item.spec, item.words, item.tasks))
+                tiling = self.twin.run_tiling(self.tiling_call(item.op), where=where)
+                result = self.twin.launch(self.op_launch(item.op, item.trace, tiling), check=False)
+                if not result.ok:
+                    raise twin_mod.TwinLaunchError(result, where)
+                results.append(result)
+            else:
+                results.append(self.twin.launch_tasks(item.spec, item.words, item.tasks, where=where))
         return results
 
 

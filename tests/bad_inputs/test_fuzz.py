@@ -12,7 +12,10 @@
     numbers and nesting past the limit in that JSON; special files (FIFOs, devices,
     directories) as any of sk gen's input paths; and faulting kernels on the twin
     (crashes, traps, stack overflows, endless loops, writes at any offset around a
-    tensor), each launch ending in bounded time with an error naming the kernel and block.
+    tensor), each launch ending in bounded time with an error naming the kernel and block;
+    and faulting tiling functions (the same faults, aborts, exceptions, failures, tiling
+    keys and block dims at and past their ranges), in a launch's tiling task and called
+    alone, each ending in bounded time with an error naming the task and function.
 
 Any other exception is a bug (sk would print "internal error" and exit 1).
 The normal run is bounded (FUZZ_EXAMPLES per test, derandomised so a run
@@ -435,3 +438,128 @@ def test_fuzz_faulting_kernels_end_the_launch_naming_them(faulty_kernel, data):
     finally:
         y.free()
         ctl.free()
+
+
+# ---------------------------------------------------------------- faulting tiling functions on the twin
+
+FAULTY_TILING = r"""
+#include <cstdlib>
+#include <stdexcept>
+#include "sk_tiling.h"
+static int deeper(volatile int n) { volatile char pad[256]; pad[0] = (char)n; return n < 0 ? 0 : deeper(n + 1) + pad[0]; }
+// input 0: kind, key, blocks. kind 0: chooses key and blocks; 1: null write; 2: division by zero; 3: trap;
+// 4: stack overflow; 5: endless loop; 6: abort; 7: throws; 8: returns 3 (a tiling failure).
+extern "C" int faulty_tiling(SkTilingContext* ctx) {
+    const int64_t* c = ctx->Input<int64_t>(0);
+    volatile int64_t zero = 0;
+    switch (c[0]) {
+        case 0: ctx->SetTilingKey((uint64_t)c[1]); ctx->SetBlockDim((uint32_t)c[2]); return 0;
+        case 1: *(volatile int*)nullptr = 1; break;
+        case 2: return (int)(7 / zero);
+        case 3: __builtin_trap();
+        case 4: return deeper(0);
+        case 5: { volatile int k = 0; while (true) { k = k + 1; } }
+        case 6: abort();
+        case 7: throw std::runtime_error("bad rows");
+        default: return 3;
+    }
+    return 0;
+}
+"""
+
+WAITS_FOR_TILING = r"""
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void waits_for_tiling(GM_ADDR lock) {
+    volatile uint64_t* l = (volatile uint64_t*)lock;
+    if (AscendC::GetBlockIdx() == 0) { dcci(l, 0, 2); while (*l != 1) dcci(l, 0, 2); }
+}
+"""
+
+_TILING_TEXT = {1: "crashed: SIGSEGV", 2: "crashed: SIGFPE", 3: "crashed: SIGILL", 4: "crashed: stack overflow",
+                5: "never returned", 6: "crashed: SIGABRT", 7: "threw: bad rows", 8: "returned 3"}
+
+
+@pytest.fixture(scope="module")
+def faulty_tiling(tmp_path_factory):
+    if shutil.which("g++") is None:
+        pytest.skip("needs the host g++")
+    from sk.toolflow.twinlib import tiling_function
+    from sk.twin import binding as twin
+
+    d = tmp_path_factory.mktemp("faulty_tiling")
+    (d / "tiling.cpp").write_text(FAULTY_TILING)
+    (d / "kernel.cpp").write_text(WAITS_FOR_TILING)
+    runtime = twin.Twin(twin.build_runtime(twin.default_build_dir()))
+    tiling = tiling_function(twin.compiler(), [str(d / "tiling.cpp")], str(d / "tiling.so"),
+                             include_dir=str(twin.INCLUDE_DIR))
+    fn = runtime.symbol(runtime.load_kernels(tiling), "faulty_tiling")
+    kernel = runtime.symbol(runtime.load_kernels(twin.build_kernel_library([d / "kernel.cpp"], d / "k.so")),
+                            "waits_for_tiling")
+    return runtime, fn, kernel
+
+
+@_seeded
+@settings(max_examples=min(FUZZ_EXAMPLES, 40), deadline=None, database=None, derandomize=not _LONG,
+          suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_fuzz_faulting_tiling_functions_end_naming_the_task(faulty_tiling, data):
+    """A tiling function that crashes, loops, throws, fails or chooses a key or block dim out of range ends,
+    in bounded time, the launch its tiling task runs in (naming the task and function) and its call alone
+    (naming the function); a good one releases the lock; the twin runs the next launch."""
+    from sk.twin import binding as twin
+
+    runtime, fn, kernel = faulty_tiling
+    kind = data.draw(st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8]))
+    key = data.draw(st.one_of(st.sampled_from([1, 2, 0, 3, 2**63 - 1, -1]), st.integers(-2**63, 2**63 - 1)))
+    blocks = data.draw(st.one_of(st.sampled_from([1, 4, 0, 5, 2**32 - 1]), st.integers(0, 2**32 - 1)))
+    alone = data.draw(st.booleans())
+    ctl, lock, tiling = runtime.alloc(24, "ctl"), runtime.alloc(64, "lock"), runtime.alloc(8, "tiling")
+    try:
+        ctl.write(b"".join(v.to_bytes(8, "little", signed=True) for v in (kind, key, blocks)))
+        call = twin.TilingCall(function=fn, label="tiling function faulty_tiling of op 0 (fuzz)",
+                               inputs=((ctl.address, 24),), tiling=tiling.address, tiling_bytes=8, max_block_dim=4,
+                               keys=(1, 2))
+        good = kind == 0 and key % 2**64 in (1, 2) and 1 <= blocks <= 4
+        event(f"kind {kind}, {'alone' if alone else 'task'}, {'good' if good else 'bad'}")
+        start = time.monotonic()
+        if alone:
+            error = ""
+            try:
+                got = runtime.run_tiling(call, timeout_ms=300)
+            except SkError as e:
+                error = str(e)
+            if good:
+                assert not error and got == (key, blocks), error
+            else:
+                assert "tiling function faulty_tiling of op 0 (fuzz)" in error, error
+        else:
+            spec = twin.LaunchSpec(name="fuzz_sk", entry=kernel, block_dim=4, ration="0:1", params=[lock.address],
+                                   num_args=1, timeout_ms=300)
+            words = [twin.TwinWord(address=lock.address, by_task=True, what="the tiling lock of op 0 (fuzz)")]
+            task = twin.TwinTask(name="fuzz_tiling", wait_word=None, release_word=0, tiling=call)
+            result = runtime.launch_tasks(spec, words, [task], check=False)
+            error = result.error
+            if good:
+                assert result.ok, error
+            else:
+                assert result.status in (1, 4, 5), result
+                assert "task 'fuzz_tiling' failed: its tiling function faulty_tiling of op 0 (fuzz)" in error, error
+                assert "detached" not in error, error
+        assert time.monotonic() - start < 10
+        if kind:
+            assert _TILING_TEXT[kind] in error, error
+        elif not good:
+            assert "chose" in error, error
+        # The next launch runs: the good tiling releases the lock.
+        ctl.write(b"".join(v.to_bytes(8, "little") for v in (0, 1, 4)))
+        lock.write(bytes(8))
+        spec = twin.LaunchSpec(name="fuzz_sk", entry=kernel, block_dim=4, ration="0:1", params=[lock.address],
+                               num_args=1, timeout_ms=300)
+        words = [twin.TwinWord(address=lock.address, by_task=True, what="the tiling lock of op 0 (fuzz)")]
+        result = runtime.launch_tasks(spec, words, [twin.TwinTask(name="fuzz_tiling", wait_word=None,
+                                                                  release_word=0, tiling=call)], check=False)
+        assert result.ok, result.error
+    finally:
+        ctl.free()
+        lock.free()
+        tiling.free()

@@ -53,7 +53,9 @@ import exec_log  # noqa: E402
 import services  # noqa: E402
 
 DEFAULT_TARGETS = ["//examples/..."]
-DEFAULT_MNEMONICS = ["SkCompile", "SkWrap", "SkSubOp", "SkGen", "SkCompileEntry", "SkLink", "SkReport"]
+# Every action the rules register (rules/private/actions.bzl); each must run in DEFAULT_TARGETS' build.
+DEFAULT_MNEMONICS = ["SkCompile", "SkWrap", "SkSubOp", "SkGen", "SkCompileEntry", "SkLink", "SkReport",
+                     "SkTiling", "SkLaunch", "SkModel", "SkTwinLib"]
 CHECKS = ["cache", "determinism", "resilience", "remote_exec"]
 RUNNING = {"bazel": None}  # the bazel client in the foreground, to interrupt on SIGTERM
 

@@ -100,6 +100,8 @@ typedef struct SkTwinTask {
   int32_t release_word;         /* the word it sets to 1 when done (a lock or an event) */
   const void* prefetch;         /* prefetch task: the GM range it loads */
   uint64_t prefetch_bytes;
+  const char* what;             /* for messages: its tiling function and op
+                                   ("tiling function f of op 2 (x)"); NULL: "tiling function" */
 } SkTwinTask;
 
 /* One launch with its tasks: the tasks start with the workers; each waits for
@@ -107,9 +109,23 @@ typedef struct SkTwinTask {
  * range), writes its words and sets its release word. A task that fails does
  * not release; the launch then fails in bounded time (watchdog) naming the
  * word, its op and the task. A task still waiting when the kernel has ended
- * fails the launch with SK_TWIN_TASK_ERROR. */
+ * fails the launch with SK_TWIN_TASK_ERROR. A tiling function is caught like
+ * a kernel: a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, a stack
+ * overflow) or a C++ exception in it fails the launch at once
+ * (SK_TWIN_TASK_ERROR), and one that runs for longer than the watchdog's
+ * time fails it (SK_TWIN_HANG) and is taken back, naming the task and
+ * function; the process goes on. */
 int sk_twin_launch_tasks(const SkTwinLaunch* launch, const SkTwinWord* words, uint32_t num_words,
                          const SkTwinTask* tasks, uint32_t num_tasks, SkTwinResult** out);
+
+/* A tiling task's function alone, as the unfused run calls it on the host
+ * between launches: on a thread of its own, caught as in a launch with tasks
+ * (timeout_ms: 0 = $SK_TWIN_TIMEOUT_MS, else 5000), its tiling key checked
+ * against the task's keys and its block count against 1..max_block_dim. On
+ * success (SK_TWIN_OK) task->tiling_ctx holds the key and block count; else
+ * *out's error says why, naming task->what. Free *out with
+ * sk_twin_result_free. */
+int sk_twin_run_tiling(const SkTwinTask* task, uint32_t timeout_ms, SkTwinResult** out);
 
 /* Runs one launch to completion; *out receives a result (free it with
  * sk_twin_result_free) even on failure. Returns the status. */

@@ -139,12 +139,22 @@ struct RoundGroup {
   std::vector<Worker*> targets;
 };
 
+// A task's call of its tiling function (tasks.cc): caught like a kernel's.
+struct TaskRun {
+  FaultCatch fault;
+  CodeRanges code;                            // the tiling function's object: where it may be taken back
+  std::atomic<uint64_t> tiling_since_ns{0};   // when its tiling function was called; 0 while none runs
+  bool finished = false;                      // guarded by Externals::mu: its thread has ended
+};
+
 // The memory-semantic words and external tasks of one launch (tasks.cc).
 struct Externals {
   std::vector<SkTwinWord> words;           // fixed before the launch starts
   std::vector<std::string> whats;          // owned copies of words[i].what
   std::vector<SkTwinTask> tasks;
   std::vector<std::string> names;          // owned copies of tasks[i].name
+  std::vector<std::string> functions;      // tasks[i].what, else "tiling function"
+  std::vector<std::unique_ptr<TaskRun>> runs;
   std::mutex mu;
   std::condition_variable cv;
   std::vector<bool> written;               // guarded by mu: the word's writer has written it
@@ -202,6 +212,11 @@ struct LaunchContext {
 
 uint64_t NowNs();
 void NoteProgress(LaunchContext& ctx);
+// The watchdog's time without progress: timeout_ms, else $SK_TWIN_TIMEOUT_MS
+// (range-checked: *error says why it is refused), else the default.
+uint64_t WatchdogNs(uint32_t timeout_ms, std::string* error);
+// How long threads get to leave after a failure before they are taken back.
+uint64_t GraceNs(uint64_t timeout_ns);
 
 // The calling worker; aborts the process when called off a launch.
 Worker& CurrentWorker(const char* hook);
@@ -235,7 +250,16 @@ bool ExternalDcci(LaunchContext& ctx, Worker& w, const volatile void* addr);
 std::shared_ptr<Externals> MakeExternals(const SkTwinWord* words, uint32_t num_words, const SkTwinTask* tasks,
                                          uint32_t num_tasks, std::string* problem);
 std::vector<std::thread> StartTasks(LaunchContext& ctx);
-std::string FinishTasks(LaunchContext& ctx, std::vector<std::thread>* threads);
+// Waits for the tasks, taking back one stuck in its tiling function after a failure (or once
+// it overran the watchdog's time); *left: some could not be taken back (detached, not joined).
+std::string FinishTasks(LaunchContext& ctx, std::vector<std::thread>* threads, bool* left);
+// Whether a task's tiling function runs now (the workers waiting for it are not deadlocked),
+// and the failure text of one that has run for longer than the watchdog's time ("" if none).
+bool TilingRuns(const LaunchContext& ctx);
+std::string OverdueTask(LaunchContext& ctx, uint64_t now_ns);
+// sk_twin_run_tiling: a task's tiling function alone, on a thread of its own (the
+// unfused run's host call); returns the status, *error why it failed.
+int RunTilingAlone(const SkTwinTask& task, uint64_t timeout_ns, std::string* error);
 // The registered word at addr, "" if none.
 std::string WordText(const LaunchContext& ctx, uintptr_t addr);
 // What the tasks do and why any failed, for the deadlock report.

@@ -1,4 +1,4 @@
-// Fatal signals in kernel code, caught per worker (see faults.h).
+// Fatal signals in user code (kernels, tiling functions), caught per thread (see faults.h).
 #include "faults.h"
 
 #include <link.h>
@@ -20,9 +20,9 @@ namespace {
 // thread's TLS block (a lazily allocated one calls malloc).
 __attribute__((tls_model("initial-exec"))) thread_local FaultCatch* t_catch = nullptr;
 
-constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 constexpr size_t kAltStackBytes = 64 * 1024;
-// A fault this close below a worker's stack is its stack overflowing (a big
+// A fault this close below a thread's stack is its stack overflowing (a big
 // frame may skip the guard page itself).
 constexpr uintptr_t kStackOverflowReach = 1u << 20;
 
@@ -59,7 +59,7 @@ bool InRanges(const CodeRanges& ranges, uintptr_t pc) {
   return false;
 }
 
-// A signal that is not a worker's goes where it went before the twin loaded.
+// A signal outside a call goes where it went before the twin loaded.
 void Chain(int sig, siginfo_t* info, void* uc) {
   const struct sigaction& prev = g_previous[sig];
   if ((prev.sa_flags & SA_SIGINFO) != 0 && prev.sa_sigaction != nullptr) {
@@ -96,9 +96,9 @@ void OnCancel(int, siginfo_t*, void* uc) {
   int saved = errno;
   FaultCatch* c = t_catch;
   if (c != nullptr && c->armed.load(std::memory_order_relaxed) && c->cancel.load(std::memory_order_relaxed) &&
-      c->kernel_code != nullptr) {
+      c->user_code != nullptr) {
     uintptr_t pc = PcOf(uc);
-    if (InRanges(*c->kernel_code, pc)) {
+    if (InRanges(*c->user_code, pc)) {
       c->armed.store(false, std::memory_order_relaxed);
       c->signo = 0;
       c->pc = pc;
@@ -160,13 +160,13 @@ std::string Hex(uintptr_t v) {
 
 }  // namespace
 
-CodeRanges KernelCodeRanges(const void* entry, const void* entry_aiv) {
+CodeRanges UserCodeRanges(const void* fn, const void* other_fn) {
   CodeRanges out;
-  const CodeRanges runtime = RangesOf(reinterpret_cast<const void*>(&KernelCodeRanges));
-  for (const void* fn : {entry, entry_aiv}) {
-    if (fn == nullptr) continue;
-    CodeRanges mine = RangesOf(fn);
-    // Kernels linked into the runtime's own object (a C++ test): the
+  const CodeRanges runtime = RangesOf(reinterpret_cast<const void*>(&UserCodeRanges));
+  for (const void* f : {fn, other_fn}) {
+    if (f == nullptr) continue;
+    CodeRanges mine = RangesOf(f);
+    // User code linked into the runtime's own object (a C++ test): the
     // runtime's code cannot be told apart, so nothing is unwound.
     if (!mine.empty() && !runtime.empty() && mine.front() == runtime.front()) return {};
     out.insert(out.end(), mine.begin(), mine.end());
@@ -174,9 +174,26 @@ CodeRanges KernelCodeRanges(const void* entry, const void* entry_aiv) {
   return out;
 }
 
-FaultScope::FaultScope(FaultCatch* c, const CodeRanges* kernel_code) : catch_(c) {
+namespace {
+
+// Installs the handlers once and gives this thread an alternate signal stack
+// for as long as the scope lives.
+class FaultScope {
+ public:
+  FaultScope(FaultCatch* c, const CodeRanges* user_code);
+  ~FaultScope();
+  FaultScope(const FaultScope&) = delete;
+  FaultScope& operator=(const FaultScope&) = delete;
+
+ private:
+  FaultCatch* catch_;
+  std::vector<char> alt_stack_;
+  bool alt_installed_ = false;
+};
+
+FaultScope::FaultScope(FaultCatch* c, const CodeRanges* user_code) : catch_(c) {
   std::call_once(g_install_once, &Install);
-  c->kernel_code = kernel_code;
+  c->user_code = user_code;
   c->thread = pthread_self();
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
@@ -209,11 +226,21 @@ FaultScope::~FaultScope() {
   }
 }
 
-void ArmFaults(FaultCatch* c) { c->armed.store(true, std::memory_order_relaxed); }
-void DisarmFaults(FaultCatch* c) { c->armed.store(false, std::memory_order_relaxed); }
+}  // namespace
+
+CallEnd CallCatchingFaults(FaultCatch* c, const CodeRanges* user_code, void (*fn)(void*), void* arg) {
+  FaultScope scope(c, user_code);
+  if (sigsetjmp(c->jmp, 1) == 0) {
+    c->armed.store(true, std::memory_order_relaxed);
+    fn(arg);
+    c->armed.store(false, std::memory_order_relaxed);
+    return CallEnd::kReturned;
+  }
+  return c->signo != 0 ? CallEnd::kFaulted : CallEnd::kCancelled;
+}
 
 bool RequestCancel(FaultCatch* c) {
-  if (g_cancel_signal == 0 || c->kernel_code == nullptr || c->kernel_code->empty()) return false;
+  if (g_cancel_signal == 0 || c->user_code == nullptr || c->user_code->empty()) return false;
   c->cancel.store(true, std::memory_order_relaxed);
   if (!c->armed.load(std::memory_order_relaxed)) return true;
   return pthread_kill(c->thread, g_cancel_signal) == 0;
@@ -225,7 +252,7 @@ std::string DescribeFault(const FaultCatch& c) {
   switch (c.signo) {
     case SIGSEGV: {
       if (c.stack_lo != 0 && addr < c.stack_lo + 4096 && addr + kStackOverflowReach >= c.stack_lo) {
-        return "stack overflow: the worker's stack of " + std::to_string((c.stack_hi - c.stack_lo) >> 10) +
+        return "stack overflow: the thread's stack of " + std::to_string((c.stack_hi - c.stack_lo) >> 10) +
                " KiB is used up at " + Hex(addr) + pc + " (unbounded recursion or a huge local array?)";
       }
       const int write = c.write;
@@ -234,12 +261,14 @@ std::string DescribeFault(const FaultCatch& c) {
       std::string gm = DescribeGmAddress(addr);
       if (!gm.empty()) return text + ": " + gm;
       if (addr < 4096) return text + ": a null pointer dereferenced";
-      return text + ": outside every GM tensor, the worker's stack and the twin's buffers (a stray pointer?)";
+      return text + ": outside every GM tensor, the thread's stack and the twin's buffers (a stray pointer?)";
     }
     case SIGBUS:
       return "SIGBUS, bus error at " + Hex(addr) + pc + " (misaligned or unbacked memory)";
     case SIGILL:
       return "SIGILL, illegal instruction" + pc + " (a trap such as __builtin_trap() or unreachable code reached)";
+    case SIGABRT:
+      return "SIGABRT, abort() called" + pc + " (a failed assert, std::terminate or abort itself)";
     case SIGFPE:
       if (c.code == FPE_INTDIV) return "SIGFPE, integer division by zero" + pc;
       if (c.code == FPE_INTOVF) return "SIGFPE, integer overflow" + pc;

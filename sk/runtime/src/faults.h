@@ -1,11 +1,13 @@
-// Kernel faults on the twin: a fatal signal in a worker (SIGSEGV, SIGBUS,
-// SIGILL, SIGFPE, a stack overflow) becomes a kernel error of its launch
-// instead of killing the process; a worker stuck in kernel code after its
-// launch failed is taken back by a signal; GM is guarded (gmguard.cc).
+// Faults in user code on the twin: a fatal signal (SIGSEGV, SIGBUS, SIGILL,
+// SIGFPE, SIGABRT, a stack overflow) in a kernel worker or in a task's tiling
+// function becomes an error of its launch instead of killing the process; a
+// thread stuck in user code after its launch failed is taken back by a
+// signal; GM is guarded (gmguard.cc).
 //
-// A worker thread arms a FaultCatch around the kernel call (RunWorker). The
-// handlers run on the worker's alternate signal stack and only record what
-// happened before they siglongjmp back to RunWorker, which words the error
+// A thread calls the user code through CallCatchingFaults (RunWorker for the
+// kernel, tasks.cc for a tiling function). The handlers run on the thread's
+// alternate signal stack and only record what happened before they
+// siglongjmp back into CallCatchingFaults; its caller words the error
 // (async-signal-unsafe work happens there, not in the handler). Signals on
 // other threads go to the handler that was installed before ours.
 #ifndef SK_TWIN_SRC_FAULTS_H_
@@ -26,11 +28,12 @@ namespace sk_twin {
 struct LaunchContext;
 struct Worker;
 
-// The address ranges of the code a launch's entries live in; a stuck worker
-// is unwound only while it executes there (never inside the runtime or libc,
-// where it may hold a lock).
+// The address ranges of the code user functions (a launch's entries, a
+// tiling function) live in; a stuck thread is unwound only while it executes
+// there (never inside the runtime or libc, where it may hold a lock). Empty
+// when the functions share the runtime's own object (a C++ test).
 using CodeRanges = std::vector<std::pair<uintptr_t, uintptr_t>>;
-CodeRanges KernelCodeRanges(const void* entry, const void* entry_aiv);
+CodeRanges UserCodeRanges(const void* fn, const void* other_fn);
 
 struct FaultCatch {
   sigjmp_buf jmp;
@@ -43,32 +46,21 @@ struct FaultCatch {
   volatile int write = -1;  // SIGSEGV: 1 write, 0 read, -1 unknown
   uintptr_t stack_lo = 0;  // the thread's stack, for telling an overflow
   uintptr_t stack_hi = 0;
-  const CodeRanges* kernel_code = nullptr;
+  const CodeRanges* user_code = nullptr;
   pthread_t thread{};
 };
 
-// Installs the process-wide handlers once (keeping the previous ones for
-// signals outside workers) and gives this thread an alternate signal stack
-// for as long as the scope lives.
-class FaultScope {
- public:
-  FaultScope(FaultCatch* c, const CodeRanges* kernel_code);
-  ~FaultScope();
-  FaultScope(const FaultScope&) = delete;
-  FaultScope& operator=(const FaultScope&) = delete;
+enum class CallEnd { kReturned, kFaulted, kCancelled };
 
- private:
-  FaultCatch* catch_;
-  std::vector<char> alt_stack_;
-  bool alt_installed_ = false;
-};
+// Calls fn(arg) on this thread with `c` armed: a fatal signal in it returns
+// kFaulted (what happened is in `c`, for DescribeFault), a RequestCancel
+// that finds the thread in `user_code` returns kCancelled; either way fn's
+// frames are abandoned, not unwound. Installs the process-wide handlers once
+// and gives the thread an alternate signal stack for the call.
+CallEnd CallCatchingFaults(FaultCatch* c, const CodeRanges* user_code, void (*fn)(void*), void* arg);
 
-// Arms and disarms the calling thread's catch (RunWorker, around the call).
-void ArmFaults(FaultCatch* c);
-void DisarmFaults(FaultCatch* c);
-
-// Asks a stuck worker to leave: it is unwound when the signal finds it in
-// kernel code. Returns false when it cannot be asked.
+// Asks a thread stuck in its call to leave: it is unwound when the signal
+// finds it in user code. Returns false when it cannot be asked.
 bool RequestCancel(FaultCatch* c);
 
 // "SIGSEGV (invalid memory access) at 0x...: ..." with what the address is

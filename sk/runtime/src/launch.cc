@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "core.h"
+#include "sk_tiling.h"
 
 namespace sk_twin {
 
@@ -115,20 +116,23 @@ void RunWorker(LaunchContext* ctx, Worker* w) {
   uint64_t begin = NowNs();
   {
     // A fatal signal in the kernel (or the supervisor taking a stuck worker
-    // back) returns here by siglongjmp; the kernel's frames are abandoned.
+    // back) ends the call early; the kernel's frames are abandoned.
     FaultCatch* fc = w->fault.get();
-    FaultScope scope(fc, &ctx->kernel_code);
-    if (sigsetjmp(fc->jmp, 1) == 0) {
-      ArmFaults(fc);
-      CallEntry(ctx, w);
-      DisarmFaults(fc);
-    } else if (fc->signo != 0) {
+    struct Call {
+      LaunchContext* ctx;
+      Worker* w;
+    } call{ctx, w};
+    const CallEnd end = CallCatchingFaults(fc, &ctx->kernel_code, [](void* p) {
+      auto* c = static_cast<Call*>(p);
+      CallEntry(c->ctx, c->w);
+    }, &call);
+    if (end == CallEnd::kFaulted) {
       std::string sub = w->sub_kernels.empty() ? "" : w->sub_kernels.back();
       ctx->Fail(SK_TWIN_KERNEL_ERROR,
                 "kernel '" + ctx->name + "'" + SubKernelText(*ctx, sub) + " on " + w->label + " (block " +
                     std::to_string(w->block) + ") crashed: " + DescribeFault(*fc),
                 w->index);
-    } else {
+    } else if (end == CallEnd::kCancelled) {
       w->cancelled = true;
       w->stuck_in = w->sub_kernels.empty() ? "" : w->sub_kernels.back();
     }
@@ -193,11 +197,19 @@ uint64_t EnvMs(const char* var, uint64_t fallback, std::string* error) {
   return v;
 }
 
-uint64_t TimeoutNs(const SkTwinLaunch& l, std::string* error) {
-  uint64_t ms = l.timeout_ms;
+}  // namespace
+
+uint64_t WatchdogNs(uint32_t timeout_ms, std::string* error) {
+  uint64_t ms = timeout_ms;
   if (ms == 0) ms = EnvMs("SK_TWIN_TIMEOUT_MS", kDefaultTimeoutMs, error);
   return ms * 1000000ull;
 }
+
+uint64_t GraceNs(uint64_t timeout_ns) {
+  return std::max<uint64_t>(std::min<uint64_t>(timeout_ns, 5000000000ull), 1000000000ull);
+}
+
+namespace {
 
 uint64_t LaunchLimitNs(std::string* error) {
   return EnvMs("SK_TWIN_LAUNCH_TIMEOUT_MS", kDefaultLaunchLimitMs, error) * 1000000ull;
@@ -216,7 +228,7 @@ std::shared_ptr<LaunchContext> BuildContext(const SkTwinLaunch& l, uint64_t time
   ctx->num_params = l.num_params;
   ctx->timeout_ns = timeout_ns;
   ctx->launch_limit_ns = limit_ns;
-  ctx->kernel_code = KernelCodeRanges(l.entry, l.entry_aiv);
+  ctx->kernel_code = UserCodeRanges(l.entry, l.entry_aiv);
   ctx->trace = l.trace != 0;
   ctx->aic_of_block.assign(l.block_dim, nullptr);
   ctx->aivs_of_block.assign(l.block_dim, {});
@@ -330,6 +342,15 @@ bool Supervise(LaunchContext& ctx, uint64_t start_ns) {
     uint64_t last = ctx.last_progress_ns.load(std::memory_order_relaxed);
     uint64_t idle = now > last ? now - last : 0;
     bool over = ctx.launch_limit_ns != 0 && now - start_ns > ctx.launch_limit_ns;
+    // Workers waiting for a task's tiling function wait for it, not for one another.
+    std::string overdue = OverdueTask(ctx, now);
+    if (!overdue.empty()) {
+      lock.unlock();
+      ctx.Fail(SK_TWIN_HANG, overdue);
+      lock.lock();
+      break;
+    }
+    if (TilingRuns(ctx) && !over) continue;
     if (idle > ctx.timeout_ns && AnyoneWaiting(ctx)) {
       lock.unlock();
       ctx.Fail(SK_TWIN_DEADLOCK, DescribeDeadlock(ctx, idle));
@@ -351,7 +372,7 @@ bool Supervise(LaunchContext& ctx, uint64_t start_ns) {
   }
   // After an abort every cooperative worker leaves its wait within a slice;
   // one busy in kernel code is taken back by a signal.
-  uint64_t grace_end = NowNs() + std::max<uint64_t>(std::min<uint64_t>(ctx.timeout_ns, 5000000000ull), 1000000000ull);
+  uint64_t grace_end = NowNs() + GraceNs(ctx.timeout_ns);
   while (ctx.done < total && NowNs() < grace_end) {
     if (ctx.abort.load(std::memory_order_relaxed)) {
       for (auto& w : ctx.workers) {
@@ -382,7 +403,7 @@ SkTwinResult* RunOne(const SkTwinLaunch& launch, std::shared_ptr<Externals> ext 
   std::string problem = Validate(launch);
   uint64_t timeout_ns = 0;
   uint64_t limit_ns = 0;
-  if (problem.empty()) timeout_ns = TimeoutNs(launch, &problem);
+  if (problem.empty()) timeout_ns = WatchdogNs(launch.timeout_ms, &problem);
   if (problem.empty()) limit_ns = LaunchLimitNs(&problem);
   if (!problem.empty()) {
     result->status = SK_TWIN_BAD_LAUNCH;
@@ -410,7 +431,8 @@ SkTwinResult* RunOne(const SkTwinLaunch& launch, std::shared_ptr<Externals> ext 
   ctx->start_cv.notify_all();
   std::vector<std::thread> tasks = StartTasks(*ctx);
   bool all_done = Supervise(*ctx, result->start_ns);
-  std::string task_errors = FinishTasks(*ctx, &tasks);
+  bool tasks_left = false;
+  std::string task_errors = FinishTasks(*ctx, &tasks, &tasks_left);
   if (!task_errors.empty()) {
     std::lock_guard<std::mutex> lock(ctx->error_mu);
     if (ctx->status == SK_TWIN_OK) {
@@ -420,11 +442,11 @@ SkTwinResult* RunOne(const SkTwinLaunch& launch, std::shared_ptr<Externals> ext 
       ctx->error += " " + task_errors;
     }
   }
+  // Stuck threads still use the context: it is leaked on purpose.
+  if (!all_done || tasks_left) new std::shared_ptr<LaunchContext>(ctx);
   if (all_done) {
     for (auto& t : threads) t.join();
   } else {
-    // Stuck threads still use the context: it is leaked on purpose.
-    new std::shared_ptr<LaunchContext>(ctx);
     std::string stuck;
     for (size_t i = 0; i < threads.size(); ++i) {
       if (ctx->workers[i]->state.load(std::memory_order_relaxed) != WorkerState::kFinished) {
@@ -551,6 +573,28 @@ int sk_twin_result_event(const SkTwinResult* r, uint64_t index, uint32_t* worker
   if (name != nullptr) *name = e.span.name.c_str();
   if (category != nullptr) *category = e.span.category;
   return 0;
+}
+
+int sk_twin_run_tiling(const SkTwinTask* task, uint32_t timeout_ms, SkTwinResult** out) {
+  if (out == nullptr) return SK_TWIN_BAD_LAUNCH;
+  *out = new SkTwinResult();
+  SkTwinResult& r = **out;
+  if (task == nullptr || task->tiling == nullptr || task->tiling_ctx == nullptr ||
+      (task->num_tiling_keys > 0 && task->tiling_keys == nullptr) ||
+      (task->tiling_ctx->num_inputs > 0 && (task->tiling_ctx->inputs == nullptr || task->tiling_ctx->input_bytes == nullptr))) {
+    r.status = SK_TWIN_BAD_LAUNCH;
+    r.error = "tiling call: the task, its tiling function, its context, keys or inputs is NULL";
+    return r.status;
+  }
+  const uint64_t timeout_ns = sk_twin::WatchdogNs(timeout_ms, &r.error);
+  if (!r.error.empty()) {
+    r.status = SK_TWIN_BAD_LAUNCH;
+    return r.status;
+  }
+  r.start_ns = sk_twin::NowNs();
+  r.status = sk_twin::RunTilingAlone(*task, timeout_ns, &r.error);
+  r.wall_ns = sk_twin::NowNs() - r.start_ns;
+  return r.status;
 }
 
 void* sk_twin_gm_alloc(uint64_t bytes) { return sk_twin::GuardedAlloc(bytes, nullptr); }

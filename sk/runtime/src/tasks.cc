@@ -10,8 +10,15 @@
 // the task waiting for it. A worker waiting for a word shows as a spin on it,
 // so the watchdog ends a launch whose word is never written, naming the word,
 // its op and the task that should have written it.
+//
+// A tiling function is user code: it is called like a kernel (faults.h), so
+// that a fatal signal in it fails the launch naming the task and function,
+// and one that never returns is failed by the watchdog and taken back.
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,6 +54,78 @@ void TaskFail(LaunchContext& ctx, Externals& ext, size_t task, const std::string
   NoteProgress(ctx);
 }
 
+// How a tiling function's call ended: problem is "" or what it did, worded to
+// follow "its tiling function ..."; fatal: it crashed or threw (the launch
+// fails at once); cancelled: it was taken back (its failure is reported already).
+struct TilingEnd {
+  std::string problem;
+  bool fatal = false;
+  bool cancelled = false;
+};
+
+// Calls the task's tiling function on this thread with faults caught, then
+// checks the tiling key and block count it chose.
+TilingEnd CallTiling(const SkTwinTask& task, TaskRun& run) {
+  SkTilingContext* tc = task.tiling_ctx;
+  tc->tiling_key = 0;
+  tc->block_dim = 0;
+  struct Call {
+    const SkTwinTask* task;
+    int rc;
+    std::string thrown;
+  } call{&task, 0, ""};
+  run.tiling_since_ns.store(NowNs(), std::memory_order_relaxed);
+  const CallEnd end = CallCatchingFaults(&run.fault, &run.code, [](void* p) {
+    auto* c = static_cast<Call*>(p);
+    try {
+      c->rc = c->task->tiling(c->task->tiling_ctx);
+    } catch (const std::exception& e) {
+      c->thrown = std::string("threw: ") + e.what();
+    } catch (...) {
+      c->thrown = "threw a non-standard exception";
+    }
+  }, &call);
+  run.tiling_since_ns.store(0, std::memory_order_relaxed);
+  TilingEnd out;
+  if (end == CallEnd::kCancelled) {
+    out.cancelled = true;
+    out.problem = "was taken back";
+    return out;
+  }
+  if (end == CallEnd::kFaulted || !call.thrown.empty()) {
+    out.fatal = true;
+    out.problem = end == CallEnd::kFaulted ? "crashed: " + DescribeFault(run.fault) : call.thrown;
+    return out;
+  }
+  if (call.rc != 0) {
+    out.problem = "returned " + std::to_string(call.rc);
+    return out;
+  }
+  const uint64_t key = tc->tiling_key;
+  bool known = task.num_tiling_keys == 0;
+  std::string keys;
+  for (uint32_t i = 0; i < task.num_tiling_keys; ++i) {
+    known = known || task.tiling_keys[i] == key;
+    keys += (i ? ", " : "") + std::to_string(task.tiling_keys[i]);
+  }
+  if (!known) {
+    out.problem = "chose tiling key " + std::to_string(key) + ", which the kernel does not have (its keys: " + keys + ")";
+  } else if (tc->block_dim < 1 || tc->block_dim > tc->max_block_dim) {
+    out.problem = "chose " + std::to_string(tc->block_dim) + " blocks; allowed 1.." +
+                  std::to_string(tc->max_block_dim) + " (the kernel's block_dim)";
+  }
+  return out;
+}
+
+std::string FunctionOf(const SkTwinTask& task) {
+  return task.what != nullptr && *task.what != '\0' ? task.what : "tiling function";
+}
+
+std::string OverdueText(uint64_t ran_ns, uint64_t timeout_ns) {
+  return "never returned: it ran for " + std::to_string(ran_ns / 1000000) + " ms (timeout " +
+         std::to_string(timeout_ns / 1000000) + " ms; set SK_TWIN_TIMEOUT_MS to change it); an endless loop?";
+}
+
 void RunTask(LaunchContext* ctx, Externals* ext, size_t t) {
   const SkTwinTask& task = ext->tasks[t];
   if (task.wait_word >= 0) {
@@ -74,35 +153,33 @@ void RunTask(LaunchContext* ctx, Externals* ext, size_t t) {
   uint64_t key = 0;
   uint32_t blocks = 0;
   if (task.tiling != nullptr) {
-    SetState(*ext, t, "runs its tiling function");
-    SkTilingContext* tc = task.tiling_ctx;
-    tc->tiling_key = 0;
-    tc->block_dim = 0;
-    int rc = task.tiling(tc);
-    if (rc != 0) {
-      TaskFail(*ctx, *ext, t, "failed: its tiling function returned " + std::to_string(rc) +
-                                  ", so it wrote no tiling and did not release " + WordName(*ext, task.release_word));
+    const std::string& function = ext->functions[t];
+    SetState(*ext, t, "runs its " + function);
+    TilingEnd end = CallTiling(task, *ext->runs[t]);
+    if (end.cancelled) {
+      SetState(*ext, t, "was taken back from its " + function);
       return;
     }
-    key = tc->tiling_key;
-    blocks = tc->block_dim;
-    bool known = task.num_tiling_keys == 0;
-    std::string keys;
-    for (uint32_t i = 0; i < task.num_tiling_keys; ++i) {
-      known = known || task.tiling_keys[i] == key;
-      keys += (i ? ", " : "") + std::to_string(task.tiling_keys[i]);
-    }
-    if (!known) {
-      TaskFail(*ctx, *ext, t, "failed: its tiling function chose tiling key " + std::to_string(key) +
-                                  ", which the kernel does not have (its keys: " + keys + ")");
+    if (!end.problem.empty()) {
+      std::string why = "failed: its " + function + " " + end.problem;
+      if (end.problem.rfind("returned ", 0) == 0) {
+        why += ", so it wrote no tiling and did not release " + WordName(*ext, task.release_word);
+      }
+      TaskFail(*ctx, *ext, t, why);
+      // A crash ends the launch now; a tiling function that said no leaves the lock unreleased,
+      // which the watchdog names as hardware would show it (the SuperKernel spins on it).
+      if (end.fatal) {
+        std::string error;
+        {
+          std::lock_guard<std::mutex> lock(ext->mu);
+          error = ext->task_error[t];
+        }
+        ctx->Fail(SK_TWIN_TASK_ERROR, "sk twin: kernel '" + ctx->name + "': " + error + ".");
+      }
       return;
     }
-    if (blocks < 1 || blocks > tc->max_block_dim) {
-      TaskFail(*ctx, *ext, t, "failed: its tiling function chose " + std::to_string(blocks) +
-                                  " blocks; allowed 1.." + std::to_string(tc->max_block_dim) +
-                                  " (the kernel's block_dim)");
-      return;
-    }
+    key = task.tiling_ctx->tiling_key;
+    blocks = task.tiling_ctx->block_dim;
   } else if (task.prefetch != nullptr) {
     // The SDMA engine loads the range into L2; the twin has no L2, it reads it through.
     SetState(*ext, t, "prefetches " + std::to_string(task.prefetch_bytes) + " bytes");
@@ -214,6 +291,9 @@ std::shared_ptr<Externals> MakeExternals(const SkTwinWord* words, uint32_t num_w
     }
     ext->tasks.push_back(task);
     ext->names.push_back(name);
+    ext->functions.push_back(FunctionOf(task));
+    ext->runs.emplace_back(new TaskRun());
+    if (task.tiling != nullptr) ext->runs.back()->code = UserCodeRanges(reinterpret_cast<const void*>(task.tiling), nullptr);
   }
   ext->written.assign(num_words, false);
   ext->task_state.assign(num_tasks, "not started");
@@ -227,12 +307,43 @@ std::vector<std::thread> StartTasks(LaunchContext& ctx) {
   Externals* ext = ctx.ext.get();
   LaunchContext* raw = &ctx;
   for (size_t t = 0; t < ext->tasks.size(); ++t) {
-    threads.emplace_back([raw, ext, t] { RunTask(raw, ext, t); });
+    threads.emplace_back([raw, ext, t] {
+      RunTask(raw, ext, t);
+      {
+        std::lock_guard<std::mutex> lock(ext->mu);
+        ext->runs[t]->finished = true;
+      }
+      ext->cv.notify_all();
+    });
   }
   return threads;
 }
 
-std::string FinishTasks(LaunchContext& ctx, std::vector<std::thread>* threads) {
+bool TilingRuns(const LaunchContext& ctx) {
+  if (ctx.ext == nullptr) return false;
+  for (const auto& run : ctx.ext->runs) {
+    if (run->tiling_since_ns.load(std::memory_order_relaxed) != 0) return true;
+  }
+  return false;
+}
+
+std::string OverdueTask(LaunchContext& ctx, uint64_t now_ns) {
+  if (ctx.ext == nullptr) return "";
+  Externals& ext = *ctx.ext;
+  for (size_t t = 0; t < ext.runs.size(); ++t) {
+    const uint64_t since = ext.runs[t]->tiling_since_ns.load(std::memory_order_relaxed);
+    if (since == 0 || now_ns < since || now_ns - since <= ctx.timeout_ns) continue;
+    std::lock_guard<std::mutex> lock(ext.mu);
+    ext.task_error[t] =
+        "task '" + ext.names[t] + "' failed: its " + ext.functions[t] + " " + OverdueText(now_ns - since, ctx.timeout_ns);
+    ext.task_state[t] = "failed";
+    return "sk twin: kernel '" + ctx.name + "': " + ext.task_error[t] + ".";
+  }
+  return "";
+}
+
+std::string FinishTasks(LaunchContext& ctx, std::vector<std::thread>* threads, bool* left) {
+  *left = false;
   if (ctx.ext == nullptr) return "";
   Externals& ext = *ctx.ext;
   {
@@ -240,13 +351,115 @@ std::string FinishTasks(LaunchContext& ctx, std::vector<std::thread>* threads) {
     ext.kernel_done = true;
   }
   ext.cv.notify_all();
-  for (auto& t : *threads) t.join();
-  std::lock_guard<std::mutex> lock(ext.mu);
-  std::string errors;
+  // A task waiting for its notify leaves by itself; one in its tiling function gets the
+  // watchdog's time, and after a failure it is taken back.
+  uint64_t grace_end = 0;
+  std::unique_lock<std::mutex> lock(ext.mu);
+  while (true) {
+    bool all = true;
+    for (const auto& run : ext.runs) all = all && run->finished;
+    if (all) break;
+    lock.unlock();
+    const uint64_t now = NowNs();
+    if (!ctx.abort.load(std::memory_order_relaxed)) {
+      std::string overdue = OverdueTask(ctx, now);
+      if (!overdue.empty()) ctx.Fail(SK_TWIN_HANG, overdue);
+    }
+    if (ctx.abort.load(std::memory_order_relaxed)) {
+      if (grace_end == 0) grace_end = now + GraceNs(ctx.timeout_ns);
+      for (auto& run : ext.runs) {
+        if (run->tiling_since_ns.load(std::memory_order_relaxed) != 0) RequestCancel(&run->fault);
+      }
+    }
+    lock.lock();
+    if (grace_end != 0 && now > grace_end) break;
+    ext.cv.wait_for(lock, std::chrono::milliseconds(10));
+  }
+  std::string errors, stuck;
+  for (size_t t = 0; t < threads->size(); ++t) {
+    if (ext.runs[t]->finished) {
+      (*threads)[t].join();
+      continue;
+    }
+    // Stuck outside its own code (in libc, say): it still uses the launch, which RunOne leaks.
+    (*threads)[t].detach();
+    *left = true;
+    stuck += (stuck.empty() ? "'" : ", '") + ext.names[t] + "'";
+  }
   for (const auto& e : ext.task_error) {
     if (!e.empty()) errors += (errors.empty() ? "" : " ") + e + ".";
   }
+  if (!stuck.empty()) {
+    errors += " Tasks still running outside their own code after the abort (detached, not joined): " + stuck + ".";
+  }
   return errors;
+}
+
+int RunTilingAlone(const SkTwinTask& task, uint64_t timeout_ns, std::string* error) {
+  // The thread owns a copy of everything it reads: one that cannot be taken back
+  // outlives the caller's context.
+  struct Alone {
+    SkTwinTask task;
+    SkTilingContext tc;
+    std::vector<const uint8_t*> inputs;
+    std::vector<uint64_t> input_bytes;
+    std::vector<uint64_t> keys;
+    TaskRun run;
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;  // guarded by mu
+    TilingEnd end;      // guarded by mu
+  };
+  auto a = std::make_shared<Alone>();
+  a->task = task;
+  a->tc = *task.tiling_ctx;
+  a->inputs.assign(task.tiling_ctx->inputs, task.tiling_ctx->inputs + task.tiling_ctx->num_inputs);
+  a->input_bytes.assign(task.tiling_ctx->input_bytes, task.tiling_ctx->input_bytes + task.tiling_ctx->num_inputs);
+  a->keys.assign(task.tiling_keys, task.tiling_keys + task.num_tiling_keys);
+  a->tc.inputs = a->inputs.data();
+  a->tc.input_bytes = a->input_bytes.data();
+  a->task.tiling_ctx = &a->tc;
+  a->task.tiling_keys = a->keys.data();
+  a->run.code = UserCodeRanges(reinterpret_cast<const void*>(task.tiling), nullptr);
+  const std::string function = FunctionOf(task);
+  std::thread thread([a] {
+    TilingEnd end = CallTiling(a->task, a->run);
+    std::lock_guard<std::mutex> lock(a->mu);
+    a->end = std::move(end);
+    a->done = true;
+    a->cv.notify_all();
+  });
+  const uint64_t start = NowNs();
+  std::unique_lock<std::mutex> lock(a->mu);
+  while (!a->done && NowNs() - start <= timeout_ns) a->cv.wait_for(lock, std::chrono::milliseconds(10));
+  if (a->done) {
+    lock.unlock();
+    thread.join();
+    if (a->end.problem.empty()) {
+      task.tiling_ctx->tiling_key = a->tc.tiling_key;
+      task.tiling_ctx->block_dim = a->tc.block_dim;
+      return SK_TWIN_OK;
+    }
+    *error = "the " + function + " " + a->end.problem;
+    return SK_TWIN_TASK_ERROR;
+  }
+  *error = "the " + function + " " + OverdueText(NowNs() - start, timeout_ns);
+  const uint64_t grace_end = NowNs() + GraceNs(timeout_ns);
+  while (!a->done && NowNs() < grace_end) {
+    lock.unlock();
+    RequestCancel(&a->run.fault);
+    lock.lock();
+    a->cv.wait_for(lock, std::chrono::milliseconds(10));
+  }
+  const bool done = a->done;
+  lock.unlock();
+  if (done) {
+    thread.join();
+  } else {
+    thread.detach();
+    *error += " It could not be taken back outside its own code (detached, still running).";
+  }
+  return SK_TWIN_HANG;
 }
 
 }  // namespace sk_twin

@@ -1,6 +1,12 @@
 // Memory-semantic words and external tasks (sk_twin_launch_tasks, facts §15.3): a tiling task
 // that waits for the kernel's notify, reads what the kernel wrote, and releases its lock; the
-// errors when it fails, when its notify never comes, and when the kernel waits for nothing.
+// errors when it fails, when its notify never comes, and when the kernel waits for nothing; a
+// tiling function that crashes, throws or never returns (in a launch and called alone).
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -164,6 +170,128 @@ TWIN_TEST(a_tiling_key_the_kernel_lacks_is_named) {
   s.Launch(&run, RouteThenTiledOp, 300);
   CHECK(run.status != SK_TWIN_OK);
   CHECK_CONTAINS(run.error(), "chose tiling key 2, which the kernel does not have (its keys: 1, 9)");
+}
+
+// Faulty tiling functions: each fails the launch naming the task and the function, the process
+// goes on and runs the next launch.
+std::atomic<bool> g_release_endless{false};
+
+int CrashingTiling(SkTilingContext*) {
+  *(volatile int*)nullptr = 1;
+  return 0;
+}
+int AbortingTiling(SkTilingContext*) { std::abort(); }
+int TrappingTiling(SkTilingContext*) { __builtin_trap(); }
+int ThrowingTiling(SkTilingContext*) { throw std::runtime_error("no rows"); }
+int Deeper(volatile int n) {
+  volatile char pad[512];
+  pad[0] = static_cast<char>(n);
+  return n < 0 ? 0 : Deeper(n + 1) + pad[0];  // the test for n < 0 only keeps -Winfinite-recursion quiet
+}
+int OverflowingTiling(SkTilingContext* ctx) { return Deeper(static_cast<int>(ctx->max_block_dim)); }
+// Never returns as far as the twin knows; the test lets it go once the launch has failed.
+int EndlessTiling(SkTilingContext*) {
+  while (!g_release_endless.load()) {
+  }
+  return 0;
+}
+
+uint64_t MsSince(std::chrono::steady_clock::time_point start) {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
+}
+
+void CheckNextLaunchRuns() {
+  g_tiling_rc = 0;
+  Setup s;
+  twin_test::Run run;
+  s.Launch(&run, RouteThenTiledOp);
+  CHECK_OK(run);
+  CHECK_EQ(s.tiling, int64_t{10});
+}
+
+TWIN_TEST(a_tiling_function_that_crashes_fails_the_launch_at_once_naming_the_task) {
+  const struct {
+    int (*fn)(SkTilingContext*);
+    const char* words;
+  } cases[] = {{CrashingTiling, "crashed: SIGSEGV, invalid memory write at 0x0"},
+               {AbortingTiling, "crashed: SIGABRT, abort() called"},
+               {TrappingTiling, "crashed: SIGILL, illegal instruction"},
+               {ThrowingTiling, "threw: no rows"},
+               {OverflowingTiling, "crashed: stack overflow: the thread's stack of"}};
+  for (const auto& c : cases) {
+    Setup s;
+    s.task.tiling = c.fn;
+    s.task.what = "tiling function gmm_tiling of op 1 (gmm)";
+    twin_test::Run run;
+    const auto start = std::chrono::steady_clock::now();
+    s.Launch(&run, RouteThenTiledOp, 3000);
+    CHECK_EQ(run.status, SK_TWIN_TASK_ERROR);
+    CHECK_CONTAINS(run.error(), std::string("sk twin: kernel 'sk_route_gmm': task 'gmm_tiling' failed: its tiling "
+                                            "function gmm_tiling of op 1 (gmm) ") + c.words);
+    CHECK(MsSince(start) < 2000);  // at once, not after the watchdog's 3000 ms
+    CheckNextLaunchRuns();
+  }
+}
+
+TWIN_TEST(a_tiling_function_that_never_returns_is_failed_by_the_watchdog) {
+  g_release_endless = false;
+  // Leaked: the detached task writes its words once it is let go.
+  Setup& s = *new Setup();
+  s.task.tiling = EndlessTiling;
+  twin_test::Run run;
+  const auto start = std::chrono::steady_clock::now();
+  s.Launch(&run, RouteThenTiledOp, 300);
+  const uint64_t took = MsSince(start);
+  CHECK_EQ(run.status, SK_TWIN_HANG);
+  CHECK_CONTAINS(run.error(), "task 'gmm_tiling' failed: its tiling function never returned: it ran for ");
+  CHECK_CONTAINS(run.error(), "(timeout 300 ms; set SK_TWIN_TIMEOUT_MS to change it)");
+  // Taken back when the runtime is a shared library of its own (Bazel's test link); linked into
+  // one object with it, the thread is detached instead (the message says so).
+  CHECK(took >= 300 && took < 3000);
+  CheckNextLaunchRuns();
+  g_release_endless = true;
+}
+
+// Calls fn alone through sk_twin_run_tiling with s's context and keys.
+void RunAlone(twin_test::Run* run, Setup* s, int (*fn)(SkTilingContext*), uint32_t timeout_ms = 0) {
+  SkTwinTask t = s->task;
+  t.tiling = fn;
+  t.what = "tiling function gmm_tiling of op 1 (gmm)";
+  run->status = sk_twin_run_tiling(&t, timeout_ms, &run->r);
+}
+
+TWIN_TEST(a_tiling_function_called_alone_is_caught_too) {
+  g_tiling_rc = 0;
+  Setup s;
+  s.data = {1, 2, 3, 4};
+  {
+    twin_test::Run run;
+    RunAlone(&run, &s, SumTiling);
+    CHECK_OK(run);
+    CHECK_EQ(s.tc.tiling_key, uint64_t{2});
+    CHECK_EQ(s.tc.block_dim, uint32_t{3});
+    CHECK_EQ(s.tiling, int64_t{10});
+  }
+  const struct {
+    int (*fn)(SkTilingContext*);
+    uint64_t second_key;
+    int status;
+    const char* words;
+  } cases[] = {{CrashingTiling, 2, SK_TWIN_TASK_ERROR, "the tiling function gmm_tiling of op 1 (gmm) crashed: SIGSEGV"},
+               {SumTiling, 9, SK_TWIN_TASK_ERROR, "chose tiling key 2, which the kernel does not have (its keys: 1, 9)"},
+               {EndlessTiling, 2, SK_TWIN_HANG, "the tiling function gmm_tiling of op 1 (gmm) never returned"}};
+  for (const auto& c : cases) {
+    g_release_endless = false;
+    s.keys[1] = c.second_key;
+    twin_test::Run run;
+    const auto start = std::chrono::steady_clock::now();
+    RunAlone(&run, &s, c.fn, 200);
+    CHECK_EQ(run.status, c.status);
+    CHECK_CONTAINS(run.error(), c.words);
+    CHECK(MsSince(start) < 3000);
+    g_release_endless = true;
+  }
 }
 
 }  // namespace
