@@ -177,7 +177,7 @@ def _error(tmp, subs, order, early, **kw):
     assert not (out / "sk.o").exists() and not (out / "sk.json").exists()
     assert not out.exists() or not [p for p in os.listdir(out) if p.startswith(".sk-")]
     # The output directory and the scratch directory's random name are the only differences.
-    return re.sub(r"\.sk-work-[a-z0-9_]+", ".sk-work-X", re.sub(r"/out_(True|False)/", "/OUT/", str(err.value)))
+    return re.sub(r"\.sk-scratch-[a-z0-9_]+", ".sk-scratch-X", re.sub(r"/out_(True|False)/", "/OUT/", str(err.value)))
 
 
 def _script(tmp, name, body):
