@@ -52,8 +52,8 @@ def _tool_args(args, tc, compiler = False, linker = False, objcopy = False, soc 
         args.add("--compiler", tc.compiler)
         args.add_all(tc.include_dirs, before_each = "--include")
     if soc:
-        # The toolchain's SoC picks the CANN compile target of a sub-kernel (dav-<chip>-*);
-        # a SuperKernel's halves take theirs from its plan.
+        # The toolchain's SoC picks the CANN compile target of a sub-kernel (dav-<chip>-*) and
+        # the core-type keys of its sub-op JSON; a SuperKernel's halves take theirs from its plan.
         args.add("--soc", tc.soc)
     if linker:
         args.add("--ld", tc.linker)
@@ -131,7 +131,7 @@ def pack_sub_kernel(ctx, tc, kernel_obj, wrapper_obj, sync_scan, out_obj, out_js
     args = ctx.actions.args()
     args.add("subkernel")
     args.add("pack")
-    _tool_args(args, tc, linker = True, objcopy = True)
+    _tool_args(args, tc, linker = True, objcopy = True, soc = True)
     _kernel_args(args, kernel_type, block_dim, options, op_type, loc)
     args.add("--kernel-obj", kernel_obj)
     args.add("--wrapper-obj", wrapper_obj)

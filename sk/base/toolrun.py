@@ -187,7 +187,9 @@ def scratch_dir(near: str):
             os.close(lock)
 
 
-_SCRATCH_PREFIX, _NEW_PREFIX, _LOCK_NAME = ".sk-work-", ".sk-new-", ".held"
+# Not `.sk-work-`, the name older sk versions give their unlocked scratch directories: a sweep must not
+# take a live one of theirs for a dead one of ours.
+_SCRATCH_PREFIX, _NEW_PREFIX, _LOCK_NAME = ".sk-scratch-", ".sk-new-", ".held"
 _swept: set = set()
 
 

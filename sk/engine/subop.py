@@ -41,6 +41,7 @@ from sk.binfmt import ar, objfacts
 from sk.base import infile, jsonload, numbers
 from sk.base.errors import SkError
 from sk.engine import kernel_types
+from sk.engine.platforms import Platform, get_platform
 
 KERNEL_TYPES = kernel_types.NAMES
 TASK_TYPES = ("normal", "dynamic")
@@ -54,7 +55,7 @@ _TOP_KEYS = ("kernel_name", "super_kernel_options", "op_list")
 @dataclasses.dataclass(frozen=True)
 class ArchFunc:
     arch: str          # "cube" or "vec"
-    key: str           # key in sub_operator_kernel_name ("AiCore", "dav-c220-cube", ...)
+    key: str           # key in sub_operator_kernel_name ("AiCore", "dav-<chip>-cube", ...)
     func_name: str
     object: str        # obj_files as given when relative, else its file name
     text_size: int
@@ -235,9 +236,10 @@ def _shown(path: str) -> str:
     return os.path.basename(path) if os.path.isabs(path) else path
 
 
-def load_kernel_infos(path: str) -> KernelInfos:
-    """Read and validate a kernel_infos JSON file (relative paths resolve against its directory)."""
-    return kernel_infos_from_dict(*read_kernel_infos(path))
+def load_kernel_infos(path: str, platform: Platform | None = None) -> KernelInfos:
+    """Read and validate a kernel_infos JSON file (relative paths resolve against its directory) for a
+    SuperKernel on `platform` (default: sk.engine.platforms.DEFAULT_SOC's, as `sk gen` without --soc)."""
+    return kernel_infos_from_dict(*read_kernel_infos(path), platform=platform)
 
 
 def read_kernel_infos(path: str) -> tuple:
@@ -255,15 +257,19 @@ def read_kernel_infos(path: str) -> tuple:
     return doc, os.path.dirname(os.path.abspath(path))
 
 
-def kernel_infos_from_dict(doc, base_dir: str, kernel_name: str | None = None) -> KernelInfos:
+def kernel_infos_from_dict(doc, base_dir: str, kernel_name: str | None = None,
+                           platform: Platform | None = None) -> KernelInfos:
     """Validate a kernel_infos mapping; `kernel_name` overrides doc["kernel_name"] (upstream's call shape)."""
     name, options_text, op_list = kernel_infos_header(doc, kernel_name)
-    return KernelInfos(kernel_name=name, options_text=options_text, ops=load_ops(op_list, base_dir))
+    return KernelInfos(kernel_name=name, options_text=options_text,
+                       ops=load_ops(op_list, base_dir, platform=platform or get_platform()))
 
 
-def load_ops(entries: list, base_dir: str, start: int = 0) -> tuple:
-    """The SubOp of each op_list entry; `entries` begins at op_list[start] (a part may load elsewhere)."""
-    return tuple(_load_op(start + i, entry, base_dir) for i, entry in enumerate(entries))
+def load_ops(entries: list, base_dir: str, start: int = 0, *, platform: Platform) -> tuple:
+    """The SubOp of each op_list entry; `entries` begins at op_list[start] (a part may load elsewhere).
+
+    The platform's chip names a MIX op's code in its JSON (dav-<chip>-cube/vec, kernel_types.arch_keys)."""
+    return tuple(_load_op(start + i, entry, base_dir, platform) for i, entry in enumerate(entries))
 
 
 def kernel_infos_header(doc, kernel_name: str | None = None) -> tuple:
@@ -310,7 +316,7 @@ def _event_list(entry: dict, field: str, where: str) -> tuple:
     return tuple(value)
 
 
-def _load_op(i: int, entry, base_dir: str) -> SubOp:
+def _load_op(i: int, entry, base_dir: str, platform: Platform) -> SubOp:
     where = f"at op_list[{i}]"
     if not isinstance(entry, dict):
         raise SkError("op entry must be a JSON object", where=where, value=entry,
@@ -391,8 +397,10 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
     if dcci_disable is not None:
         dcci_disable = _optional_bool(meta, "sub_operator_call_dcci_disable_on_kernel", where)
 
+    chip = platform.chip
     names = _require(meta, "sub_operator_kernel_name", dict, where,
-                     "an object keyed by core type (AiCore, dav-c220-cube, dav-c220-vec)")
+                     "an object keyed by core type (" + ", ".join(kernel_types.allowed_keys(chip)) + ")")
+    _check_chip_keys(names, f"{where}: sub_operator_kernel_name", platform)
     bin_file = os.path.join(base_dir, entry["bin_path"])
     bin_where = f"at op_list[{i}] ({kname}).bin_path"
     bin_data = objfacts.read_file(bin_file, bin_where)
@@ -408,11 +416,13 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
 
     funcs = []
     dynamic_keys = ()
-    if task_type == "dynamic" and not any(key in names for _, key in kernel_types.TABLE[ktype].arch_keys):
+    arch_keys = kernel_types.TABLE[ktype].arch_keys(chip)
+    if task_type == "dynamic" and not any(key in names for _, key in arch_keys):
         # Upstream's dynamic form: the tiling-key table alone, every key's functions in bin_path
         # (process_of_dynamic_op links bin_path whole and reads no per-core-type entry).
-        dynamic_keys, funcs = _dynamic_only(names, where, ktype, objects, entry["bin_path"], bin_file, json_file)
-    for arch, key in (() if funcs else kernel_types.TABLE[ktype].arch_keys):
+        dynamic_keys, funcs = _dynamic_only(names, where, ktype, objects, entry["bin_path"], bin_file, json_file,
+                                            chip)
+    for arch, key in (() if funcs else arch_keys):
         kwhere = f"{where}: sub_operator_kernel_name.{key}"
         block = names.get(key)
         if not isinstance(block, dict):
@@ -445,7 +455,7 @@ def _load_op(i: int, entry, base_dir: str) -> SubOp:
         funcs = [dataclasses.replace(f, text_size=size) for f in funcs]
 
     if task_type == "dynamic" and not dynamic_keys:
-        dynamic_keys = _dynamic_keys(names, where, funcs, objects)
+        dynamic_keys = _dynamic_keys(names, where, funcs, objects, chip)
 
     return SubOp(
         index=i, kernel_name=kname, kernel_type=ktype, block_dim=block_dim, params=tuple(params),
@@ -506,7 +516,7 @@ def _tensors(entry: dict, where: str) -> TensorAccess | None:
 
 
 def _dynamic_only(names: dict, where: str, ktype: str, objects: _ObjectSource, bin_path: str, bin_file: str,
-                  json_file: str) -> tuple:
+                  json_file: str, chip: str) -> tuple:
     """(tiling keys, one ArchFunc per core side) of a dynamic op whose sub_operator_kernel_name holds only
     dynamic_func_names: every key's symbols are looked up in bin_path (an object, or any member of an
     archive); each side's ArchFunc stands for the object that defines its first key's symbol."""
@@ -526,10 +536,10 @@ def _dynamic_only(names: dict, where: str, ktype: str, objects: _ObjectSource, b
         raise SkError("the op's bin_path does not define the tiling-key symbol", where=kwhere, value=symbol,
                       allowed=f"a function defined in {_shown(bin_path)}")
 
-    keys = _dynamic_keys(names, where, [], objects, lookup)
+    keys = _dynamic_keys(names, where, [], objects, chip, lookup)
     funcs = []
     # The op's core sides are its sub_operator_kernel_type's (upstream queues and guards it by that type).
-    for arch, key in kernel_types.TABLE[ktype].arch_keys:
+    for arch, key in kernel_types.TABLE[ktype].arch_keys(chip):
         syms = [dict(k.funcs).get(arch) for k in keys]
         sym = next((x for x in syms if x), keys[0].funcs[0][1])
         member = lookup(sym, f"{where}: sub_operator_kernel_name.dynamic_func_names")
@@ -539,7 +549,24 @@ def _dynamic_only(names: dict, where: str, ktype: str, objects: _ObjectSource, b
     return keys, funcs
 
 
-def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource, lookup=None) -> tuple:
+def _check_chip_keys(names: dict, where: str, platform: Platform) -> None:
+    """A MIX op's code keyed for another chip (dav-c220-* in a c310 SuperKernel, or the reverse) was
+    compiled for that chip: refused by name, where upstream's lookup of its own chip's key fails."""
+    allowed = kernel_types.allowed_keys(platform.chip)
+    tables = [(where, names)]
+    dynamic = names.get("dynamic_func_names")
+    if isinstance(dynamic, dict):
+        tables += [(f"{where}.dynamic_func_names.{k}", e) for k, e in dynamic.items() if isinstance(e, dict)]
+    for twhere, table in tables:
+        for key in table:
+            if key.startswith(kernel_types.MIX_KEY_PREFIX) and key not in allowed:
+                raise SkError(f"the sub-op's code is keyed for another chip than the SoC's ({platform.soc}, "
+                              f"chip {platform.chip})", where=f"{twhere}.{key}", value=key,
+                              allowed=f"the core-type keys of {platform.soc}: " + ", ".join(allowed)
+                              + f"; compile the sub-kernel for {platform.soc} (its chip, {platform.chip})")
+
+
+def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource, chip: str, lookup=None) -> tuple:
     table = names.get("dynamic_func_names")
     dwhere = f"{where}: sub_operator_kernel_name.dynamic_func_names"
     if not isinstance(table, dict) or not table:
@@ -561,7 +588,7 @@ def _dynamic_keys(names: dict, where: str, funcs: list, objects: _ObjectSource, 
             raise SkError("unsupported kernel_type", where=f"{kwhere}.kernel_type", value=ktype,
                           allowed="one of " + ", ".join(KERNEL_TYPES))
         pairs = []
-        for arch, key in kernel_types.TABLE[ktype].arch_keys:
+        for arch, key in kernel_types.TABLE[ktype].arch_keys(chip):
             symbol = entry.get(key)
             if not isinstance(symbol, str) or not _IDENT.fullmatch(symbol):
                 raise SkError(f"missing symbol for core type {key} required by {ktype}",

@@ -50,8 +50,9 @@ def helper_share(n_ops: int) -> int:
 class GenHelper:
     """start() with the ops to load, loaded() for them, submit(plan) and result() for the source, close()."""
 
-    def __init__(self, entries=(), base_dir: str = "", start: int = 0):
-        self._job = (list(entries), base_dir, start)
+    def __init__(self, entries=(), base_dir: str = "", start: int = 0, platform=None):
+        # platform: the SuperKernel's (sk.engine.platforms.Platform; None: the default SoC's)
+        self._job = (list(entries), base_dir, start, platform)
         self._pid = None
         self._to_child = self._from_child = None
         self._writer = None
@@ -59,14 +60,15 @@ class GenHelper:
         self._scratch = None  # an anonymous file (fd) in the output directory the helper renders into
 
     @classmethod
-    def start(cls, entries=(), base_dir: str = "", start: int = 0, out_dir: str | None = None) -> "GenHelper":
-        """Forks the helper, which begins loading `entries` (op_list[start:]) at once.
+    def start(cls, entries=(), base_dir: str = "", start: int = 0, out_dir: str | None = None,
+              platform=None) -> "GenHelper":
+        """Forks the helper, which begins loading `entries` (op_list[start:]) at once, for `platform`.
 
         out_dir: where the source goes; the helper writes it into an anonymous file there
         (toolrun.anonymous_file, made before the fork so the helper holds it too), which never
         has a name unless `sk gen` publishes it, whoever of the two is killed when.
         """
-        helper = cls(entries, base_dir, start)
+        helper = cls(entries, base_dir, start, platform)
         if hasattr(os, "fork"):
             if out_dir and os.path.isdir(out_dir):
                 from sk.base.toolrun import anonymous_file
@@ -93,8 +95,7 @@ class GenHelper:
 
     def loaded(self) -> tuple:
         """The SubOps of the entries given to start(): the helper's, or loaded here if it has none."""
-        entries, base_dir, start = self._job
-        if self._pid is not None and entries:
+        if self._pid is not None and self._job[0]:
             reply = _read_frame(self._from_child)
             if reply is not None:
                 kind, value = reply
@@ -102,9 +103,7 @@ class GenHelper:
                     return value
                 if kind == "user_error":
                     raise value
-        from sk.engine.subop import load_ops
-
-        return load_ops(entries, base_dir, start)
+        return _load(self._job)
 
     def submit(self, plan) -> None:
         """Hands the plan over; returns at once (a thread feeds the pipe while the helper compiles).
@@ -204,12 +203,18 @@ def _write_frame(fd: int, payload: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def _load_reply(job) -> bytes:
-    """The pickled reply to the load job: ("ops", SubOps) or ("user_error", SkError)."""
+def _load(job) -> tuple:
+    from sk.engine.platforms import get_platform
     from sk.engine.subop import load_ops
 
+    entries, base_dir, start, platform = job
+    return load_ops(entries, base_dir, start, platform=platform or get_platform())
+
+
+def _load_reply(job) -> bytes:
+    """The pickled reply to the load job: ("ops", SubOps) or ("user_error", SkError)."""
     try:
-        reply = ("ops", load_ops(*job))
+        reply = ("ops", _load(job))
     except SkError as err:
         reply = ("user_error", err)
     return pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)

@@ -103,11 +103,11 @@ def generate(kernel_infos: str, out_dir: str, plan_out: str | None = None, *, so
     cut = helper_share(len(op_list))
     # Started before the planner is imported: the helper loads op_list[cut:] meanwhile,
     # then imports jinja2 and compiles the templates while this process plans.
-    helper = GenHelper.start(op_list[cut:], base_dir, cut, out_dir=out_dir)
+    helper = GenHelper.start(op_list[cut:], base_dir, cut, out_dir=out_dir, platform=platform)
     try:
         from sk.engine.plan import build_plan
 
-        ops = subop.load_ops(op_list[:cut], base_dir) + helper.loaded()
+        ops = subop.load_ops(op_list[:cut], base_dir, platform=platform) + helper.loaded()
         plan = build_plan(subop.KernelInfos(kernel_name=name, options_text=options_text, ops=ops), platform)
         for warning in plan.warnings:
             if warn:

@@ -8,9 +8,11 @@ from sk.engine.kernel_types import TABLE as KERNEL_TYPES
 from sk.tests.objfactory import make_object
 
 def sub_op_json(name, kernel_type="KERNEL_TYPE_AIC_ONLY", block_dim=8, params=("x", "y", "workspace"),
-                split_mode=4, **extra):
+                split_mode=4, chip="c220", **extra):
+    """chip: the one its core-type keys are for (dav-<chip>-cube/vec of a MIX type)."""
     func = f"{name}__kernel0_middle"
-    names = {key: {"func_name": func, "obj_files": f"{name}.o"} for _, key in KERNEL_TYPES[kernel_type].arch_keys}
+    names = {key: {"func_name": func, "obj_files": f"{name}.o"}
+             for _, key in KERNEL_TYPES[kernel_type].arch_keys(chip)}
     doc = {
         "kernelName": f"{name}__kernel0", "blockDim": block_dim, "sub_operator_params": list(params),
         "sub_operator_kernel_type": kernel_type, "sub_operator_kernel_name": names,
@@ -32,13 +34,13 @@ def dynamic_op(name, kernel_type="KERNEL_TYPE_AIC_ONLY", **extra):
     return {"kernel_type": kernel_type, "sub_operator_kernel_name": names, **extra}
 
 
-def write_scenario(root, ops, options="", kernel_name="te_superkernel_t", split=4, text_size=4080):
-    """ops: list of (name, sub_op_json_kwargs, op_entry_extras)."""
+def write_scenario(root, ops, options="", kernel_name="te_superkernel_t", split=4, text_size=4080, chip="c220"):
+    """ops: list of (name, sub_op_json_kwargs, op_entry_extras); chip: the sub-op JSONs' (sub_op_json)."""
     os.makedirs(root, exist_ok=True)
     op_list = []
     written = set()
     for name, kwargs, entry in ops:
-        doc = sub_op_json(name, **kwargs)
+        doc = sub_op_json(name, **{"chip": chip, **kwargs})
         if name not in written:
             written.add(name)
             with open(os.path.join(root, f"{name}.json"), "w") as f:
@@ -64,9 +66,12 @@ def plan_from(kernel_infos, soc=None):
     from sk.engine.platforms import get_platform
     from sk.engine.subop import load_kernel_infos
 
-    return build_plan(load_kernel_infos(str(kernel_infos)), get_platform(soc))
+    platform = get_platform(soc)
+    return build_plan(load_kernel_infos(str(kernel_infos), platform), platform)
 
 
 def scenario_plan(root, ops, options="", soc=None, **kw):
-    """write_scenario(root, ops, options, **kw), then its plan."""
-    return plan_from(write_scenario(root, ops, options=options, **kw), soc)
+    """write_scenario(root, ops, options, **kw) with sub-op JSONs for the SoC's chip, then its plan."""
+    from sk.engine.platforms import get_platform
+
+    return plan_from(write_scenario(root, ops, options=options, chip=get_platform(soc).chip, **kw), soc)

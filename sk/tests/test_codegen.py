@@ -401,7 +401,8 @@ def test_c310_has_no_ffts_slot_and_zeroes_with_its_copy_and_pipe_waits(tmp_path)
 
     c310 = Platform("Ascend950PR_9599", "Ascend950", "c310", 3510, 32, 64, False)
     ops = [("a", {"kernel_type": MIX11, "params": ["x", "y"]}, {}), ("b", {"kernel_type": MIX11}, {})]
-    plan = build_plan(load_kernel_infos(write_scenario(tmp_path, ops, options="feed-sync-all=1")), c310)
+    path = write_scenario(tmp_path, ops, options="feed-sync-all=1", chip="c310")
+    plan = build_plan(load_kernel_infos(path, c310), c310)
     src = codegen.render_source(plan)
     assert plan.params["ffts_slot"] is None and plan.ops[0]["param_offset"] == 0
     assert "a__kernel0_middle(0);" in src and "b__kernel0_middle(2);" in src
@@ -410,3 +411,42 @@ def test_c310_has_no_ffts_slot_and_zeroes_with_its_copy_and_pipe_waits(tmp_path)
     assert "copy_ubuf_to_gm_align_v2((__gm__ void*)(startAddr), (__ubuf__ void*)(0), 0, 1, 512, 0, 512, 512);" in zero
     assert "wait_flag_dev(PIPE_S, AscendC::SYNC_AIV_ONLY_ALL);" in zero
     assert "    if ASCEND_IS_AIC {\n        wait_flag_dev(PIPE_S, AscendC::SYNC_AIV_FLAG);\n    }\n" in zero
+
+
+@pytest.mark.parametrize("soc, chip, slot0", [("Ascend950PR_9579", "c310", 0), (None, "c220", 1)])
+def test_sk_gen_fuses_mix_ops_keyed_for_the_socs_chip(tmp_path, soc, chip, slot0):
+    # A MIX op's JSON names each side's code under dav-<chip>-cube/vec; `sk gen --soc` reads its SoC's keys
+    # (each side's function called under its own guard, parameters from slot 0 on c310, which has no FFTS
+    # slot) and refuses the other chip's keys, naming the op and the key.
+    import json
+
+    from sk.tests.harness import run_sk
+    from sk.tests.objfactory import make_object
+    from sk.tests.scenario import write_scenario
+
+    def scenario(root, keyed):
+        ops = [("a", {"kernel_type": "KERNEL_TYPE_AIV_ONLY", "block_dim": 4, "split_mode": None}, {}),
+               ("m", {"kernel_type": MIX12, "block_dim": 4, "split_mode": None}, {})]
+        path = write_scenario(root, ops, options="split-mode=1", split=1, chip=keyed)
+        doc = json.loads((root / "m.json").read_text())
+        doc["sub_operator_kernel_name"][f"dav-{keyed}-vec"]["func_name"] = "m_vec"
+        (root / "m.json").write_text(json.dumps(doc))
+        make_object(str(root / "m.o"), ["m__kernel0_middle", "m_vec"], 4080)
+        return path
+
+    soc_args = ["--soc", soc] if soc else []
+    proc = run_sk("gen", "--kernel-infos", scenario(tmp_path / "ok", chip), "--out-dir", str(tmp_path / "o"),
+                  *soc_args)
+    assert proc.returncode == 0, proc.stderr
+    src = (tmp_path / "o" / "te_superkernel_t_kernel.cpp").read_text()
+    m = slot0 + 3  # after a's three parameters
+    assert (f"    if ASCEND_IS_AIC {{\n      if (get_block_idx() < 4) {{\n          m__kernel0_middle({m});\n"
+            in src), src
+    assert f"    if ASCEND_IS_AIV {{\n      if (get_block_idx() < 4) {{\n          m_vec({m});\n" in src, src
+    assert f"a__kernel0_middle({slot0});" in src and ("set_ffts_base_addr" in src) == (slot0 == 1)
+    other = {"c310": "c220", "c220": "c310"}[chip]
+    proc = run_sk("gen", "--kernel-infos", scenario(tmp_path / "bad", other), "--out-dir", str(tmp_path / "p"),
+                  *soc_args)
+    assert proc.returncode == 2 and not (tmp_path / "p").exists()
+    assert f"op_list[1] (m__kernel0) m.json: sub_operator_kernel_name.dav-{other}-cube" in proc.stderr, proc.stderr
+    assert f"AiCore, dav-{chip}-cube, dav-{chip}-vec" in proc.stderr and "Traceback" not in proc.stderr

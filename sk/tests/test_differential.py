@@ -4,7 +4,8 @@ SuperKernel must hold whatever its shape.
 Each scenario draws (random.Random(seed)) 1-8 ops of every kernel type with random block dims, one
 stream or two real streams joined by events, and random options (early-start, preload-code,
 split-mode, func-align, debug-*, profiling, the dcci-* lists by op type, which set the sub-op JSON
-dcci flags). Every op reads only tensors that an op ordered before it wrote (same stream, or an event
+dcci flags), for an A2/A3 part or Ascend950 (c310: sub-op JSONs keyed dav-c310-*, no FFTS
+slot). Every op reads only tensors that an op ordered before it wrote (same stream, or an event
 chain), so the fused result is defined. Properties:
   * the generated source compiles on the host (the twin's build compiles each entry half);
   * the SuperKernel on the CPU twin writes exactly the bytes the ops' separate launches write;
@@ -33,8 +34,12 @@ pytestmark = [needs_host_tools, needs_twin_sources]
 _BLOCKS = {"KERNEL_TYPE_MIX_AIC_1_2": [1, 2, 4, 8]}
 
 
-def scenario(seed: int) -> dict:
-    """A model (sk/twin/model.py format) of one SuperKernel scope drawn from `seed`."""
+C310 = "Ascend950PR_9579"
+
+
+def scenario(seed: int) -> tuple:
+    """(a model (sk/twin/model.py format) of one SuperKernel scope drawn from `seed`, the SoC it is built for:
+    None for the default A2/A3 part, or Ascend950)."""
     rng = random.Random(seed)
     n = rng.randint(1, 8)
     two = n > 1 and rng.random() < 0.5
@@ -98,7 +103,8 @@ def scenario(seed: int) -> dict:
     doc = modelgen.model(f"diff{seed}", ["x", "y"] + [f"t{k}" for k in range(n)], kernels, ops, ":".join(opts))
     for k, op in enumerate(doc["ops"]):
         op.update(stream=streams[k], send_events=send[k], recv_events=recv[k])
-    return doc
+    # Drawn last, so a seed's scenario is the same for either SoC.
+    return doc, (C310 if rng.random() < 0.35 else None)
 
 
 @pytest.fixture(scope="module")
@@ -134,15 +140,15 @@ def _check_layout(built_scope, source: str) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_superkernel_compiles_runs_bit_exact_and_agrees_on_its_layout(tmp_path, runtime_dir, seed):
-    doc = scenario(seed)
+    doc, soc = scenario(seed)
     path = modelgen.write_model(doc, tmp_path / "model")
     m = model_mod.load(path)
     built = run.build(m, str(tmp_path / "build"), compiler=HOST_TOOLS["g++"], ld=HOST_TOOLS["ld"],
-                      objcopy=HOST_TOOLS["objcopy"], runtime_dir=runtime_dir)
+                      objcopy=HOST_TOOLS["objcopy"], runtime_dir=runtime_dir, soc=soc)
     name = doc["super_kernels"][0]["name"]
     gen = tmp_path / "build" / "sk" / name / "gen" / f"{name}_kernel.cpp"
     _check_layout(built.scopes[name], gen.read_text())
     report = run.execute(m, built, seed=seed, repeat=1)
     lines = "\n".join(report.lines())
-    assert report.identical, f"options {doc['super_kernels'][0]['options']!r}\n{lines}"
+    assert report.identical, f"soc {soc} options {doc['super_kernels'][0]['options']!r}\n{lines}"
     shutil.rmtree(tmp_path / "build", ignore_errors=True)

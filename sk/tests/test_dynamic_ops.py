@@ -6,7 +6,8 @@ import pytest
 
 from sk.base.errors import SkError
 from sk.render import codegen
-from sk.tests.scenario import scenario_plan
+from sk.tests.harness import needs_host_tools, needs_twin_sources
+from sk.tests.scenario import scenario_plan, write_scenario
 
 AIC, AIV = "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_AIV_ONLY"
 
@@ -116,3 +117,47 @@ def test_a_dynamic_op_with_early_start_flags_is_refused(tmp_path, flag):
     ops = [("a", {}, {}), ("d", dyn_only("d", [1], **{flag: True}), {"task_type": "dynamic"})]
     with pytest.raises(SkError, match=r"op_list\[1\] \(d__kernel0\).*dynamic op does not support early start"):
         scenario_plan(tmp_path, ops)
+
+
+MIX11 = "KERNEL_TYPE_MIX_AIC_1_1"
+
+
+@needs_host_tools
+@needs_twin_sources
+@pytest.mark.parametrize("kernel_type, keys", [(AIC, {5: ["d_5"], 1: ["d_1"]}),
+                                               (MIX11, {3: ["d_3_aic", "d_3_aiv"], 7: ["d_7_aic", "d_7_aiv"]})])
+def test_sk_link_renames_every_tiling_key_function_in_a_derived_split_copy(tmp_path, kernel_type, keys):
+    # A dynamic op given only dynamic_func_names and no split_mode: each split copy is made from its
+    # bin_path at link time and must rename every function of every tiling key (upstream's
+    # gen_symbol_rename_file), both sides' of a MIX op; renaming only the first left the others defined
+    # twice.
+    import subprocess
+
+    from sk.tests.harness import HOST_TOOLS, run_sk
+    from sk.tests.objfactory import make_object
+    from sk.twin import binding
+
+    sides = ["AiCore"] if kernel_type == AIC else ["dav-c220-cube", "dav-c220-vec"]
+    table = {str(k): {"kernel_type": kernel_type, **dict(zip(sides, syms))} for k, syms in keys.items()}
+    dyn = {"kernel_type": kernel_type, "sub_operator_kernel_name": {"dynamic_func_names": table},
+           "params": ("x", "y", "workspace", "tiling"), "split_mode": None}
+    path = write_scenario(tmp_path, [("a", {"split_mode": None}, {}), ("d", dyn, {"task_type": "dynamic"})],
+                          options="split-mode=3", split=1)
+    symbols = [s for syms in keys.values() for s in syms]
+    make_object(tmp_path / "d.o", symbols)  # the key functions only
+    plan, gen = str(tmp_path / "plan.json"), tmp_path / "gen"
+    assert run_sk("gen", "--kernel-infos", path, "--out-dir", str(gen), "--plan-out", plan).returncode == 0
+    proc = run_sk("entry", "compile", "--toolchain", "host", "--compiler", HOST_TOOLS["g++"], "--objcopy",
+                  HOST_TOOLS["objcopy"], "--include", str(binding.INCLUDE_DIR), "--plan", plan,
+                  "--src", str(gen / "te_superkernel_t_kernel.cpp"), "--out-dir", str(tmp_path / "entry"))
+    assert proc.returncode == 0, proc.stderr
+    runtime = binding.build_runtime(binding.default_build_dir())
+    out = tmp_path / "sk.o"
+    proc = run_sk("link", "--toolchain", "host", "--ld", HOST_TOOLS["ld"], "--objcopy", HOST_TOOLS["objcopy"],
+                  "--plan", plan, "--entry-dir", str(tmp_path / "entry"), "--sub-obj", str(tmp_path / "a.o"),
+                  "--sub-obj", str(tmp_path / "d.o"), "--meta-in", str(gen / "te_superkernel_t.json"),
+                  "--out-obj", str(out), "--out-json", str(tmp_path / "sk.json"), "--runtime-lib", str(runtime))
+    assert proc.returncode == 0, proc.stderr
+    nm = subprocess.run(["nm", str(out)], capture_output=True, text=True, check=True).stdout.split("\n")
+    defined = {line.split()[-1] for line in nm if line.strip() and line.split()[-2] in "tT"}
+    assert {f"{s}{suffix}" for s in symbols for suffix in ("", "_split1", "_split2")} <= defined

@@ -13,6 +13,7 @@ from sk.base.toolrun import write_files_atomic
 from sk.cli import main as cli
 from sk.render import codegen
 from sk.engine import subop
+from sk.engine.platforms import get_platform
 from sk.base.errors import SkError
 from sk.render.genhelper import GenHelper, helper_share
 from sk.tests.scenario import plan_from, write_scenario
@@ -62,22 +63,23 @@ def test_close_before_submit_ends_and_reaps_the_helper():
         os.waitpid(pid, os.WNOHANG)  # already reaped: no zombie left behind
 
 
-def _many_ops(tmp_path, n=70, bad=()):
+def _many_ops(tmp_path, n=70, bad=(), kernel_type="KERNEL_TYPE_AIC_ONLY", chip="c220"):
     """kernel_infos of n ops over three kernels; op_list[i] for i in `bad` gets a negative stream_id."""
-    path = write_scenario(tmp_path, [(f"k{i % 3}", {}, {}) for i in range(n)], options="split-mode=4")
+    path = write_scenario(tmp_path, [(f"k{i % 3}", {"kernel_type": kernel_type}, {}) for i in range(n)],
+                          options="split-mode=4", chip=chip)
     doc, base_dir = subop.read_kernel_infos(path)
     for i in bad:
         doc["op_list"][i]["stream_id"] = -1
     return path, doc, base_dir
 
 
-def _helpers_share(tmp_path, bad=()):
+def _helpers_share(tmp_path, bad=(), platform=None, **kw):
     """(the helper's entries, base_dir, cut, what load_ops makes of them here or the SkError it raises)."""
-    _, doc, base_dir = _many_ops(tmp_path, bad=bad)
+    _, doc, base_dir = _many_ops(tmp_path, bad=bad, **kw)
     cut = helper_share(len(doc["op_list"]))
     entries = doc["op_list"][cut:]
     try:
-        expected = subop.load_ops(entries, base_dir, cut)
+        expected = subop.load_ops(entries, base_dir, cut, platform=platform or get_platform())
     except SkError as err:
         expected = err
     return entries, base_dir, cut, expected
@@ -100,6 +102,24 @@ def test_the_helper_loads_its_share_as_load_ops_does(tmp_path):
     assert ops == expected and [op.index for op in ops] == list(range(cut, 70))
     # The objects behind them came along too (the split-copy check reads them).
     assert all(op._objects.get(op.funcs[0]._path, "x").defines(op.funcs[0].func_name) for op in ops)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this OS: the ops load in-process")
+def test_the_helper_loads_for_the_superkernels_platform(tmp_path):
+    # MIX ops keyed for c310 load on an Ascend950 SuperKernel's helper, and only there.
+    c310 = get_platform("Ascend950PR_9579")
+    entries, base_dir, cut, expected = _helpers_share(tmp_path, platform=c310, kernel_type="KERNEL_TYPE_MIX_AIC_1_1",
+                                                      chip="c310")
+    for platform, loads in ((c310, True), (None, False)):
+        helper = GenHelper.start(entries, base_dir, cut, platform=platform)
+        try:
+            if loads:
+                assert helper.loaded() == expected
+            else:
+                with pytest.raises(SkError, match="keyed for another chip"):
+                    helper.loaded()
+        finally:
+            helper.close()
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this OS")

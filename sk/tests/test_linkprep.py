@@ -177,7 +177,7 @@ def _error(tmp, subs, order, early, **kw):
     assert not (out / "sk.o").exists() and not (out / "sk.json").exists()
     assert not out.exists() or not [p for p in os.listdir(out) if p.startswith(".sk-")]
     # The output directory and the scratch directory's random name are the only differences.
-    return re.sub(r"\.sk-work-[a-z0-9_]+", ".sk-work-X", re.sub(r"/out_(True|False)/", "/OUT/", str(err.value)))
+    return re.sub(r"\.sk-scratch-[a-z0-9_]+", ".sk-scratch-X", re.sub(r"/out_(True|False)/", "/OUT/", str(err.value)))
 
 
 def _script(tmp, name, body):
@@ -256,7 +256,7 @@ def test_a_stopped_early_link_leaves_no_ld_running(kit):
 def test_assumed_archives_answer_with_the_plans_members_in_first_use_order(tmp_path):
     cache = linkprep.ArchiveCache()
     items = [linkprep.LinkInput("a", "x.a", "m2.o"), linkprep.LinkInput("b", "x.a", "m1.o"),
-             linkprep.LinkInput("c", "y.o"), linkprep.LinkInput("d", "x.a", "m2.o", rename=("f", "f_split1"))]
+             linkprep.LinkInput("c", "y.o"), linkprep.LinkInput("d", "x.a", "m2.o", rename=(("f", "f_split1"),))]
     assumed = linkprep.AssumedArchives(cache, items)
     assert assumed.names("x.a") == ["m2.o", "m1.o"]
     with pytest.raises(KeyError):

@@ -44,12 +44,10 @@ def test_an_unknown_part_names_the_known_ones():
     assert "Ascend910B4-1" in str(err.value) and "Ascend950PR_9579" in str(err.value)
 
 
-def test_c310_sk_compile_options_add_upstreams_no_dcache_flush(tmp_path, monkeypatch):
+def test_c310_sk_compile_options_add_upstreams_no_dcache_flush(tmp_path):
     from sk.tests.scenario import scenario_plan
 
-    # c310 code generation is the generator's (validate.check_soc refuses Ascend950 until it is there);
-    # the compile options are the argv side: after the attr-check flag, as compile_super_kernel adds it.
-    monkeypatch.setattr(validate, "SUPPORTED_SOC_FAMILIES", validate.SUPPORTED_SOC_FAMILIES + ("Ascend950",))
+    # After the attr-check flag, as compile_super_kernel adds it.
     flags = scenario_plan(tmp_path / "c310", [("a", {}, {})], soc="Ascend950PR_9579").compile_options
     at = flags.index("--cce-disable-kernel-global-attr-check")
     assert flags[at + 1] == "--cce-no-dcache-flush"

@@ -79,11 +79,13 @@ def test_unknown_kernel_type_and_bad_location_are_user_errors():
 
 
 @needs_host_tools
-def test_cli_mix_kernel_on_host_names_both_sides_and_one_object(tmp_path, capsys):
-    doc = _build_kern_a(tmp_path, "KERNEL_TYPE_MIX_AIC_1_2", "split-mode=1")
+@pytest.mark.parametrize("soc, chip", [(None, "c220"), ("Ascend910B2", "c220"), ("Ascend950PR_9579", "c310")])
+def test_cli_mix_kernel_on_host_names_both_sides_and_one_object(tmp_path, capsys, soc, chip):
+    # pack's --soc (the toolchain's) keys a MIX op's code by its chip, as upstream's sub-kernel compile does.
+    doc = _build_kern_a(tmp_path, "KERNEL_TYPE_MIX_AIC_1_2", "split-mode=1", soc=soc)
     assert doc["sub_operator_kernel_name"] == {
-        "dav-c220-cube": {"func_name": "kern_a_middle", "obj_files": "kern_a.o"},
-        "dav-c220-vec": {"func_name": "kern_a_middle", "obj_files": "kern_a.o"}}
+        f"dav-{chip}-cube": {"func_name": "kern_a_middle", "obj_files": "kern_a.o"},
+        f"dav-{chip}-vec": {"func_name": "kern_a_middle", "obj_files": "kern_a.o"}}
     assert doc["coreType"] == "MIX" and doc["intercoreSync"] == 1 and doc["split_mode"] == 1
     assert [m for m, _ in ar.read_members(str(tmp_path / "out" / "kern_a.o"))] == ["kern_a.o"]
 
@@ -140,9 +142,10 @@ def test_packed_facts_spare_gen_the_parse_and_change_nothing(tmp_path):
         load(stale)
 
 
-def _build_kern_a(tmp_path, kernel_type: str, options: str) -> dict:
+def _build_kern_a(tmp_path, kernel_type: str, options: str, soc=None) -> dict:
     """compile + wrap + pack of fixtures/helper_a.cpp into out/kern_a.o; returns the sub-op JSON."""
-    common = ["--toolchain", "host", "--kernel-type", kernel_type, "--block-dim", "2", "--options", options]
+    common = ["--toolchain", "host", "--kernel-type", kernel_type, "--block-dim", "2", "--options", options,
+              *(["--soc", soc] if soc else [])]
     src = os.path.join(FIX, "helper_a.cpp")
     scan = str(tmp_path / "k.sync.json")
     assert cli.main(["subkernel", "compile", *common, "--compiler", GXX, "--include", MINI,

@@ -6,6 +6,7 @@ import os
 import pytest
 
 from sk.base.errors import SkError
+from sk.engine.platforms import get_platform
 from sk.engine.subop import kernel_infos_from_dict, load_kernel_infos
 from sk.tests.objfactory import make_archive
 from sk.tests.scenario import write_scenario
@@ -163,3 +164,49 @@ def test_a_sub_op_json_without_an_early_start_flag_is_refused(tmp_path, field):
     _edit_json(tmp_path, "b", lambda d: d.pop(field))
     with pytest.raises(SkError, match=f"op_list\\[1\\] \\(b__kernel0\\) b.json: {field}.*required field is missing"):
         load_kernel_infos(path)
+
+
+C310 = "Ascend950PR_9579"
+MIX_TYPES = ("KERNEL_TYPE_MIX_AIV_1_0", "KERNEL_TYPE_MIX_AIC_1_0", "KERNEL_TYPE_MIX_AIC_1_1",
+             "KERNEL_TYPE_MIX_AIC_1_2")
+
+
+@pytest.mark.parametrize("kernel_type", MIX_TYPES)
+def test_a_mix_op_keyed_for_c310_loads_on_an_ascend950_superkernel(tmp_path, kernel_type):
+    # Upstream reads a MIX op's code under dav-<its chip>-cube/vec: dav-c310-* on Ascend950.
+    path = write_scenario(tmp_path, [("a", {"kernel_type": kernel_type}, {})], chip="c310")
+    op = load_kernel_infos(path, get_platform(C310)).ops[0]
+    sides = {"KERNEL_TYPE_MIX_AIV_1_0": ["vec"], "KERNEL_TYPE_MIX_AIC_1_0": ["cube"]}.get(kernel_type,
+                                                                                         ["cube", "vec"])
+    assert [(f.arch, f.key, f.func_name) for f in op.funcs] == [
+        (side, f"dav-c310-{side}", "a__kernel0_middle") for side in sides]
+
+
+@pytest.mark.parametrize("keyed, soc, found, allowed", [
+    ("c310", None, "dav-c310-cube", "AiCore, dav-c220-cube, dav-c220-vec"),
+    ("c220", C310, "dav-c220-cube", "AiCore, dav-c310-cube, dav-c310-vec"),
+])
+def test_a_mix_op_keyed_for_another_chip_is_refused_naming_op_key_and_allowed_keys(tmp_path, keyed, soc, found,
+                                                                                   allowed):
+    ops = [("a", {}, {}), ("m", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_1"}, {})]
+    path = write_scenario(tmp_path, ops, chip=keyed)
+    platform = get_platform(soc)
+    with pytest.raises(SkError, match="keyed for another chip") as exc:
+        load_kernel_infos(path, platform)
+    msg = exc.value.paragraph()
+    assert f"op_list[1] (m__kernel0) m.json: sub_operator_kernel_name.{found}" in msg, msg
+    assert f"'{found}'" in msg and allowed in msg and platform.soc in msg, msg
+
+
+def test_a_dynamic_tiling_key_keyed_for_another_chip_is_refused(tmp_path):
+    path = write_scenario(tmp_path, [("d", {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_0"}, {"task_type": "dynamic"})],
+                          chip="c310")
+    table = {"3": {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_0", "dav-c220-cube": "d__kernel0_middle"}}
+    _edit_json(tmp_path, "d", lambda d: d["sub_operator_kernel_name"].update(dynamic_func_names=table))
+    with pytest.raises(SkError, match="keyed for another chip") as exc:
+        load_kernel_infos(path, get_platform(C310))
+    assert "sub_operator_kernel_name.dynamic_func_names.3.dav-c220-cube" in exc.value.paragraph()
+    table["3"] = {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_0", "dav-c310-cube": "d__kernel0_middle"}
+    _edit_json(tmp_path, "d", lambda d: d["sub_operator_kernel_name"].update(dynamic_func_names=table))
+    op = load_kernel_infos(path, get_platform(C310)).ops[0]
+    assert op.dynamic_keys[0].funcs == (("cube", "d__kernel0_middle"),)

@@ -93,8 +93,8 @@ def test_temporary_names_are_fresh_private_and_retried_when_taken(tmp_path):
             raise FileExistsError(path)
         os.mkdir(path)
 
-    path = toolrun._fresh_name(str(tmp_path), ".sk-work-", "", claim)
-    assert os.path.isdir(path) and path != taken[0] and os.path.basename(path).startswith(".sk-work-")
+    path = toolrun._fresh_name(str(tmp_path), ".sk-scratch-", "", claim)
+    assert os.path.isdir(path) and path != taken[0] and os.path.basename(path).startswith(".sk-scratch-")
     fd, name = toolrun._temp_file(str(tmp_path), ".sk-", ".o")
     os.close(fd)
     assert name.endswith(".o") and stat.S_IMODE(os.stat(name).st_mode) == 0o600

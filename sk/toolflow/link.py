@@ -325,6 +325,7 @@ def _plan_inputs(plan, entries: dict[str, str], sub_objs, is_archive) -> list[Li
     new, append = tuple.__new__, inputs.append  # 4,800 items: no lookups
     split = plan.split_mode if plan.split_mode and plan.split_mode > 1 else 1
     half_index = {e.object_name: i for i, e in enumerate(plan.entries)}
+    copies = {}  # (op, copy's object name) -> its index in inputs
     for item in plan.link_order:
         if item.kind == "sk_entry":
             # At split-mode > 1 the half is its split set (sk.toolflow.entrysplit): the stub defines the entry.
@@ -351,7 +352,13 @@ def _plan_inputs(plan, entries: dict[str, str], sub_objs, is_archive) -> list[Li
         label = f"{archive}({source})" if member else archive
         if derived:
             rename = (re.sub(r"_split[0-9]+$", "", item.symbol), item.symbol)
-            append(new(LinkInput, (f"{label} as {item.object_name}", archive, member, None, rename, item.symbol)))
+            at = copies.get((op, item.object_name))
+            if at is not None:  # another symbol the same copy renames (planned one line per symbol)
+                inputs[at] = inputs[at]._replace(rename=inputs[at].rename + (rename,))
+                continue
+            copies[(op, item.object_name)] = len(inputs)
+            append(new(LinkInput, (f"{label} as {item.object_name}", archive, member, None, (rename,),
+                                   item.symbol)))
         else:
             append(new(LinkInput, (label, archive, member, None, None, item.symbol)))
     return inputs

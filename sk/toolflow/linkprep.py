@@ -42,8 +42,8 @@ class LinkInput(namedtuple("LinkInput", "label path member entry_symbol rename s
 
     label: for messages: "entry <file>" or "<archive>(<member>)"; path: a file,
     or an archive holding `member`; entry_symbol: set for entry objects: keep
-    only this global; rename: make a split copy: (func, func_split{i}) applied
-    to the bytes; symbol: the one global function a sub object defines (from
+    only this global; rename: make a split copy: the (func, func_split{i}) pairs
+    applied to the bytes; symbol: the one global function a sub object defines (from
     the plan), if known.
     """
 
@@ -219,7 +219,7 @@ def layout(tools: toolargv.Tools, inputs: list[LinkInput], cache, work: str, gnu
         elif item.rename:
             writes.append((raw, item))
             copy = raw + ".copy.o"
-            jobs.append((tuple(toolargv.redefine_argv(tools, raw, copy, [item.rename])), "making a split copy",
+            jobs.append((tuple(toolargv.redefine_argv(tools, raw, copy, item.rename)), "making a split copy",
                          item.label))
             raw = copy
         else:

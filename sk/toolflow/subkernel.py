@@ -415,7 +415,7 @@ def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str
     with scratch_dir(out_obj) as work:
         for side, kernels in kernel_units.items():
             func = funcs[side or kt.sides[0]]
-            arch_keys = tuple(key for s, key in kt.arch_keys if side is None or s == side)
+            arch_keys = tuple(key for s, key in kt.arch_keys(tools.chip) if side is None or s == side)
             suffix = "" if len(kernel_units) == 1 else {"cube": "_mix_aic", "vec": "_mix_aiv"}[side]
             unit_funcs = [key_func(func, k) for k in keys] if keys else [func]
             entries = [f"{entry}_{k}" for k in keys] if keys else [entry]

@@ -62,9 +62,11 @@ class Built:
 
 
 def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy: str, tsan: bool = False,
-          runtime_dir: str | None = None, progress=None, warn=None) -> Built:
+          runtime_dir: str | None = None, progress=None, warn=None, soc: str | None = None) -> Built:
     """Builds every kernel of `m` standalone and every scope fused, under build_dir.
 
+    soc: the SoC the SuperKernels are generated for (`sk gen --soc`; its chip keys the sub-op JSONs'
+    MIX code, as a toolchain's SoC does in Bazel); the twin runs either chip's code.
     runtime_dir: where the twin runtime is built (one runtime per process; share it across models).
     progress: called with one line per finished step ("built 4 standalone kernel(s)", ...).
     warn: called with each planner warning (what `sk gen` prints as "sk gen: warning: ...").
@@ -94,7 +96,8 @@ def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy
         # Under ThreadSanitizer the kernels also call into libtsan: its symbols may stay undefined too.
         runtimes = [runtime] + ([twin.tsan_runtime_library()] if tsan else [])
         scopes[scope.name] = _build_scope(m, scope, build_dir, compiler=compiler, ld=ld, objcopy=objcopy,
-                                          include=include, extra_flags=extra_flags, runtime=runtimes, warn=warn)
+                                          include=include, extra_flags=extra_flags, runtime=runtimes, warn=warn,
+                                          soc=soc)
         _say(progress, f"built SuperKernel {scope.name} ({len(scope.ops)} ops, "
                        f"{scopes[scope.name].meta.get('taskRation')})")
     return Built(runtime=runtime, standalone=standalone, scopes=scopes, tiling=tiling)
@@ -137,14 +140,15 @@ def op_tensors(op: model_mod.Op) -> dict:
 
 
 def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_flags, runtime: list,
-                 warn) -> BuiltScope:
+                 warn, soc) -> BuiltScope:
+    from sk.engine.platforms import get_platform
     from sk.toolflow import entry, link, subkernel
     from sk.render import outputs
 
     root = os.path.join(build_dir, "sk", scope.name)
     subs = os.path.join(root, "subs")
     compile_tools = toolargv.Tools("host", compiler=compiler)
-    link_tools = toolargv.Tools("host", linker=ld, objcopy=objcopy)
+    link_tools = toolargv.Tools("host", linker=ld, objcopy=objcopy, chip=get_platform(soc).chip)
     op_list, sub_objs, made = [], [], {}
     for pos, op_index in enumerate(scope.ops):
         op = m.ops[op_index]
@@ -181,7 +185,7 @@ def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_f
     write_text_atomic(infos, json.dumps({"kernel_name": scope.name, "op_list": op_list,
                                          "super_kernel_options": scope.options}, indent=2) + "\n")
     gen, plan_path = os.path.join(root, "gen"), os.path.join(root, "plan.json")
-    outputs.generate(infos, gen, plan_path, warn=warn)
+    outputs.generate(infos, gen, plan_path, soc=soc, warn=warn)
     entry_dir = os.path.join(root, "entry")
     os.makedirs(entry_dir, exist_ok=True)
     copts = os.path.join(gen, f"{scope.name}.compile_options.json")
@@ -322,14 +326,13 @@ class Session:
                                    inputs=inputs, tiling=self.memory.tiling[op.index].address,
                                    tiling_bytes=k.tiling_bytes, max_block_dim=k.block_dim, keys=k.tiling_keys)
 
-    def _scope_tasks(self, scope: model_mod.Scope, spec, plan: dict):
+    def _scope_tasks(self, scope: model_mod.Scope, spec, plan_slots: tuple):
         """The GM words of a scope's launch (each op's dynamic and event words, facts §15.2) and the tasks
-        that talk to it; the words' addresses go into spec.params at the plan's slots."""
+        that talk to it; the words' addresses go into spec.params at their slots (plan_slots: param_slots)."""
         from sk.twin import binding as twin_mod
 
         words, index, notify_of = [], {}, {}
-        slots = [s for s in planfacts.param_slots(plan, where=f"plan of {scope.name}")
-                 if s is not None and s.kind in ("dynamic", "notify", "wait") and not s.inner]
+        slots = [s for s in plan_slots if s is not None and s.kind in ("dynamic", "notify", "wait") and not s.inner]
         if not slots:
             return spec
         count = len(slots)
@@ -387,21 +390,28 @@ class Session:
         where = f"plan of {scope.name}"
         plan = planfacts.facts(built.plan, where=where)
         layout = planfacts.param_layout(built.plan, where=where)
-        params = [0] * layout.slots
+        slots = planfacts.param_slots(built.plan, where=where)
+        values = []
         for pos, offsets in enumerate(layout.op_offsets):
             op = self.m.ops[scope.ops[pos]]
-            values = self.memory.op_params(op)
-            if len(values) != len(offsets):
+            values.append(self.memory.op_params(op))
+            if len(values[-1]) != len(offsets):
                 raise SkError("the plan's parameter count differs from the model's", where=op.label,
-                              value=len(offsets), allowed=f"the model gives {len(values)} parameters")
-            for offset, value in zip(offsets, values):
-                params[offset] = value
-        if layout.workspace_index is not None:
-            params[layout.workspace_index] = self.memory.sk_buffer(
-                self.twin, (scope.name, "ws"), max(layout.workspace_bytes, 64)).address
-        if layout.profiling_index is not None:
-            params[layout.profiling_index] = self.memory.sk_buffer(
-                self.twin, (scope.name, "profiling_index"), 1 << 20).address
+                              value=len(offsets), allowed=f"the model gives {len(values[-1])} parameters")
+        params = [0] * len(slots)
+        for s in slots:  # the words the tasks talk through (dynamic, notify, wait) are _scope_tasks'
+            if s is None or s.kind in ("ffts", "task_id", "dynamic", "notify", "wait"):
+                continue
+            if s.kind == "param":
+                params[s.index] = values[s.op][s.name]
+            elif s.kind == "workspace":
+                params[s.index] = self.memory.sk_buffer(self.twin, (scope.name, "ws"),
+                                                        max(layout.workspace_bytes, 64)).address
+            elif s.kind == "profiling":
+                params[s.index] = self.memory.sk_buffer(self.twin, (scope.name, "profiling_index"), 1 << 20).address
+            else:
+                raise SkError("the twin cannot fill a plan slot of this kind", where=f"{where}: slot {s.index}",
+                              value=s.kind, allowed="param, workspace, profiling, ffts, task_id, dynamic, notify, wait")
         lib = self._sk_libs[scope.name]
         entries = {e.arch: self.twin.symbol(lib, e.symbol) for e in plan.entries}
         aic, aiv = (int(x) for x in plan.task_ration.split(":"))
@@ -409,7 +419,7 @@ class Session:
         spec = twin_mod.LaunchSpec(name=scope.name, entry=entry, entry_aiv=entries.get("vec") if aic and aiv else None,
                                    block_dim=plan.block_dim, ration=(aic, aiv), params=params, num_args=None,
                                    trace=trace)
-        return self._scope_tasks(scope, spec, built.plan)
+        return self._scope_tasks(scope, spec, slots)
 
     def _op_kind(self, op) -> tuple[str, str]:
         return (op.kernel.op_type or op.kernel.key, kernel_types.TABLE[op.kernel.kernel_type].runtime_core_type)

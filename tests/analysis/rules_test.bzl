@@ -130,7 +130,8 @@ def _sub_kernel_actions_impl(ctx):
         asserts.equals(env, scan, step.argv[step.argv.index("--sync-scan") + 1])
         asserts.true(env, scan in [f.path for f in step.inputs.to_list()], "%s does not read the scan" % mnemonic)
     pack = _sk_args([a for a in actions["SkSubOp"] if "start" in a.argv][0])
-    asserts.equals(env, ["subkernel", "pack", "--toolchain", "cann", "--ld", LLD, "--objcopy", OBJCOPY], pack[:8])
+    # The toolchain's SoC keys the sub-op JSON's MIX code (dav-<chip>-cube/vec).
+    asserts.equals(env, ["subkernel", "pack", "--toolchain", "cann", "--soc", "Ascend910_9391", "--ld", LLD, "--objcopy", OBJCOPY], pack[:10])
     params = [pack[i + 1] for i, a in enumerate(pack) if a == "--param"]
     asserts.equals(env, ["x", "y", "z", "workspace"], params)
     for a in analysistest.target_actions(env):

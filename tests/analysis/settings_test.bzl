@@ -21,6 +21,19 @@ _SOC_ATTRS = {"want_soc": attr.string()}
 soc_setting_test = analysistest.make(_soc_setting_impl, attrs = _SOC_ATTRS, config_settings = dict(FAKE_CANN, **{SOC: "Ascend910B2"}))
 soc_default_test = analysistest.make(_soc_setting_impl, attrs = _SOC_ATTRS, config_settings = FAKE_CANN)
 
+def _sub_kernel_soc_setting_impl(ctx):
+    env = analysistest.begin(ctx)
+    steps = _actions(env, "SkCompile") + _actions(env, "SkWrap") + _actions(env, "SkSubOp")
+    asserts.true(env, len(_actions(env, "SkSubOp")) > 0, "no SkSubOp action")
+    for action in steps:
+        # The chip picks the CANN compile target and, in pack, the sub-op JSON's MIX keys (dav-<chip>-*).
+        argv = action.argv
+        asserts.equals(env, "Ascend950PR_9579", argv[argv.index("--soc") + 1], action.mnemonic)
+    return analysistest.end(env)
+
+# A sub-kernel is compiled and packed for the toolchain's SoC, the setting's when given.
+sub_kernel_soc_setting_test = analysistest.make(_sub_kernel_soc_setting_impl, config_settings = dict(FAKE_CANN, **{SOC: "Ascend950PR_9579"}))
+
 def _copts_setting_impl(ctx):
     env = analysistest.begin(ctx)
     for action in _actions(env, "SkCompile"):

@@ -288,6 +288,9 @@ subop_case("obj_files_not_found", _set(["sub_operator_kernel_name", "AiCore", "o
            "sub_operator_kernel_name.AiCore.obj_files", "not found", "'zz.o'")
 gen_case("sub_op_json", "split_mode_mismatch", "op_list[0] (a__kernel0)", "split_mode differs", "2",
          "split-mode is 4", ops=[("a", {"split_mode": 2}, {})])
+gen_case("sub_op_json", "mix_keyed_for_c220_on_ascend950", "op_list[0] (m__kernel0)",
+         "sub_operator_kernel_name.dav-c220-cube", "keyed for another chip", "'dav-c220-cube'",
+         "aicore, dav-c310-cube, dav-c310-vec", ops=MIX12, extra=("--soc", "Ascend950PR_9579"))
 gen_case("sub_op_json", "dynamic_without_table", "op_list[0]", "dynamic_func_names", "non-empty",
          ops=[("a", {}, {"task_type": "dynamic"})])
 gen_case("sub_op_json", "dynamic_key_not_number",

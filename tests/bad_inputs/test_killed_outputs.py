@@ -226,7 +226,7 @@ def test_sk_link_killed_at_random_times_never_leaves_a_json_for_another_object(l
 
 def test_scratch_directories_a_kill_left_are_removed_by_the_next_run(link_inputs, tmp_path):
     """A killed step cannot remove its scratch directory under $TMPDIR; the next sk run there does,
-    and leaves alone the one of a run still going (its lock is held)."""
+    and leaves alone the one of a run still going (its lock is held) and an older sk's (another name)."""
     import fcntl
 
     argv, out = link_inputs
@@ -237,12 +237,14 @@ def test_scratch_directories_a_kill_left_are_removed_by_the_next_run(link_inputs
     for n in (3, 5, 8):  # somewhere among the link's steps, after its scratch directory was made
         _old_link(out)
         subprocess.run([*killer, str(n), *argv], cwd=out, env=env, capture_output=True, timeout=300)
-    left = [p for p in os.listdir(tmpdir) if p.startswith(".sk-work-")]
+    left = [p for p in os.listdir(tmpdir) if p.startswith(".sk-scratch-")]
     assert left, "the kills left no scratch directory: the test proves nothing"
-    live = tmpdir / ".sk-work-live"
+    live = tmpdir / ".sk-scratch-live"
     live.mkdir()
+    older = tmpdir / ".sk-work-older"  # an older sk's scratch directory: no lock, maybe live
+    older.mkdir()
     with open(live / ".held", "w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         assert subprocess.run([sys.executable, "-m", "sk", *argv], cwd=out, env=env,
                               capture_output=True, timeout=300).returncode == 0
-        assert sorted(p for p in os.listdir(tmpdir) if p.startswith(".sk-")) == [".sk-work-live"]
+        assert sorted(p for p in os.listdir(tmpdir) if p.startswith(".sk-")) == [".sk-scratch-live", ".sk-work-older"]

@@ -15,13 +15,14 @@ import argparse
 from sk.toolflow import toolargv
 
 
-def _tools(p, compiler=False, linker=False):
+def _tools(p, compiler=False, linker=False, soc=False):
     p.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS, help="host (CPU twin) or cann")
     if compiler:
         p.add_argument("--compiler", required=True, help="compiler path (g++ or bisheng)")
         p.add_argument("--include", action="append", default=[], metavar="DIR", help="include directory (repeatable)")
-        p.add_argument("--soc", help="the SoC the kernel is compiled for (its chip picks the CANN target; "
-                                     "default: the A2/A3 chip, c220)")
+    if compiler or soc:
+        p.add_argument("--soc", help="the SoC the kernel is compiled for (its chip picks the CANN target and "
+                                     "the sub-op JSON's core-type keys, dav-<chip>-*; default: the A2/A3 chip, c220)")
     if linker:
         p.add_argument("--ld", required=True, help="linker path (ld or ld.lld)")
         p.add_argument("--objcopy", required=True, help="objcopy path (objcopy or llvm-objcopy)")
@@ -68,7 +69,7 @@ def configure(parser):
 
     p = sub.add_parser("pack", help="fuse kernel + wrapper, localise, split; write archive + sub-op JSON",
                        fromfile_prefix_chars="@")
-    _tools(p, linker=True)
+    _tools(p, linker=True, soc=True)
     _kernel(p)
     p.add_argument("--kernel-obj", required=True)
     p.add_argument("--wrapper-obj", required=True)
@@ -81,12 +82,12 @@ def configure(parser):
     p.add_argument("--split-mode", type=int, help="must equal the options' split-mode if given (check only)")
 
 
-def _compile_tools(args) -> toolargv.Tools:
+def _step_tools(args, **paths) -> toolargv.Tools:
     if args.soc is None:
-        return toolargv.Tools(args.toolchain, compiler=args.compiler)
+        return toolargv.Tools(args.toolchain, **paths)
     from sk.engine.platforms import get_platform
 
-    return toolargv.Tools(args.toolchain, compiler=args.compiler, chip=get_platform(args.soc).chip)
+    return toolargv.Tools(args.toolchain, **paths, chip=get_platform(args.soc).chip)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
     kt = kernel_types.lookup(args.kernel_type, "--kernel-type")
     if args.step == "compile":
-        tools = _compile_tools(args)
+        tools = _step_tools(args, compiler=args.compiler)
         subkernel.compile_source(tools, args.src, args.out, kt=kt, block_dim=args.block_dim, options=args.options,
                                  op_type=args.op_type, loc=args.loc, include_dirs=args.include, extra=args.extra,
                                  plain=args.plain, sync_out=args.sync_out, tiling_keys=args.tiling_keys,
@@ -103,13 +104,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     name = args.name or args.entry
     if args.step == "wrap":
-        tools = _compile_tools(args)
+        tools = _step_tools(args, compiler=args.compiler)
         subkernel.wrap(tools, entry=args.entry, name=name, params=args.param, kt=kt, block_dim=args.block_dim,
                        options=args.options, op_type=args.op_type, loc=args.loc, kernel_obj=args.kernel_obj,
                        out=args.out, sync_scan=args.sync_scan, include_dirs=args.include, extra=args.extra,
                        source_out=args.source_out, tiling_keys=args.tiling_keys)
         return 0
-    tools = toolargv.Tools(args.toolchain, linker=args.ld, objcopy=args.objcopy)
+    tools = _step_tools(args, linker=args.ld, objcopy=args.objcopy)
     if args.split_mode is not None:
         subkernel.check_split_mode(args.split_mode, args.options)
     subkernel.pack(tools, kernel_obj=args.kernel_obj, wrapper_obj=args.wrapper_obj, entry=args.entry, name=name,

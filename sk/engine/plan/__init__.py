@@ -49,7 +49,8 @@ Plan JSON schema (schema_version 1; all keys always present, null when n/a):
                      also "elided" (no barrier emitted) and "aic_aiv_ffts" (both per-type
                      barriers); one entry per pair of consecutive ops, so elided + kept = naive
   link_order         [{kind: "sk_entry"|"sub", arch, op: index|null, object, symbol, split: n|null,
-                       derived_from: object|null}] (PerCubeHerVecWithSuper, deduplicated by object)
+                       derived_from: object|null}] (PerCubeHerVecWithSuper, deduplicated by object; a
+                       copy made at link time (derived_from) has a line per symbol it renames)
   code               what the templates render: header {run_cfg_arch, profiling, units: [{declare:
                      [symbols], dynamic: {name, index, split, branches, search, num_blocks}|null}]}
                      (search: the tiling-key tests over branches, {eq, then, else} or {lt, left, right}),
@@ -189,5 +190,6 @@ def _compile_options(ops, opts: SkOptions, early_start: int, dump: bool, split: 
 
 def load_and_plan(kernel_infos_path: str, soc: str | None = None) -> tuple:
     """Convenience: (KernelInfos, Plan) from a kernel_infos file."""
-    ki = subop_mod.load_kernel_infos(kernel_infos_path)
-    return ki, build_plan(ki, get_platform(soc))
+    platform = get_platform(soc)
+    ki = subop_mod.load_kernel_infos(kernel_infos_path, platform)
+    return ki, build_plan(ki, platform)

@@ -72,15 +72,23 @@ def events(ops, inner) -> list:
 
 def link_order(entries, op_plans) -> list:
     """Upstream's PerCubeHerVecWithSuper order: [cube entry, cube subs, vector entry, vector subs], then the
-    dynamic ops' objects (gen_super_kernel_link_obj_sequence appends its dynamic bins last)."""
+    dynamic ops' objects (gen_super_kernel_link_obj_sequence appends its dynamic bins last).
+
+    A split copy made at link time (derived_from) has one line per symbol it renames, the same object on
+    each: a dynamic op's copy renames every tiling-key function of the op (upstream's
+    gen_symbol_rename_file), a copy shared by an op's two sides both sides' functions."""
     seq = []
 
     def add(op, f):
         seq.append({"kind": "sub", "arch": f["arch"], "op": op["index"], "object": f["object"],
                     "symbol": f["func_name"], "split": 0, "derived_from": None})
         for s in f["splits"]:
-            seq.append({"kind": "sub", "arch": f["arch"], "op": op["index"], "object": s["object"],
-                        "symbol": s["symbol"], "split": s["index"], "derived_from": s["derived_from"]})
+            symbols = [s["symbol"]]
+            if s["derived_from"] and op["task_type"] == "dynamic":
+                symbols += [f"{sym}_split{s['index']}" for k in op["dynamic_keys"] for sym in k["funcs"].values()]
+            for symbol in dict.fromkeys(symbols):
+                seq.append({"kind": "sub", "arch": f["arch"], "op": op["index"], "object": s["object"],
+                            "symbol": symbol, "split": s["index"], "derived_from": s["derived_from"]})
 
     for arch in (CUBE, VEC):
         for e in entries:
@@ -98,8 +106,9 @@ def link_order(entries, op_plans) -> list:
                 add(op, f)
     seen, out = set(), []
     for item in seq:
-        if item["object"] not in seen:
-            seen.add(item["object"])
+        key = (item["object"], item["symbol"]) if item["derived_from"] else item["object"]
+        if key not in seen:
+            seen.add(key)
             out.append(item)
     return out
 

@@ -222,6 +222,8 @@ static inline void set_ffts_base_addr(uint64_t addr) { ::sk_twin_set_ffts_base(a
 
 static inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config) { ::sk_twin_ffts_set(pipe, config); }
 static inline void wait_flag_dev(int64_t flagId) { ::sk_twin_wait_flag(flagId); }
+// c310 (Ascend950) names the pipe the wait blocks; the twin's waits block the worker whatever the pipe.
+static inline void wait_flag_dev(pipe_t, int64_t flagId) { ::sk_twin_wait_flag(flagId); }
 
 static inline void pipe_barrier(pipe_t) { ::sk_twin_count(SK_TWIN_COUNTER_PIPE_BARRIER, 1); }
 static inline void set_flag(pipe_t, pipe_t, event_t) { ::sk_twin_count(SK_TWIN_COUNTER_PIPE_FLAG, 1); }
@@ -286,6 +288,20 @@ static inline void copy_ubuf_to_gm(__gm__ void* dst, __ubuf__ void* src, uint8_t
   auto* in = static_cast<const uint8_t*>(
       ::sk_twin_local(1, sk_twin_detail::LocalAddr(src), sk_twin_detail::BurstSpan(nBurst, lenBurst, srcGap)));
   sk_twin_detail::BurstCopy(static_cast<uint8_t*>(dst), in, nBurst, lenBurst, srcGap, dstGap);
+}
+// c310's UB->GM copy counts bytes: burst i copies lenBurst bytes from src + i * srcStride to
+// dst + i * dstStride (the SuperKernel's feed-sync-all zeroing on that chip uses it).
+static inline void copy_ubuf_to_gm_align_v2(__gm__ void* dst, __ubuf__ void* src, uint8_t sid, uint32_t nBurst,
+                                            uint32_t lenBurst, uint8_t l2CacheCtl, uint64_t dstStride,
+                                            uint64_t srcStride) {
+  (void)sid;
+  (void)l2CacheCtl;
+  if (nBurst == 0) return;
+  const uint64_t span = static_cast<uint64_t>(nBurst - 1) * srcStride + lenBurst;
+  auto* in = static_cast<const uint8_t*>(::sk_twin_local(1, sk_twin_detail::LocalAddr(src), span));
+  for (uint32_t i = 0; i < nBurst; ++i) {
+    std::memcpy(static_cast<uint8_t*>(dst) + i * dstStride, in + i * srcStride, lenBurst);
+  }
 }
 static inline void copy_gm_to_ubuf(__ubuf__ void* dst, __gm__ void* src, uint8_t sid, uint16_t nBurst,
                                    uint16_t lenBurst, uint16_t srcGap, uint16_t dstGap) {
