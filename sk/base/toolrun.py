@@ -202,8 +202,8 @@ def _lock_inside(directory: str) -> int | None:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
+        # The file stays: without it a sweep would take the directory for one killed while it was removed.
         os.close(fd)
-        os.unlink(os.path.join(directory, _LOCK_NAME))
         return None
     return fd
 

@@ -293,15 +293,21 @@ fi
 """
 
 
-def test_cann_compile_preprocesses_each_side_then_compiles_with_the_scan(tmp_path, monkeypatch):
-    """The CANN order of steps and argv, run by a logging stand-in for bisheng."""
-    from sk.toolflow import toolargv
-
+def _fake_bisheng(tmp_path, monkeypatch):
+    """(a bisheng that logs its argv, the log): the CANN argv without a toolkit."""
     bisheng = tmp_path / "bisheng"
     bisheng.write_text(FAKE_BISHENG)
     bisheng.chmod(0o755)
     log = tmp_path / "argv.log"
     monkeypatch.setenv("LOG", str(log))
+    return bisheng, log
+
+
+def test_cann_compile_preprocesses_each_side_then_compiles_with_the_scan(tmp_path, monkeypatch):
+    """The CANN order of steps and argv, run by a logging stand-in for bisheng."""
+    from sk.toolflow import toolargv
+
+    bisheng, log = _fake_bisheng(tmp_path, monkeypatch)
     src = tmp_path / "gmm.cpp"
     src.write_text(SCAN_KERNEL % ("AscendC::WaitPreTaskEnd();", "AscendC::SyncAll<false>();"))
     mix = kernel_types.lookup("MIX_AIC_1_2", "test")
@@ -339,10 +345,7 @@ def test_cann_scan_of_a_vector_kernel_joins_both_sides_and_finds_one_bare_call(t
     Ascend C's headers hold one declaration each: one `SetNextTaskStart();` is then found."""
     from sk.toolflow import toolargv
 
-    bisheng = tmp_path / "bisheng"
-    bisheng.write_text(FAKE_BISHENG)
-    bisheng.chmod(0o755)
-    monkeypatch.setenv("LOG", str(tmp_path / "argv.log"))
+    bisheng, _ = _fake_bisheng(tmp_path, monkeypatch)
     src = tmp_path / "add.cpp"
     src.write_text(SCAN_KERNEL % ("", "AscendC::SetNextTaskStart();"))
     scan = tmp_path / "add.sync.json"
@@ -362,11 +365,7 @@ def test_cann_compile_of_a_tiling_sink_kernel_builds_one_variant_per_key(tmp_pat
     the entry renamed per key; SK mode with the dynamic block number, no early start and no GetValue dcci."""
     from sk.toolflow import toolargv
 
-    bisheng = tmp_path / "bisheng"
-    bisheng.write_text(FAKE_BISHENG)
-    bisheng.chmod(0o755)
-    log = tmp_path / "argv.log"
-    monkeypatch.setenv("LOG", str(log))
+    bisheng, log = _fake_bisheng(tmp_path, monkeypatch)
     src = tmp_path / "gmm.cpp"
     src.write_text(SCAN_KERNEL % ("", ""))
     aiv = kernel_types.lookup("AIV_ONLY", "test")

@@ -10,13 +10,13 @@ load(":unavailable.bzl", "unavailable_toolchain_build")
 _ASC_IMPL_SUBDIRS = ["adv_api", "basic_api", "c_api", "micro_api", "simt_api", "utils"]
 _ASC_INCLUDE_SUBDIRS = ["adv_api", "basic_api", "aicpu_api", "c_api", "micro_api", "simt_api", "utils"]
 
-def cann_include_dirs(arch):
+def _asc_include_dirs(arch, impl_subdirs, include_subdirs, with_asc):
     asc = "%s-linux/asc" % arch
-    return (["%s/impl/%s" % (asc, sub) for sub in _ASC_IMPL_SUBDIRS] +
+    return (["%s/impl/%s" % (asc, sub) for sub in impl_subdirs] +
             ["%s/include" % asc] +
-            ["%s/include/%s" % (asc, sub) for sub in _ASC_INCLUDE_SUBDIRS] + [
-        "%s-linux/ascendc/act" % arch,
-        "%s/impl" % asc,
+            ["%s/include/%s" % (asc, sub) for sub in include_subdirs] +
+            ["%s-linux/ascendc/act" % arch, "%s/impl" % asc] +
+            ([asc] if with_asc else []) + [
         "%s-linux/tikcpp" % arch,
         "include",
         "include/ascendc",
@@ -24,6 +24,9 @@ def cann_include_dirs(arch):
         "%s-linux/tikcpp/tikcfw/impl" % arch,
         "%s-linux/tikcpp/tikcfw/interface" % arch,
     ])
+
+def cann_include_dirs(arch):
+    return _asc_include_dirs(arch, _ASC_IMPL_SUBDIRS, _ASC_INCLUDE_SUBDIRS, with_asc = False)
 
 # The entry stub of a split SuperKernel half is compiled with ADK's own list (gen_spk_kernel_call):
 # reg_compute instead of micro_api, and the `asc` directory itself.
@@ -31,20 +34,7 @@ _STUB_IMPL_SUBDIRS = ["adv_api", "basic_api", "c_api", "basic_api/reg_compute", 
 _STUB_INCLUDE_SUBDIRS = ["adv_api", "basic_api", "aicpu_api", "c_api", "basic_api/reg_compute", "simt_api", "utils"]
 
 def cann_stub_include_dirs(arch):
-    asc = "%s-linux/asc" % arch
-    return (["%s/impl/%s" % (asc, sub) for sub in _STUB_IMPL_SUBDIRS] +
-            ["%s/include" % asc] +
-            ["%s/include/%s" % (asc, sub) for sub in _STUB_INCLUDE_SUBDIRS] + [
-        "%s-linux/ascendc/act" % arch,
-        "%s/impl" % asc,
-        asc,
-        "%s-linux/tikcpp" % arch,
-        "include",
-        "include/ascendc",
-        "%s-linux/tikcpp/tikcfw" % arch,
-        "%s-linux/tikcpp/tikcfw/impl" % arch,
-        "%s-linux/tikcpp/tikcfw/interface" % arch,
-    ])
+    return _asc_include_dirs(arch, _STUB_IMPL_SUBDIRS, _STUB_INCLUDE_SUBDIRS, with_asc = True)
 
 def cann_toolchain_build(compiler_dir, arch, prefix = "cann/", extra_attrs = ""):
     """BUILD text declaring an sk_toolchain over a toolkit at `prefix`."""
