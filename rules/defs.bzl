@@ -1,8 +1,4 @@
-"""Public API of rules_superkernel.
-
-    load("@rules_superkernel//rules:defs.bzl", "sk_sub_kernel", "sk_op", "super_kernel", "sk_model",
-         "sk_cann_launch_library", "sk_tiling_task", "sk_prefetch_task")
-"""
+"""Public API of rules_superkernel (docs/api.md renders its `load(...)` line from the exported names)."""
 
 load("//rules/private:launch.bzl", _sk_cann_launch_library = "sk_cann_launch_library")
 load("//rules/private:providers.bzl", _SkOpInfo = "SkOpInfo", _SkSubKernelInfo = "SkSubKernelInfo", _SkTaskInfo = "SkTaskInfo", _SuperKernelInfo = "SuperKernelInfo")

@@ -1,6 +1,5 @@
 """WORKSPACE-mode setup (Bzlmod users need none of this; see MODULE.bazel).
 
-    load("@rules_superkernel//toolchain:repositories.bzl", "rules_superkernel_dependencies", "rules_superkernel_register_toolchains")
     rules_superkernel_dependencies()
     rules_superkernel_register_toolchains(cann_path = "")   # optional toolkit root
 
