@@ -59,7 +59,7 @@ def _add_op(ctx, tc, st, op):
 def _task(ctx, st, t):
     if t.kind == "tiling" and str(t.op) not in st.op_of_label:
         fail("%s: task %s computes the tiling of %s, which is not in ops" % (ctx.label, t.label, t.op))
-    task = {"kind": t.kind, "name": t.label.name}
+    task = {"kind": t.kind, "name": t.label.name, "label": str(t.label)}  # errors name the target
     if t.kind == "tiling":
         task["op"] = st.op_of_label[str(t.op)]
     else:

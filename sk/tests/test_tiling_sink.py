@@ -175,6 +175,43 @@ def test_a_tiling_task_waiting_for_the_op_right_before_is_refused(tmp_path):
         _model(tmp_path, edit)
 
 
+def _build_section(edit):
+    """The model as sk_model's manifest gives it: BUILD's kernels, ops, scopes and tasks, each with its label."""
+    doc = json.loads(open(os.path.join(MODEL, "model.json")).read())
+    edit(doc)
+    for key, k in doc["kernels"].items():
+        k.update(label=f"//m:{key}", entry=k.get("entry", key), output_shape=k.get("output_shape", False),
+                 workspace=k.get("workspace", False), tiling=k.get("tiling", False), op_type="", copts=[])
+    for o in doc["ops"]:
+        o.update(label=f"//m:{o['name']}", workspace_bytes=o.get("workspace_bytes", 0), stream=o.get("stream", 0),
+                 send_events=o.get("send_events", []), recv_events=o.get("recv_events", []))
+        o.pop("tiling", None)
+    for s in doc["super_kernels"]:
+        s.update(label=f"//m:{s['name']}", options=s.get("options", ""))
+    for t in doc["tasks"]:
+        t["label"] = f"//m:{t['name']}"
+    return dict(doc, data="data.json"), {"tensors": doc["tensors"], "ops": []}
+
+
+def test_a_late_tiling_task_from_build_names_its_target_not_the_data_file(tmp_path):
+    def edit(d):
+        d["ops"][1]["send_events"] = [7]
+        del d["ops"][0]["send_events"]
+    section, data = _build_section(edit)
+    (tmp_path / "data.json").write_text(json.dumps(data))
+    with pytest.raises(SkError) as err:
+        model_mod.from_build(section, MODEL, str(tmp_path / "data.json"))
+    text = str(err.value)
+    assert text.startswith("sk_tiling_task //m:tiling_a (attribute wait_event): the tiling task waits for an event "
+                           "the op right before"), \
+        text
+    assert "data.json" not in text and "tasks[" not in text, text
+    # The same BUILD, its events right, is a model.
+    section, data = _build_section(lambda d: None)
+    assert [t.name for t in model_mod.from_build(section, MODEL, str(tmp_path / "data.json")).tasks] == \
+        ["tiling_a", "prefetch_a", "tiling_b", "prefetch_b"]
+
+
 def test_an_event_no_one_sends_or_receives_is_refused(tmp_path):
     with pytest.raises(SkError, match=r"tasks\[1\]\.send_event.*recv_events"):
         _model(tmp_path, lambda d: d["tasks"][1].update(send_event=11))

@@ -265,7 +265,9 @@ def load(path: str, need_sources: bool = True) -> Model:
     return from_dict(_read(path), path, need_sources)
 
 
-def from_dict(doc, path: str, need_sources: bool = True) -> Model:
+def from_dict(doc, path: str, need_sources: bool = True, task_where=None) -> Model:
+    """task_where: per task, the place an error about it names (BUILD's sk_tiling_task/sk_prefetch_task
+    target when the tasks come from BUILD); by default its JSON path in this file."""
     base = os.path.dirname(os.path.abspath(path))
     w = f"model {os.path.basename(path)}"
     _obj(doc, w, ("name", "tensors", "kernels", "ops"), ("super_kernels", "tasks"))
@@ -400,7 +402,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         scopes.append(Scope(sname, tuple(idx), options))
     if len({s.name for s in scopes}) != len(scopes):
         raise _err("SuperKernel names must be unique", f"{w}: super_kernels")
-    tasks = _tasks(doc.get("tasks", []), f"{w}: tasks", ops, names, scopes, tensors)
+    tasks = _tasks(doc.get("tasks", []), f"{w}: tasks", ops, names, scopes, tensors, task_where)
     return Model(name=name, path=os.path.abspath(path), tensors=tensors, kernels=kernels, ops=tuple(ops),
                  scopes=tuple(scopes), tasks=tasks)
 
@@ -437,7 +439,7 @@ def _tiling_sink(k: dict, where: str, base: str, need_sources: bool) -> dict:
             "tiling_srcs": srcs, "tiling_bytes": _pos_int(k["tiling_bytes"], f"{where}.tiling_bytes")}
 
 
-def _tasks(doc, w: str, ops, names: dict, scopes, tensors) -> tuple:
+def _tasks(doc, w: str, ops, names: dict, scopes, tensors, task_where=None) -> tuple:
     """The model's external tasks, checked against what BUILD shows: a dynamic op in a SuperKernel
     has exactly one tiling task, and every event a task waits for or sends joins it to an op of the
     SuperKernel it talks to (otherwise a word would never be written: a hang)."""
@@ -452,72 +454,75 @@ def _tasks(doc, w: str, ops, names: dict, scopes, tensors) -> tuple:
             receivers.setdefault(e, []).append(op)
     tasks, seen, tiled = [], set(), {}
     for i, t in enumerate(doc):
-        where = f"{w}[{i}]"
+        where = task_where[i] if task_where else f"{w}[{i}]"
+
+        def at(field, where=where):
+            return f"{where} (attribute {field})" if task_where else f"{where}.{field}"
         _obj(t, where, ("name", "kind"), ("op", "wait_event", "send_event", "tensor"))
-        tname = _name(t["name"], f"{where}.name")
+        tname = _name(t["name"], at("name"))
         if tname in seen:
-            raise _err("task name used twice", f"{where}.name", tname)
+            raise _err("task name used twice", at("name"), tname)
         seen.add(tname)
-        kind = _one_of(t["kind"], TASK_KINDS, "task kind", f"{where}.kind")
+        kind = _one_of(t["kind"], TASK_KINDS, "task kind", at("kind"))
         wait = t.get("wait_event")
         send = t.get("send_event")
         for f, e in (("wait_event", wait), ("send_event", send)):
             if e is not None:
-                _pos_int(e, f"{where}.{f}", minimum=0)
+                _pos_int(e, at(f), minimum=0)
         if kind == "tiling":
             if send is not None or "tensor" in t:
                 raise _err("a tiling task sends no event and loads no tensor", f"{where}",
                            allowed="op and wait_event; it releases its op's tiling lock")
             if t.get("op") not in names:
-                raise _err("a tiling task names the tiling-sink op it computes the tiling of", f"{where}.op",
+                raise _err("a tiling task names the tiling-sink op it computes the tiling of", at("op"),
                            t.get("op"), "one of the model's ops: " + ", ".join(names))
             op = ops[names[t["op"]]]
             if not op.kernel.dynamic:
-                raise _err("the op's kernel has no tiling keys: nothing waits for a tiling task", f"{where}.op",
+                raise _err("the op's kernel has no tiling keys: nothing waits for a tiling task", at("op"),
                            op.name, f"give {op.kernel.key} tiling_keys and a tiling function")
             if op.index in tiled:
-                raise _err("two tiling tasks for one op", f"{where}.op", op.name, f"{tiled[op.index]} is its task")
+                raise _err("two tiling tasks for one op", at("op"), op.name, f"{tiled[op.index]} is its task")
             tiled[op.index] = tname
             scope = scope_of.get(op.index)
             if wait is not None:
                 src = sender.get(wait)
                 if src is None or scope is None or scope_of.get(src.index) is not scope or src.index >= op.index:
                     raise _err("the tiling task waits for an event no earlier op of its op's SuperKernel sends",
-                               f"{where}.wait_event", wait,
+                               at("wait_event"), wait,
                                f"an event in the send_events of an op before {op.name} in the same SuperKernel "
                                "(the op whose output the tiling reads)")
                 if src.index == op.index - 1:
                     raise _err("the tiling task waits for an event the op right before its tiling-sink op sends: "
                                "a SuperKernel writes an op's notify with the next op's barrier, after that op has "
                                "waited at its head for its tiling, so each would wait for the other",
-                               f"{where}.wait_event", wait,
+                               at("wait_event"), wait,
                                f"an event sent by an op at least two before {op.name} (put an op such as the "
                                "token permute between the routing op and the tiling-sink op)")
                 if any(scope_of.get(r.index) is scope for r in receivers.get(wait, [])):
                     raise _err("an op of the SuperKernel receives the tiling task's event, so it is internal "
-                               "and never written to memory", f"{where}.wait_event", wait,
+                               "and never written to memory", at("wait_event"), wait,
                                "an event only the task waits for")
             tasks.append(Task(tname, kind, op.index, wait, None, None))
             continue
         if "op" in t:
-            raise _err("a prefetch task computes no op's tiling", f"{where}.op", t["op"],
+            raise _err("a prefetch task computes no op's tiling", at("op"), t["op"],
                        "tensor and send_event (and wait_event)")
         tensor = t.get("tensor")
         if tensor not in tensors:
-            raise _err("a prefetch task loads a tensor", f"{where}.tensor", tensor, "one of: " + ", ".join(tensors))
+            raise _err("a prefetch task loads a tensor", at("tensor"), tensor, "one of: " + ", ".join(tensors))
         rcv = [r for r in receivers.get(send, []) if r.index in scope_of] if send is not None else []
         if send is None or not rcv or send in sender:
             raise _err("a prefetch task sends an event that an op of a SuperKernel waits for (and no op sends)",
-                       f"{where}.send_event", send, "an id in the recv_events of the op that reads the tensor")
+                       at("send_event"), send, "an id in the recv_events of the op that reads the tensor")
         if len(rcv) > 1:
-            raise _err("one prefetch event per waiting op", f"{where}.send_event", send,
+            raise _err("one prefetch event per waiting op", at("send_event"), send,
                        "an event one op receives: " + ", ".join(r.name for r in rcv) + " all do")
         scope = scope_of[rcv[0].index]
         if wait is not None:
             src = sender.get(wait)
             if src is None or scope_of.get(src.index) is not scope:
                 raise _err("the prefetch task waits for an event no op of its SuperKernel sends",
-                           f"{where}.wait_event", wait, f"an event sent by an op of {scope.name}")
+                           at("wait_event"), wait, f"an event sent by an op of {scope.name}")
         tasks.append(Task(tname, kind, None, wait, send, tensor))
     for sc in scopes:
         for i in sc.ops:
@@ -580,7 +585,21 @@ def from_build(build: dict, base_dir: str, data_path: str) -> Model:
     super_kernels): every field it gives must equal BUILD's, or an SkError
     names the field; nothing is silently taken from one side.
     """
-    return from_dict(merged(build, base_dir, data_path), data_path, need_sources=False)
+    return from_dict(merged(build, base_dir, data_path), data_path, need_sources=False,
+                     task_where=_build_task_where(build))
+
+
+def _build_tasks(build: dict) -> list:
+    """BUILD's tasks as the model file has them (the manifest adds each one's target label)."""
+    return [{f: v for f, v in t.items() if f != "label"} for t in build.get("tasks", [])]
+
+
+def _build_task_where(build: dict):
+    """Errors about a task from BUILD name its target: the data file has no tasks to point at."""
+    tasks = build.get("tasks", [])
+    if not all("label" in t for t in tasks):
+        return None
+    return [f"sk_{t['kind']}_task {t['label']}" if t.get("kind") in TASK_KINDS else t["label"] for t in tasks]
 
 
 def merged(build: dict, base_dir: str, data_path: str) -> dict:
@@ -588,8 +607,8 @@ def merged(build: dict, base_dir: str, data_path: str) -> dict:
     data = _read(data_path)
     w = f"data {os.path.basename(data_path)}"
     _obj(data, w, ("tensors",), ("name", "kernels", "ops", "super_kernels", "tasks"))
-    if "tasks" in data and data["tasks"] != build.get("tasks", []):
-        raise _differs(f"{w}: tasks", data["tasks"], build.get("tasks", []), "sk_model tasks")
+    if "tasks" in data and data["tasks"] != _build_tasks(build):
+        raise _differs(f"{w}: tasks", data["tasks"], _build_tasks(build), "sk_model tasks")
     kernels = {}
     for key, k in build["kernels"].items():
         kernels[key] = {f: k[f] for f in _KERNEL_FIELDS + _SINK_FIELDS if f in k}
@@ -618,7 +637,7 @@ def merged(build: dict, base_dir: str, data_path: str) -> dict:
            "super_kernels": [{"name": s["name"], "ops": s["ops"], "options": s["options"]}
                              for s in build["super_kernels"]]}
     if build.get("tasks"):
-        doc["tasks"] = build["tasks"]
+        doc["tasks"] = _build_tasks(build)
     return doc
 
 
@@ -626,7 +645,7 @@ def self_contained(build: dict, base_dir: str, data_path: str, out_path: str) ->
     """The JSON text of the model from_build reads, as one self-contained model file (`sk run --model`)
     to be written at out_path: kernel sources relative to it, as BUILD's are to base_dir."""
     doc = merged(build, base_dir, data_path)
-    from_dict(doc, data_path, need_sources=False)
+    from_dict(doc, data_path, need_sources=False, task_where=_build_task_where(build))
     out_dir = os.path.dirname(os.path.abspath(out_path))
     for k in doc["kernels"].values():
         k["src"] = os.path.relpath(k["src"], out_dir).replace(os.sep, "/")
