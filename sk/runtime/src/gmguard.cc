@@ -138,6 +138,27 @@ const Region* Owner(uintptr_t addr) {
   }
   return best;
 }
+
+// The tensors nearest below addr (ending at or before it) and above it (starting after it), each within
+// kNearBytes: an address beyond the lower one's mapping, up to the upper one's data (its front guard page,
+// say), is as likely a write past the end of the lower one as one before the start of the upper one, so
+// both are named.
+void Neighbours(uintptr_t addr, const Region** below, const Region** above) {
+  *below = *above = nullptr;
+  for (const auto& entry : g_regions) {
+    const Region& r = entry.second;
+    uintptr_t lo = reinterpret_cast<uintptr_t>(r.data);
+    uintptr_t hi = lo + r.size;
+    if (hi <= addr && addr - hi < kNearBytes &&
+        (*below == nullptr || hi > reinterpret_cast<uintptr_t>((*below)->data) + (*below)->size)) {
+      *below = &r;
+    }
+    if (lo > addr && lo - addr <= kNearBytes &&
+        (*above == nullptr || lo < reinterpret_cast<uintptr_t>((*above)->data))) {
+      *above = &r;
+    }
+  }
+}
 }  // namespace
 
 std::string DescribeGmAddress(uintptr_t addr) {
@@ -145,6 +166,20 @@ std::string DescribeGmAddress(uintptr_t addr) {
   const Region* best = Owner(addr);
   if (best == nullptr) return "";
   uintptr_t lo = reinterpret_cast<uintptr_t>(best->data);
+  const Region* below = nullptr;
+  const Region* above = nullptr;
+  Neighbours(addr, &below, &above);
+  // Within the lower tensor's own mapping (its pattern or back guard page) the write is past its end alone.
+  const bool in_below_map = below != nullptr && addr >= reinterpret_cast<uintptr_t>(below->map) &&
+                            addr < reinterpret_cast<uintptr_t>(below->map) + below->map_len;
+  if (below != nullptr && above != nullptr && !in_below_map) {
+    uintptr_t below_lo = reinterpret_cast<uintptr_t>(below->data);
+    uintptr_t above_lo = reinterpret_cast<uintptr_t>(above->data);
+    return "offset " + std::to_string(addr - below_lo) + " of " + Named(*below) + ", " +
+           Bytes(addr - below_lo - below->size + 1) + " past its end, and offset -" +
+           std::to_string(above_lo - addr) + " of " + Named(*above) + ", " + Bytes(above_lo - addr) +
+           " before its start: after the end of '" + below->name + "', before '" + above->name + "'";
+  }
   if (addr < lo) {
     return "offset -" + std::to_string(lo - addr) + " of " + Named(*best) + ", " + Bytes(lo - addr) +
            " before its start";

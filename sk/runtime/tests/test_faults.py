@@ -8,6 +8,7 @@ and offset. All launches run in this one process, one after another: each
 must leave the runtime able to run the next.
 """
 
+import os
 import time
 
 import pytest
@@ -34,6 +35,9 @@ extern "C" __global__ __aicore__ void in_sub_kernel(GM_ADDR y) {
     sk_twin_trace_begin("crashy_sub");
     BLOCK(1) *(volatile int*)nullptr = 1;
     sk_twin_trace_end();
+}
+extern "C" __global__ __aicore__ void write_at(GM_ADDR y, GM_ADDR offset) {
+    BLOCK(2) ((__gm__ uint8_t*)y)[(int64_t)(uintptr_t)offset] = 1;  // the offset itself is the argument
 }
 extern "C" __global__ __aicore__ void good(GM_ADDR y) { ((__gm__ float*)y)[AscendC::GetBlockIdx()] = 2.0f; }
 """
@@ -79,6 +83,31 @@ def test_a_fatal_signal_is_a_kernel_error_naming_the_block(runtime, kernels, nam
         assert y.read(0, 4) == b"\x00\x00\x00\x40"
     finally:
         y.free()
+
+
+def test_a_write_past_the_end_of_one_tensor_into_the_next_names_both(runtime, kernels):
+    """A write that skips a tensor's back guard page and lands in the front guard page of the tensor
+    mapped above it is past the end of the one as much as before the start of the other."""
+    # A tensor of 4096 bytes is mapped as guard page, data page, guard page: find two mapped side by side.
+    page = os.sysconf("SC_PAGE_SIZE")
+    bufs = [runtime.alloc(4096, "t%d" % i) for i in range(32)]
+    try:
+        by_address = {t.address: i for i, t in enumerate(bufs)}
+        pairs = [(i, by_address[t.address + 3 * page]) for i, t in enumerate(bufs) if t.address + 3 * page in by_address]
+        assert pairs, "no two of 32 mappings side by side"
+        low, up = pairs[0]
+        far = bufs[up].address - 20 - bufs[low].address
+        spec = twin.LaunchSpec(name="write_at", entry=runtime.symbol(kernels, "write_at"), block_dim=4,
+                               ration="0:1", params=[bufs[low].address, far], num_args=2, timeout_ms=1000)
+        result = runtime.launch(spec, check=False)
+        assert result.status == 2, result
+        assert (f"offset {far} of GM tensor 't{low}' (4096 bytes), {far - 4095} bytes past its end, "
+                f"and offset -20 of GM tensor 't{up}' (4096 bytes), 20 bytes before its start: "
+                f"after the end of 't{low}', before 't{up}'") in result.error, result.error
+        assert "AIV 2 (block 2)" in result.error, result.error
+    finally:
+        for t in bufs:
+            t.free()
 
 
 def test_a_write_beside_a_tensor_is_found_after_the_launch(runtime, kernels):
