@@ -45,13 +45,14 @@ def _standalone(op, label):
         fail("%s: op %s runs on its own (outside the fused pieces), but its kernel %s is prebuilt (object + subop_json) and has no standalone object to launch" % (label, op.label, op.kernel.label))
     return op.kernel.standalone_object
 
-def launch_library(ctx, tc, name, ops, segments, twin_deps, cann_deps, flavor = None):
+def launch_library(ctx, tc, name, ops, segments, twin_deps, cann_deps, flavor = None, label = None):
     """CcInfo of `<package>/<label name>_launch.h` and its implementation for the toolchain's flavour.
 
     ops: the scope's SkOpInfos; segments: its fused pieces (struct with first, ops, plan, object);
     twin_deps / cann_deps: CcInfos the host / cann implementation links against; flavor: the
     implementation to render, the toolchain's unless a test asks for the other (tests/launch renders
-    the CANN one from twin-built plans and binaries).
+    the CANN one from twin-built plans and binaries); label: how the header and its messages name the
+    SuperKernel (default: this target).
     """
     flavor = flavor or tc.flavor
     taken = {}
@@ -84,7 +85,7 @@ def launch_library(ctx, tc, name, ops, segments, twin_deps, cann_deps, flavor = 
     prefix = "_sk/%s/launch/" % ctx.label.name
     manifest = ctx.actions.declare_file(prefix + "launch.json")
     ctx.actions.write(manifest, json.encode_indent({
-        "label": _label(ctx.label),
+        "label": label or _label(ctx.label),
         "name": name,
         "ops": [_op_record(op, n) for op, n in zip(ops, names)],
         "pieces": pieces,
@@ -160,6 +161,8 @@ def _sk_cann_launch_library_impl(ctx):
         twin_deps = [],
         cann_deps = [ctx.attr._launch_api[CcInfo], acl[CcInfo]],
         flavor = "cann",
+        # Its messages name the super_kernel, the target the user thinks of, and this one.
+        label = "%s (launched by %s)" % (_label(ctx.attr.super_kernel.label), _label(ctx.label)),
     )
     return [
         DefaultInfo(files = depset(lib.files), runfiles = ctx.runfiles(files = lib.files + lib.plans + lib.binaries)),

@@ -182,4 +182,8 @@ def test_refused_arguments_make_no_acl_call(case, tmp_path):
     printed, calls = _run(main, tmp_path, "refuse")
     assert printed["code"] == 1
     assert f"args.{first}" in printed["error"] and "null" in printed["error"]
+    # Named after the super_kernel the user declared, and the CANN launch library that launched it.
+    name = os.path.basename(case[0])[:-len("_cann_main")]
+    assert printed["error"].startswith(f"//examples/launch:{name} (launched by //tests/launch:{name}_cann): "), \
+        printed["error"]
     assert calls == []
