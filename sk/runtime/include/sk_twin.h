@@ -106,9 +106,11 @@ typedef struct SkTwinTask {
 
 /* One launch with its tasks: the tasks start with the workers; each waits for
  * its notify word, runs (tiling: calls the function; prefetch: reads the
- * range), writes its words and sets its release word. A task that fails does
- * not release; the launch then fails in bounded time (watchdog) naming the
- * word, its op and the task. A task still waiting when the kernel has ended
+ * range), writes its words and sets its release word. A tiling function that
+ * returns non-zero or chooses a key or block count the kernel does not have
+ * fails the launch at once (SK_TWIN_TASK_ERROR) naming the task and what it
+ * returned; a notify that never comes fails it in bounded time (watchdog)
+ * naming the word, its op and the task. A task still waiting when the kernel has ended
  * fails the launch with SK_TWIN_TASK_ERROR. A tiling function is caught like
  * a kernel: a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, a stack
  * overflow) or a C++ exception in it fails the launch at once

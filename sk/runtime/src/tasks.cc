@@ -55,13 +55,12 @@ void TaskFail(LaunchContext& ctx, Externals& ext, size_t task, const std::string
 }
 
 // How a tiling function's call ended: problem is "" or what it did, worded to
-// follow "its tiling function ..."; refused: it returned non-zero; fatal: it
-// crashed or threw (the launch fails at once); cancelled: it was taken back
-// (its failure is reported already).
+// follow "its tiling function ..." (any problem fails the launch at once);
+// refused: it returned non-zero; cancelled: it was taken back (its failure is
+// reported already).
 struct TilingEnd {
   std::string problem;
   bool refused = false;
-  bool fatal = false;
   bool cancelled = false;
 };
 
@@ -95,7 +94,6 @@ TilingEnd CallTiling(const SkTwinTask& task, TaskRun& run) {
     return out;
   }
   if (end == CallEnd::kFaulted || !call.thrown.empty()) {
-    out.fatal = true;
     out.problem = end == CallEnd::kFaulted ? "crashed: " + DescribeFault(run.fault) : call.thrown;
     return out;
   }
@@ -169,16 +167,15 @@ void RunTask(LaunchContext* ctx, Externals* ext, size_t t) {
         why += ", so it wrote no tiling and did not release " + WordName(*ext, task.release_word);
       }
       TaskFail(*ctx, *ext, t, why);
-      // A crash ends the launch now; a tiling function that said no leaves the lock unreleased,
-      // which the watchdog names as hardware would show it (the SuperKernel spins on it).
-      if (end.fatal) {
-        std::string error;
-        {
-          std::lock_guard<std::mutex> lock(ext->mu);
-          error = ext->task_error[t];
-        }
-        ctx->Fail(SK_TWIN_TASK_ERROR, "sk twin: kernel '" + ctx->name + "': " + error + ".");
+      // Known now, whether it crashed, said no or chose what the kernel cannot run: the launch ends
+      // at once naming the task and what it returned, rather than after the watchdog's timeout as a
+      // SuperKernel spinning on the lock that will never be released.
+      std::string error;
+      {
+        std::lock_guard<std::mutex> lock(ext->mu);
+        error = ext->task_error[t];
       }
+      ctx->Fail(SK_TWIN_TASK_ERROR, "sk twin: kernel '" + ctx->name + "': " + error + ".");
       return;
     }
     key = task.tiling_ctx->tiling_key;
