@@ -187,3 +187,15 @@ def test_refused_arguments_make_no_acl_call(case, tmp_path):
     assert printed["error"].startswith(f"//examples/launch:{name} (launched by //tests/launch:{name}_cann): "), \
         printed["error"]
     assert calls == []
+
+
+def test_a_relative_log_path_under_bazel_run_is_relative_to_where_bazel_ran(tmp_path):
+    """`SK_FAKE_ACL_LOG=acl.log bazel run //pkg:host` writes ./acl.log, not a file in the runfiles tree."""
+    main = _files(CASES[0])[0]
+    (tmp_path / "here").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    subprocess.run([os.path.abspath(main)], capture_output=True, text=True, check=True, cwd=tmp_path / "elsewhere",
+                   env=dict(os.environ, SK_FAKE_ACL_LOG="acl.log", BUILD_WORKING_DIRECTORY=str(tmp_path / "here")))
+    assert not (tmp_path / "elsewhere" / "acl.log").exists()
+    calls = [json.loads(line) for line in (tmp_path / "here" / "acl.log").read_text().splitlines()]
+    assert calls and calls[-1]["call"] == "aclrtLaunchKernelWithConfig", calls

@@ -1,7 +1,7 @@
 // A recording stand-in for the ACL calls of a launch API (include/acl/acl.h).
 //
 // Every call appends one JSON line to the file named by $SK_FAKE_ACL_LOG
-// (stderr when unset) with its arguments: a binary's length and FNV-1a 64
+// (stderr when unset; relative: to $BUILD_WORKING_DIRECTORY under `bazel run`) with its arguments: a binary's length and FNV-1a 64
 // hash, a kernel name, every appended argument's size and value (as a
 // little-endian uint64 when 8 bytes), a launch's block count and stream.
 // Handles are small integers, so a test can follow them from call to call.
@@ -22,9 +22,19 @@ uintptr_t next_handle = 1;
 // The address aclrtGetHardwareSyncAddr hands out (recorded, so a test can find it in slot 0).
 const uintptr_t kFftsAddress = 0xff7500000ull;
 
-void Record(const std::string& line) {
+// $SK_FAKE_ACL_LOG; a relative path under `bazel run` is relative to the directory bazel was run
+// from ($BUILD_WORKING_DIRECTORY), as the user wrote it, not to the program's runfiles tree.
+std::string LogPath() {
   const char* path = getenv("SK_FAKE_ACL_LOG");
-  FILE* f = path && *path ? fopen(path, "a") : stderr;
+  if (path == nullptr || *path == '\0') return "";
+  const char* cwd = getenv("BUILD_WORKING_DIRECTORY");
+  if (path[0] == '/' || cwd == nullptr || *cwd == '\0') return path;
+  return std::string(cwd) + "/" + path;
+}
+
+void Record(const std::string& line) {
+  const std::string path = LogPath();
+  FILE* f = !path.empty() ? fopen(path.c_str(), "a") : stderr;
   if (!f) return;
   fprintf(f, "%s\n", line.c_str());
   if (f != stderr) fclose(f);
