@@ -199,3 +199,17 @@ def test_a_relative_log_path_under_bazel_run_is_relative_to_where_bazel_ran(tmp_
     assert not (tmp_path / "elsewhere" / "acl.log").exists()
     calls = [json.loads(line) for line in (tmp_path / "here" / "acl.log").read_text().splitlines()]
     assert calls and calls[-1]["call"] == "aclrtLaunchKernelWithConfig", calls
+
+
+def test_the_documented_host_program_records_one_launch(tmp_path):
+    """examples/launch/run_tiled_cann (docs/launch.md): no ACL call of its own, then Launch records the
+    calls of one launch, its stream as given."""
+    log = tmp_path / "acl.log"
+    out = subprocess.run([os.environ["SK_RUN_TILED_CANN"]], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, SK_FAKE_ACL_LOG=str(log)))
+    assert "1 launch(es) of 40 blocks recorded" in out.stdout, out.stdout
+    calls = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [c["call"] for c in calls if c["call"] != "aclrtKernelArgsAppend"] == [
+        "aclrtGetHardwareSyncAddr", "aclrtBinaryLoadFromData", "aclrtBinaryGetFunction", "aclrtKernelArgsInit",
+        "aclrtKernelArgsFinalize", "aclrtLaunchKernelWithConfig"], calls
+    assert calls[-1]["stream"] == hex(STREAM) and calls[-1]["blocks"] == 40, calls[-1]
