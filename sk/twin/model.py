@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 from sk.base import infile, jsonload, numbers
 from sk.base.errors import SkError
+from sk.twin import datafile
 
 # dtype -> (struct code, bytes)
 DTYPES = {
@@ -278,7 +279,7 @@ def from_dict(doc, path: str, need_sources: bool = True, task_where=None) -> Mod
     for tname, t in sorted(doc["tensors"].items()):
         where = f"{w}: tensors.{tname}"
         _name(tname, where)
-        _obj(t, where, ("dtype", "shape"), ("init",))
+        _obj(t, where, *datafile.keys("tensors.<name>"))
         _one_of(t["dtype"], DTYPES, "dtype", f"{where}.dtype")
         if not isinstance(t["shape"], list) or not t["shape"]:
             raise _err("shape must be a non-empty list of sizes", f"{where}.shape", t["shape"])
@@ -552,7 +553,7 @@ def _tiling(value, where, kernel) -> bytes:
         return b""
     if not kernel.tiling:
         raise _err("the kernel takes no tiling parameter", where, allowed=f'set "tiling": true on {kernel.key}')
-    _obj(value, where, ("dtype", "values"), ())
+    _obj(value, where, *datafile.keys("ops[].tiling"))
     _one_of(value["dtype"], DTYPES, "dtype", f"{where}.dtype")
     values = value["values"]
     if not isinstance(values, list) or not values:
@@ -606,7 +607,7 @@ def merged(build: dict, base_dir: str, data_path: str) -> dict:
     """The model document of from_build (kernel sources absolute), checked the same way."""
     data = _read(data_path)
     w = f"data {os.path.basename(data_path)}"
-    _obj(data, w, ("tensors",), ("name", "kernels", "ops", "super_kernels", "tasks"))
+    _obj(data, w, *datafile.keys(""))
     if "tasks" in data and data["tasks"] != _build_tasks(build):
         raise _differs(f"{w}: tasks", data["tasks"], _build_tasks(build), "sk_model tasks")
     kernels = {}
@@ -718,7 +719,7 @@ def _data_ops(given, build_ops: list, w: str) -> dict:
     out = {}
     for i, o in enumerate(given):
         where = f"{w}: ops[{i}]"
-        _obj(o, where, (), ("name", "kernel", "bind", "workspace_bytes", "tiling") + STREAM_FIELDS)
+        _obj(o, where, *datafile.keys("ops[]"))
         name = o.get("name", o.get("kernel"))
         if full and (i >= len(names) or name != names[i]):
             raise _differs(f"{where}.name", name, names[i] if i < len(names) else None, "the run order",

@@ -232,7 +232,7 @@ for want in "//kern:pre_hangs" "gsum" "blockDim 4" "block dim 16" "SyncAll" "fee
 done
 grep -h "error:" "$work/8.log" | grep "SyncAll" | head -1
 pass "consumer workspace: a 4-block SyncAll op after a 16-block op without feed-sync-all fails the build naming the op, the block dims and the fix"
-# 4b. The same SuperKernels called from the consumer's own C++ (README "Call a SuperKernel from
+# 4b. The same SuperKernels called from the consumer's own C++ (docs/launch.md "Calling a SuperKernel from
 # your own program"): a cc_test launches pre and mix through their generated headers on the twin
 # and compares them bit for bit with LaunchUnfused; the CANN implementation of mix, linked
 # against the recording ACL stand-in, must append exactly the plan's slots.
