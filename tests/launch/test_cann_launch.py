@@ -213,3 +213,11 @@ def test_the_documented_host_program_records_one_launch(tmp_path):
         "aclrtGetHardwareSyncAddr", "aclrtBinaryLoadFromData", "aclrtBinaryGetFunction", "aclrtKernelArgsInit",
         "aclrtKernelArgsFinalize", "aclrtLaunchKernelWithConfig"], calls
     assert calls[-1]["stream"] == hex(STREAM) and calls[-1]["blocks"] == 40, calls[-1]
+    # Each line has exactly the keys docs/formats.md lists for its call, in that order.
+    from sk.render.formats import ACL_CALLS
+
+    keys = {f.name: ["call"] + f.type.split(", ") for f in ACL_CALLS}
+    with open(log, encoding="utf-8") as f:
+        for line in f:
+            doc = json.loads(line)
+            assert list(doc) == keys[doc["call"]], (doc, keys.get(doc["call"]))
