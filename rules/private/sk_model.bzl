@@ -205,7 +205,8 @@ _ATTRS = {
         allow_single_file = [".json"],
         mandatory = True,
         doc = """What BUILD cannot say, as JSON: `tensors` (name -> dtype, shape, init) and per-op runtime data,
-`ops: [{"name": <op>, "tiling": {"dtype": ..., "values": [...]}, "workspace_bytes": N}]` (sk/twin/model.py).
+`ops: [{"name": <op>, "tiling": {"dtype": ..., "values": [...]}, "workspace_bytes": N}]` (every field:
+docs/formats.md, "The sk_model data file").
 It may also be a self-contained model (`kernels`, op `kernel`/`bind`, `super_kernels`, as `python -m sk run --model` reads):
 every such field must then agree with BUILD, or the run fails naming the field.""",
     ),
@@ -225,7 +226,8 @@ SuperKernels, and compares every output tensor bit for bit (`bazel run`).
 
 Kernels, op bindings, scopes and their options come from the `ops` targets;
 tensors and tiling data from `data`. Prints op_statistic tables for both runs
-and `superkernel benefit: X.XX%`; exits non-zero when any output differs.
+and `superkernel benefit: X.XX%`; exits non-zero when any output differs. Writes `prof_result/`
+(each run's `op_statistic.csv`, and `trace.json`) in the directory `bazel run` was started from.
 
 Output group `model`: `_sk_model/<name>/model.json`, the whole model (BUILD + data) as one
 self-contained model file for `python -m sk run --model`; it is in the runfiles with the kernel
@@ -237,7 +239,11 @@ sources and headers, so a target taking this one as `data` can run it (`--tsan` 
 
 sk_model_test = rule(
     implementation = _sk_model_impl,
-    doc = "sk_model as a test: fails when the fused outputs differ from the separate launches.",
+    doc = """sk_model as a test: fails when the fused outputs differ from the separate launches.
+
+Its `prof_result/` goes to the test's undeclared outputs:
+`bazel-testlogs/<package>/<name>/test.outputs/outputs.zip` (the files themselves in `test.outputs/`
+with `--nozip_undeclared_test_outputs`).""",
     attrs = _ATTRS,
     test = True,
     toolchains = [SK_TOOLCHAIN_TYPE],
