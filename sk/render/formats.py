@@ -241,3 +241,40 @@ LAUNCH_STATUS = (
     Field("error", "std::string", ALWAYS,
           "empty when ok; else one paragraph naming the SuperKernel target, the op and the parameter"),
 )
+
+# ------------------------------------------------------------------------------- the options string
+# super_kernel `options` (upstream's grammar, sk/engine/options.py): name, its values (as `type`), its
+# default is rendered from sk.engine.options.SkOptions, and what it does.
+OPTIONS = (
+    Field("func-align", "0 or a power of two >= 2", "", "alignment attribute of the SuperKernel's entry (0: none)"),
+    Field("preload-code", "`max`, `none`, `per-func`", "",
+          "instruction-cache preload: `per-func`, each op preloads the next op's code (the first its own); "
+          "`max`, one preload of the whole kernel at its start; `none`, no preload"),
+    Field("early-start", "`0`, `1`, `2`", "",
+          "barrier style between ops: 1 early start (SetNextTaskStart/WaitPreTaskEnd), 2 early start without "
+          "the sub-kernels' own calls, 0 plain barriers; two real streams force 0"),
+    Field("stream-fusion", "`0`, `1`", "", "1: ops on two streams run as two real streams (cube and vector queues)"),
+    Field("debug-dcci-all", "`0`, `1`", "", "1: a full pipe barrier and data-cache flush after every op"),
+    Field("debug-sync-all", "`0`, `1`", "", "1: a full SyncAll after every op"),
+    Field("feed-sync-all", "`0`, `1`", "",
+          "1: cores an op leaves idle take part in its SyncAll (the SuperKernel gets a workspace of its own)"),
+    Field("profiling", "`0`, `1`", "", "1: in-kernel timestamp records into a profiling buffer (an extra argument)"),
+    Field("compile-options", "comma-separated flags", "", "added to the generated source's compile"),
+    Field("strict-scope-check", "`bypass`, `abort`", "",
+          "a scope with a non-fusable op: `abort` fails the build naming it, `bypass` does not fuse the scope "
+          "(a warning); unset: the scope is split around it"),
+    Field("dcci-before-kernel-start", "comma-separated op types", "", "a full data-cache flush before those ops"),
+    Field("dcci-after-kernel-end", "comma-separated op types", "", "a full data-cache flush after those ops"),
+    Field("dcci-disable-on-kernel", "comma-separated op types", "", "no data-cache flush around those ops"),
+    Field("split-mode", "1 .. 64", "", "copies of each sub-kernel's code the cores are spread over"),
+    Field("debug-aic-num", "a whole number >= 0", "",
+          "cube cores of the SuperKernel, overriding the summary (0: no override; with debug-aiv-num the ratio "
+          "must be 1:0, 0:1, 1:1 or 1:2)"),
+    Field("debug-aiv-num", "a whole number >= 0", "", "vector cores of the SuperKernel, likewise"),
+    Field("sync-elision", "`0`, `1`", "",
+          "ours: 1 drops barriers that order no tensor hazard and narrows the rest (needs fully bound sk_ops); "
+          "0 keeps upstream's output"),
+    Field("allow-mix-1-2-in-1-1", "`0`, `1`", "",
+          "ours: 1 fuses a MIX_AIC_1_2 op into a MIX_AIC_1_1 SuperKernel as upstream does (its second vector "
+          "sub-block never runs); 0 refuses it"),
+)

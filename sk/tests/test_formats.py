@@ -144,3 +144,17 @@ def test_random_initial_values_lie_in_the_documented_ranges(dtype):
     assert lo <= min(values) and max(values) <= hi, (dtype, min(values), max(values))
     assert len(set(values)) > 50  # spread over the range, not one value
     assert min(values) < lo + (hi - lo) / 10 and max(values) > hi - (hi - lo) / 10
+
+
+def test_the_options_table_lists_every_option_and_its_values():
+    from sk.engine.options import KNOWN_OPTIONS, parse_options
+
+    assert _names(fmt.OPTIONS) == list(KNOWN_OPTIONS)
+    for f in fmt.OPTIONS:
+        listed = re.findall(r"`([^`]+)`", f.type)
+        if not listed:
+            continue
+        for value in listed:  # an enumerated option: every listed value parses ...
+            assert parse_options(f"{f.name}={value}").get(f.name) is not None
+        with pytest.raises(SkError, match="(?i)allowed values: " + ", ".join(listed)):  # ... and only those
+            parse_options(f"{f.name}=other")

@@ -29,6 +29,14 @@ def _fields(fields, name_fmt="`{}`") -> list:
                   [[name_fmt.format(f.name), f.type, f.when, f.doc] for f in fields])
 
 
+def _default(value) -> str:
+    if value is None:
+        return "unset"
+    if isinstance(value, tuple):
+        return ",".join(value) or "empty"
+    return str(value)
+
+
 def render() -> str:
     from sk.render import formats as fmt
     from sk.twin import datafile
@@ -121,6 +129,20 @@ def render() -> str:
     out += _fields(fmt.LAUNCH_INFO)
     out += ["### `sk_launch::Status`", "", "What `Launch` and `LaunchUnfused` return:", ""]
     out += _fields(fmt.LAUNCH_STATUS)
+    from sk.engine.options import parse_options
+
+    defaults = parse_options("")
+    out += [
+        "## The options string",
+        "",
+        "`super_kernel(options = ...)` and a scope's `options` in a model file: upstream's grammar,",
+        "`name=value:name=value` (blank parts dropped; list values separated by `,`). An unknown name, a bad",
+        "value or a name given twice fails the build naming it; `python -m sk options \"...\"` prints the",
+        "normalised options or the error. Where sk differs: [differences.md](differences.md).",
+        "",
+    ]
+    out += _table(["option", "values", "default", "effect"],
+                  [["`%s`" % f.name, f.type, "`%s`" % _default(defaults.get(f.name)), f.doc] for f in fmt.OPTIONS])
     out += [
         "## `$SK_FAKE_ACL_LOG` lines",
         "",
