@@ -74,6 +74,13 @@ def render() -> str:
     out += ["### `init` values", ""]
     out += _table(["init", "fills the tensor with"], [["`%s`" % k, v] for k, v in datafile.INIT_VALUES.items()])
     out += [
+        "A self-contained model file (`python -m sk run --model M.json`; an `sk_model` writes one as its output",
+        "group `model`) has these `tensors` and its own `kernels`, `ops` (each with `kernel` and `bind`),",
+        "`super_kernels` and `tasks`, as the module docstring of sk/twin/model.py lists them; an sk_model's data",
+        "file may repeat those, and each must then agree with BUILD.",
+        "",
+    ]
+    out += [
         "## The plan",
         "",
         "The fusion plan, every decision `sk gen` made, as JSON: `bazel build //pkg:sk --output_groups=plan`",
