@@ -80,12 +80,8 @@
 
 #define GM_ADDR __gm__ uint8_t*
 
-// Tiling keys (Ascend C kernel_utils_macros.h): a multi-tiling-key kernel is compiled once per key with
-// TILING_KEY_VAR defined to it, so each TILING_KEY_IS(k) branch is a constant.
-#ifndef TILING_KEY_VAR
-#define TILING_KEY_VAR 0UL
-#endif
-#define TILING_KEY_IS(k) (TILING_KEY_VAR == (k))
+// Tiling keys and tiling data (TILING_KEY_IS, GET_TILING_DATA*, ...).
+#include "sk_twin_tiling.h"
 
 // As on the device (Ascend C's sys_macros.h: SPLIT_CORE_CUBE/VEC on a 2201
 // part), a unit compiled for one core side knows its side at compile time, so
