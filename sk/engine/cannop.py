@@ -212,7 +212,7 @@ def _block(text: str, start: int) -> tuple:
 
 
 _KINDS = (("DTYPE_", DTYPE), ("DATATYPE_", DTYPE), ("FORMAT_", FORMAT), ("UINT_", UINT), ("BOOL_", BOOL),
-          ("SHARED_KERNEL_TYPE_", KERNEL_TYPE), ("KERNEL_TYPE_", KERNEL_TYPE))
+          ("SHARED_KERNEL_TYPE_", KERNEL_TYPE))
 
 
 def _items(body: str, where: str, role: str) -> list:
@@ -233,7 +233,9 @@ def _items(body: str, where: str, role: str) -> list:
                 if tail.startswith(role + "_") or tail == role:
                     out.append((kind, tail[len(role) + 1:], _numbers(inner, where)))
                 break
-        # KERNEL_TYPE_SEL / DETERMINISTIC_SEL / TILING_STRUCT_SEL do not enter the key: skipped.
+        # KERNEL_TYPE_SEL (the selection's kernel type: BUILD's kernel_type here), DETERMINISTIC_SEL and
+        # TILING_STRUCT_SEL do not enter the key: skipped. ASCENDC_TPL_KERNEL_TYPE_DECL arrives as
+        # SHARED_KERNEL_TYPE (template_argument.h), an 8-bit argument like a DTYPE.
 
 
 def parse_template_args(text: str, where: str):

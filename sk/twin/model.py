@@ -145,20 +145,21 @@ def read_tensor_file(t: Tensor, path: str, field: str) -> bytes:
     try:
         data = infile.read_bytes(path, MAX_TENSOR_FILE_BYTES)
     except (OSError, infile.NotReadable) as err:
-        raise _err(f"cannot read the file ({err})", where, path) from None
+        raise _err(f"cannot read the file ({err.strerror if isinstance(err, OSError) and err.strerror else err})",
+                   where) from None
     if path.endswith(".npy"):
         try:
             dtype, shape, body = npy.parse(data)
         except npy.NpyError as err:
-            raise _err(f"not a readable .npy file: {err}", where, path) from None
+            raise _err(f"not a readable .npy file: {err}", where) from None
         if dtype != t.dtype or shape != t.shape:
             raise _err(f"the file holds {dtype} {list(shape)}, the tensor is {t.dtype} {list(t.shape)}", where,
-                       path, f"an .npy of {t.dtype} with shape {list(t.shape)}")
+                       allowed=f"an .npy of {t.dtype} with shape {list(t.shape)}")
         return body
     if len(data) != t.nbytes:
         raise _err(f"a raw file must hold the tensor's {t.nbytes} bytes ({t.dtype} {list(t.shape)}); "
-                   f"it holds {len(data)}", where, path,
-                   "raw little-endian elements of the tensor's dtype and shape, or an .npy file")
+                   f"it holds {len(data)}", where,
+                   allowed="raw little-endian elements of the tensor's dtype and shape, or an .npy file")
     return data
 
 
