@@ -188,7 +188,9 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
             raise SkError("a CANN operator instance is one tiling key; tiling-sink keys do not apply",
                           where="--tiling-key", allowed="drop --tiling-key (the key comes from --tpl-args)")
         with scratch_dir(out) as work:
-            stdin, cdefs, instance_key, pre = cannbuild.prepare(tools, src, cann, entry, work, arch=units[0],
+            # The ADK reads the markers from the cube side's preprocess (kernel_info_infer.py).
+            pre_arch = "cube" if tools.flavor == toolargv.CANN else units[0]
+            stdin, cdefs, instance_key, pre = cannbuild.prepare(tools, src, cann, entry, work, arch=pre_arch,
                                                                 include_dirs=include_dirs, extra=extra)
         ran_pre = [pre]
         src, defines = "-", [*cdefs, *defines]
