@@ -19,6 +19,8 @@ UB_FACTOR = 64
 TILING = np.dtype([("totalNum", "<i8"), ("blockFactor", "<i8"), ("ubFactor", "<i8"),
                    ("alpha", "<f4"), ("reserved", "<f4")])
 
+WRONG_INDEX = 1234
+
 # op name -> alpha (BUILD's sk_op targets)
 ALPHA = {"sa": 1.5, "sb": 0.5, "sc": 2.0}
 
@@ -42,6 +44,12 @@ def main(out_dir):
     arrays = {"a": a, "b": b, "c": c, "d": d, "h_golden": h, "s_golden": s, "r_golden": r, "e_golden": e}
     for name, arr in arrays.items():
         np.save(os.path.join(out_dir, name + ".npy"), arr)
+    # A deliberately wrong reference (wrong/r.npy, data_wrong_reference.json): one element off, which
+    # the run must report by tensor name and index.
+    wrong = r.copy()
+    wrong[WRONG_INDEX] += 1.0
+    os.makedirs(os.path.join(out_dir, "wrong"), exist_ok=True)
+    np.save(os.path.join(out_dir, "wrong", "r.npy"), wrong)
     for op, alpha in ALPHA.items():
         t = np.zeros(1, TILING)
         t[0] = (N, N // BLOCK_DIM, UB_FACTOR, alpha, 0.0)
