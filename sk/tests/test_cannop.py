@@ -232,3 +232,16 @@ def test_reference_comparison(tmp_path):
     out = reference.write_outputs(m, {"fused": {"y": got.tobytes()}}, str(tmp_path / "out"))
     assert out == [str(tmp_path / "out" / "fused" / "y.npy")]
     assert (np.load(out[0]) == got).all()
+
+
+@needs_host_tools
+def test_list_instances_of_the_example():
+    from sk.toolflow import cannbuild, toolargv
+
+    text = cannbuild.list_instances(toolargv.Tools(toolargv.HOST, compiler=HOST_TOOLS["g++"]),
+                                    os.path.join(EXAMPLE, "scaled_add"),
+                                    neighbours=[os.path.join(EXAMPLE, "elementwise_common")], include_dirs=[INCLUDE])
+    assert '    "float16": "1",  # ScaledAdd_93d7b415: x float16, y float16, z float16' in text
+    assert "\n".join(['combinations = {', '    "k0": "mode=0,useRelu=0",  # tiling key 0',
+                      '    "k2": "mode=0,useRelu=1",  # tiling key 2',
+                      '    "k3": "mode=1,useRelu=1",  # tiling key 3', '},']) in text

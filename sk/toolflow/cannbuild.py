@@ -122,3 +122,64 @@ def prepare(tools: toolargv.Tools, src: str, inst: CannInstance, entry: str, wor
     tpl, argv = read_template_args(tools, src, work, arch=arch, defines=vdefs, include_dirs=include_dirs, extra=extra)
     key, args = pick_instance(tpl, inst.combination, f"{src}: --tpl-args")
     return entry_source(src, inst, entry, tpl, args, key), [*vdefs, cannop.TPL_KERNEL_DEFINE], key, argv
+
+
+def stage_ops(op_dirs, dest: str) -> str:
+    """Copies each op folder's op_kernel/ to <dest>/<op>/ (side by side, as the ADK's op build stages
+    them); returns the first op's staged folder."""
+    import shutil
+
+    first = None
+    for d in op_dirs:
+        src = os.path.join(d, "op_kernel")
+        if not os.path.isdir(src):
+            raise SkError("an operator folder has op_kernel/", where=d, allowed="<op>/op_kernel/<op>.cpp ...")
+        staged = os.path.join(dest, os.path.basename(os.path.normpath(d)))
+        shutil.copytree(src, staged, symlinks=False)
+        first = first or staged
+    return first
+
+
+def _variant_name(v, taken: dict) -> str:
+    params = [p for p in v.inputs + v.outputs if p is not None]
+    base = re.sub(r"[^A-Za-z0-9_]", "_", "_".join(dict.fromkeys(p.dtype for p in params)) or "v")
+    taken[base] = taken.get(base, 0) + 1
+    return base if taken[base] == 1 else f"{base}_{taken[base]}"
+
+
+def list_instances(tools: toolargv.Tools, op_dir: str, *, neighbours=(), soc: str = "ascend910b",
+                   kernel_src: str | None = None, include_dirs=(), extra=()) -> str:
+    """The `variants` and `combinations` of sk_cann_op for an op folder, as BUILD text: the variants
+    of its binary config (if any) and the combinations ASCENDC_TPL_SEL selects, with their keys."""
+    from sk.base.toolrun import scratch_dir
+
+    op = os.path.basename(os.path.normpath(op_dir))
+    config = os.path.join(op_dir, "op_host", "config", soc, f"{op}_binary.json")
+    variants = cannop.load_binary_config(config) if os.path.isfile(config) else []
+    lines = [f"# {op}: {len(variants)} binary variant(s) in {os.path.relpath(config, op_dir) if variants else '(no binary config for ' + soc + ')'}"]
+    with scratch_dir(os.path.join(op_dir, "x")) as work:
+        staged = stage_ops([op_dir, *neighbours], work)
+        src = os.path.join(staged, kernel_src or f"{op}.cpp")
+        if not os.path.isfile(src):
+            raise SkError("the op's kernel source is not in op_kernel/", where=src, allowed="give --kernel-src")
+        tpl, _ = read_template_args(tools, src, work, arch="cube" if tools.flavor == toolargv.CANN else None,
+                                    defines=variant_defines(CannInstance("", config, "0", "", ())) if variants else [],
+                                    include_dirs=include_dirs, extra=extra)
+    if variants:
+        lines.append("variants = {")
+        taken: dict = {}
+        for v in variants:
+            desc = ", ".join(f"{p.name} {p.dtype}" for p in v.inputs + v.outputs if p is not None)
+            lines.append(f'    "{_variant_name(v, taken)}": "{v.index}",  # {v.bin_filename}: {desc}')
+        lines.append("},")
+    if tpl is None:
+        lines.append("# no ASCENDC_TPL_ARGS_DECL: no combinations")
+    else:
+        inst = cannop.selected_instances(tpl) if tpl.selections else []
+        widths = ", ".join(f"{d.name} {d.kind} {d.bits} bit(s)" for d in tpl.decls)
+        lines.append(f"# {tpl.op}: {widths}; ASCENDC_TPL_SEL selects {len(inst)}")
+        lines.append("combinations = {")
+        for i in inst:
+            lines.append(f'    "k{i.key}": "{",".join(f"{n}={v}" for n, v in i.args)}",  # tiling key {i.key}')
+        lines.append("},")
+    return "\n".join(lines) + "\n"
