@@ -3,6 +3,7 @@
 docs/cann-ops.md describes the layout and the build; sk/toolflow/cannbuild.py does the build.
 """
 
+load("@bazel_skylib//lib:paths.bzl", "paths")
 load(":sk_sub_kernel.bzl", "sk_sub_kernel")
 
 def _stage_impl(ctx):
@@ -55,6 +56,8 @@ def sk_cann_op(
         kernel = None,
         kernel_src = None,
         neighbours = [],
+        hdrs = [],
+        includes = [],
         binary_config = None,
         variants = None,
         combinations = None,
@@ -81,20 +84,30 @@ def sk_cann_op(
 
     Args:
       name: prefix of the targets; also the op's folder when op_dir is not given.
-      kernel_type, block_dim, inputs, outputs, workspace, tiling, tiling_size, op_type, copts, fusable:
-        as sk_sub_kernel; inputs and outputs are the kernel's parameters before `workspace, tiling`
-        (a CANN kernel always takes both: workspace defaults to 1024 bytes, tiling to True).
+      kernel_type: as sk_sub_kernel (AIV_ONLY, ...).
+      block_dim: as sk_sub_kernel.
+      inputs: the kernel's input parameters, in signature order.
+      outputs: the kernel's output parameters, after the inputs and before `workspace, tiling`.
       op_dir: the op's folder, relative to this package (default: name).
       kernel: the kernel's `__global__` function (default: the folder's name).
       kernel_src: its source inside op_kernel/ (default `<op>.cpp`).
       neighbours: folders of other ops whose op_kernel/ headers the kernel includes as `../<op>/x.h`.
+      hdrs: other headers the kernel includes (a common folder of the repository, ...).
+      includes: directories, relative to this package, searched for `#include "..."` (`-I`), e.g. the
+        repository's common include folder among hdrs.
       binary_config: the binary config (default: `<op_dir>/op_host/config/ascend910b/<op>_binary.json`
         when variants are given).
-      variants: dict short name -> variant of the binary config (op_list index as a string, or its
+      variants: dict short name -> variant of the binary config (its op_list index as a string, or its
         bin_filename); None: no binary config, no dtype defines.
       combinations: dict short name -> template arguments `"name=value,..."`, each one that
-        ASCENDC_TPL_SEL selects; None: the kernel takes no template arguments or its SEL selects one.
-      **kwargs: visibility, tags, testonly..., passed to every target.
+        ASCENDC_TPL_SEL selects; None: the kernel takes no template arguments, or its SEL selects one.
+      workspace: workspace bytes (a CANN kernel always takes `workspace, tiling`; default 1024).
+      tiling: as sk_sub_kernel (default True).
+      tiling_size: bytes of the tiling struct (`<op>_tiling_data.h`), checked by the launch API.
+      op_type: the operator type (the binary config's op_type), matched by the dcci-* options.
+      copts: extra compiler flags.
+      fusable: as sk_sub_kernel.
+      **kwargs: visibility, tags, testonly, ... passed to every target.
     """
     op_dir = op_dir if op_dir != None else name
     op = op_dir.split("/")[-1]
@@ -119,7 +132,7 @@ def sk_cann_op(
             sk_sub_kernel(
                 name = target,
                 srcs = [":" + name + "_kernel_src"],
-                hdrs = [":" + stage],
+                hdrs = [":" + stage] + hdrs,
                 cann_kernel = kernel,
                 binary_config = binary_config if variants != None else None,
                 variant = selector,
@@ -132,7 +145,7 @@ def sk_cann_op(
                 tiling = tiling,
                 tiling_size = tiling_size,
                 op_type = op_type,
-                copts = copts,
+                copts = ["-I" + paths.join(native.package_name(), d) for d in includes] + copts,
                 fusable = fusable,
                 **kwargs
             )
