@@ -245,3 +245,36 @@ def test_list_instances_of_the_example():
     assert "\n".join(['combinations = {', '    "k0": "mode=0,useRelu=0",  # tiling key 0',
                       '    "k2": "mode=0,useRelu=1",  # tiling key 2',
                       '    "k3": "mode=1,useRelu=1",  # tiling key 3', '},']) in text
+
+
+@needs_host_tools
+def test_datatype_argument_follows_the_variant(tmp_path):
+    """ASCENDC_TPL_DATATYPE_DECL(T, C_DT_FLOAT, C_DT_FLOAT16, ASCENDC_TPL_INPUT(0)): the argument is the
+    variant's dtype of input 0 (ge::DataType 0 or 1, 8 bits), the kernel's template parameter its type."""
+    from sk.engine import kernel_types
+    from sk.toolflow import cannbuild, subkernel, toolargv
+
+    (tmp_path / "op.cpp").write_text("""
+#include "kernel_operator.h"
+#include "ascendc/host_api/tiling/template_argument.h"
+ASCENDC_TPL_ARGS_DECL(Op, ASCENDC_TPL_DATATYPE_DECL(T, C_DT_FLOAT, C_DT_FLOAT16, ASCENDC_TPL_INPUT(0)),
+                      ASCENDC_TPL_BOOL_DECL(neg, 0, 1));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(T, C_DT_FLOAT), ASCENDC_TPL_BOOL_SEL(neg, 0, 1)),
+                ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(T, C_DT_FLOAT16), ASCENDC_TPL_BOOL_SEL(neg, 1)));
+template <typename T, bool neg>
+__global__ __aicore__ void op(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling) {
+    static_assert(sizeof(T) == 2 && neg, "the float16 variant with neg=1");
+}
+""")
+    p = {"name": "x", "dtype": "float16", "format": "ND"}
+    config = _config(tmp_path, {"op_list": [{"inputs": [dict(p, dtype="float32")]}, {"inputs": [p]}]})
+    tools = toolargv.Tools(toolargv.HOST, compiler=HOST_TOOLS["g++"])
+    inst = cannbuild.CannInstance("op", config, "1", "", ("x", "workspace", "tiling"))
+    ran = subkernel.compile_source(tools, str(tmp_path / "op.cpp"), str(tmp_path / "op.o"),
+                                   kt=kernel_types.lookup("AIV_ONLY", "k"), block_dim=1, options=None, plain=True,
+                                   include_dirs=[INCLUDE], entry="op_f16", cann=inst)
+    assert "-DTILING_KEY_VAR=257UL" in ran[-1]  # T = 1 (DT_FLOAT16) in bits 0-7, neg in bit 8: 1 | 1 << 8
+    with pytest.raises(SkError, match="follows the binary variant's dtype.*got 0"):
+        subkernel.compile_source(tools, str(tmp_path / "op.cpp"), str(tmp_path / "op.o"),
+                                 kt=kernel_types.lookup("AIV_ONLY", "k"), block_dim=1, options=None, plain=True,
+                                 include_dirs=[INCLUDE], entry="op_f16", cann=inst._replace(combination="T=0,neg=1"))

@@ -32,10 +32,16 @@ CannInstance = namedtuple("CannInstance", "kernel config variant combination par
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
-def variant_defines(inst: CannInstance) -> list:
+def variant_of(inst: CannInstance):
+    """The binary variant the instance names (None without a binary config)."""
     if not inst.config:
-        return []
-    return cannop.binary_variant_defines(inst.config, inst.variant or "0")
+        return None
+    return cannop.find_variant(cannop.load_binary_config(inst.config), inst.variant or "0", inst.config)
+
+
+def variant_defines(inst: CannInstance) -> list:
+    variant = variant_of(inst)
+    return cannop.variant_defines(variant) if variant else []
 
 
 def read_template_args(tools: toolargv.Tools, src: str, work: str, *, arch, defines, include_dirs, extra):
@@ -48,27 +54,38 @@ def read_template_args(tools: toolargv.Tools, src: str, work: str, *, arch, defi
         return cannop.parse_template_args(f.read(), src), argv
 
 
-def pick_instance(tpl, combination: str, where: str):
-    """(key, args) of the combination BUILD names, checked against DECL and SEL."""
+def _fmt(args) -> str:
+    return ",".join(f"{n}={v}" for n, v in args)
+
+
+def pick_instance(tpl, combination: str, where: str, variant=None):
+    """(key, args) of the combination BUILD names, checked against DECL and SEL. A DATATYPE argument
+    declared with ASCENDC_TPL_INPUT(i) takes the variant's dtype of input i unless BUILD names it."""
     if tpl is None:
         if combination:
             raise SkError("the kernel declares no ASCENDC_TPL_ARGS_DECL, so it takes no template arguments",
                           where=where, value=combination, allowed="leave the combination out")
         return 0, {}
-    selected = cannop.selected_instances(tpl) if tpl.selections else []
+    bound = cannop.bound_args(tpl.decls, variant)
+    selected = [s for s in (cannop.selected_instances(tpl) if tpl.selections else [])
+                if all(dict(s.args)[k] == v for k, v in bound.items())]
     if not combination:
         if len(selected) == 1:
             return selected[0].key, dict(selected[0].args)
         raise SkError(f"the kernel's template ({tpl.op}) needs a combination of its arguments", where=where,
-                      allowed="name=value for each of " + ", ".join(d.name for d in tpl.decls)
-                      + (f"; ASCENDC_TPL_SEL selects {len(selected)}: "
-                         + "; ".join(",".join(f"{n}={v}" for n, v in s.args) for s in selected[:8]) if selected else ""))
+                      allowed="name=value for each of " + ", ".join(d.name for d in tpl.decls if d.name not in bound)
+                      + (f"; ASCENDC_TPL_SEL selects {len(selected)} for this variant: "
+                         + "; ".join(_fmt(s.args) for s in selected[:8]) if selected else ""))
     args = cannop.parse_combination(combination, where)
+    for name, value in bound.items():
+        if args.setdefault(name, value) != value:
+            raise SkError(f"template argument '{name}' follows the binary variant's dtype (ASCENDC_TPL_INPUT/OUTPUT)",
+                          where=where, value=args[name], allowed=f"{value} for this variant, or leave it out")
     key = cannop.encode_key(tpl.decls, args, where)
     if selected and key not in {s.key for s in selected}:
         raise SkError("ASCENDC_TPL_SEL does not select this combination; the ADK builds only selected ones",
                       where=where, value=combination,
-                      allowed="; ".join(",".join(f"{n}={v}" for n, v in s.args) for s in selected[:8]))
+                      allowed="; ".join(_fmt(s.args) for s in selected[:8]))
     return key, args
 
 
@@ -118,9 +135,10 @@ def prepare(tools: toolargv.Tools, src: str, inst: CannInstance, entry: str, wor
     """(entry source text, defines, tiling key, argv of the -E pass) of one instance."""
     if not entry:
         raise SkError("a CANN operator instance needs its entry name", where="--entry")
-    vdefs = variant_defines(inst)
+    variant = variant_of(inst)
+    vdefs = cannop.variant_defines(variant) if variant else []
     tpl, argv = read_template_args(tools, src, work, arch=arch, defines=vdefs, include_dirs=include_dirs, extra=extra)
-    key, args = pick_instance(tpl, inst.combination, f"{src}: --tpl-args")
+    key, args = pick_instance(tpl, inst.combination, f"{src}: --tpl-args", variant)
     return entry_source(src, inst, entry, tpl, args, key), [*vdefs, cannop.TPL_KERNEL_DEFINE], key, argv
 
 
@@ -175,11 +193,16 @@ def list_instances(tools: toolargv.Tools, op_dir: str, *, neighbours=(), soc: st
     if tpl is None:
         lines.append("# no ASCENDC_TPL_ARGS_DECL: no combinations")
     else:
-        inst = cannop.selected_instances(tpl) if tpl.selections else []
+        bound = cannop.bound_args(tpl.decls, variants[0] if variants else None)
+        inst = [i for i in (cannop.selected_instances(tpl) if tpl.selections else [])
+                if all(dict(i.args)[k] == v for k, v in bound.items())]
+        if bound:
+            lines.append("# " + ", ".join(f"{k} follows the variant's dtype" for k in bound)
+                         + f"; the combinations of variant 0 ({variants[0].bin_filename}):")
         widths = ", ".join(f"{d.name} {d.kind} {d.bits} bit(s)" for d in tpl.decls)
         lines.append(f"# {tpl.op}: {widths}; ASCENDC_TPL_SEL selects {len(inst)}")
         lines.append("combinations = {")
         for i in inst:
-            lines.append(f'    "k{i.key}": "{",".join(f"{n}={v}" for n, v in i.args)}",  # tiling key {i.key}')
+            lines.append(f'    "k{i.key}": "{_fmt((n, v) for n, v in i.args if n not in bound)}",  # tiling key {i.key}')
         lines.append("},")
     return "\n".join(lines) + "\n"
