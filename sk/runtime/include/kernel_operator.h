@@ -534,6 +534,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 
 // TPipe/TQue/TBuf, Global/LocalTensor, DataCopy and vector instructions.
 #include "sk_twin_ascendc.h"
+// What the twin does not implement yet fails to compile naming it.
+#include "sk_twin_not_yet.h"
 
 // Twin-only helper for SK-mode wrappers: calls `fn` with its arguments read
 // from param_base[args_offset...] (GM pointers and integers alike).

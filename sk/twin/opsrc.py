@@ -1,0 +1,145 @@
+"""An operator repository checkout as the ADK builds it (superkernel-facts.md §17): its operators, their kernels.
+
+An operator is a folder holding `op_host/config/<soc>/<op>_binary.json` (the binary variants built for that SoC)
+and `op_kernel/<op>.cpp` (its kernel). The op build stages every operator's `op_kernel/` side by side as `<op>/`,
+because kernels include `../<other_op>/x.h`; `stage` does the same with symbolic links.
+
+The twin also needs what the op build generates from the host side: the kernel-side tiling structs of
+`BEGIN_TILING_DATA_DEF` blocks in `op_host/` headers and the struct `REGISTER_TILING_DATA_CLASS(Op[_key], S)` names
+for `GET_TILING_DATA` (sk_twin_tiling.h). `tiling_prelude` writes them as a header compiled in front of the kernel.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from sk.base.errors import SkError
+
+KERNEL_SUFFIXES = (".cpp", ".h", ".hpp", ".cc", ".cce", ".inl")
+
+
+@dataclass(frozen=True)
+class Operator:
+    """One operator of a repository: name (its folder), folder, kernel (op_kernel/<name>.cpp), binary_configs."""
+
+    name: str
+    folder: Path
+    kernel: Path
+    binary_configs: tuple
+
+
+def find_operators(root: Path, soc: str) -> list:
+    """Every operator under root with a binary config for soc, sorted by name then folder.
+
+    An operator without op_kernel/<name>.cpp is listed with kernel set to that (missing) path, so a survey reports it
+    instead of dropping it.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise SkError("not a folder", where="operator repository", value=str(root),
+                      allowed="the root of an operator repository checkout (op folders with op_host/ and op_kernel/)")
+    found = {}
+    for cfg in sorted(root.rglob(f"op_host/config/{soc}/*_binary.json")):
+        folder = cfg.parents[3]
+        if any(part.startswith(".") for part in folder.relative_to(root).parts):
+            continue
+        found.setdefault(folder, []).append(cfg)
+    ops = [Operator(f.name, f, f / "op_kernel" / f"{f.name}.cpp", tuple(cfgs)) for f, cfgs in found.items()]
+    return sorted(ops, key=lambda o: (o.name, str(o.folder)))
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def include_closure(entry: Path, include_dirs) -> list:
+    """The quoted includes of entry, transitively, that resolve to files (the including file's folder first)."""
+    seen, order, todo = set(), [], [Path(entry)]
+    while todo:
+        path = todo.pop()
+        try:
+            key = path.resolve()
+        except OSError:
+            continue
+        if key in seen or not path.is_file():
+            continue
+        seen.add(key)
+        order.append(path)
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for name in _INCLUDE.findall(text):
+            for base in (path.parent, *include_dirs):
+                cand = Path(base) / name
+                if cand.is_file():
+                    todo.append(cand)
+                    break
+    return order
+
+
+def stage(ops, into: Path) -> Path:
+    """The staging folder of the op build: every operator's op_kernel/ as `<into>/<op>/` (symbolic links)."""
+    into.mkdir(parents=True, exist_ok=True)
+    for op in ops:
+        link = into / op.name
+        if not link.exists() and (op.folder / "op_kernel").is_dir():
+            os.symlink(op.folder / "op_kernel", link, target_is_directory=True)
+    return into
+
+
+_BLOCK = re.compile(r"^[ \t]*BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)(.*?)END_TILING_DATA_DEF\s*;?", re.M | re.S)
+_REGISTER = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
+_STRUCT_FIELD = re.compile(r"TILING_DATA_FIELD_DEF_STRUCT\s*\(\s*(\w+)\s*,")
+
+
+def _host_files(op: Operator) -> list:
+    host = op.folder / "op_host"
+    if not host.is_dir():
+        return []
+    files = [p for p in sorted(host.rglob("*")) if p.suffix in (".h", ".hpp", ".cpp", ".cc") and p.is_file()]
+    # Per-architecture folders other than the 910B's (arch22/arch32 hold it, arch35 is Ascend 950) go last, so a
+    # struct defined for both takes the 910B definition.
+    return sorted(files, key=lambda p: ("arch35" in p.parts, str(p)))
+
+
+def tiling_prelude(op: Operator) -> str:
+    """The header the op build would generate for op's kernel: its host tiling structs and registrations.
+
+    Structs are emitted in dependency order (a TILING_DATA_FIELD_DEF_STRUCT field's struct first), each once.
+    """
+    blocks, registered = {}, []
+    for path in _host_files(op):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        text = re.sub(r"//[^\n]*", "", text)
+        for m in _BLOCK.finditer(text):
+            blocks.setdefault(m.group(1), m.group(0).rstrip().rstrip(";") + ";")
+        for m in _REGISTER.finditer(text):
+            registered.append((m.group(1), m.group(2)))
+    out, done = [], set()
+
+    def emit(name, path=()):
+        if name in done or name not in blocks or name in path:
+            return
+        for dep in _STRUCT_FIELD.findall(blocks[name]):
+            emit(dep, path + (name,))
+        done.add(name)
+        out.append(blocks[name])
+
+    for name in blocks:
+        emit(name)
+    lines = [f"// Generated by sk from {op.name}/op_host: the kernel-side tiling structs of the op build.",
+             "#pragma once", '#include "kernel_tiling/kernel_tiling.h"', *out]
+    default, keyed = None, {}
+    for op_type, struct in registered:
+        if struct not in blocks:
+            continue
+        key = re.fullmatch(r"\w*?_(\d+)", op_type)
+        if key:
+            keyed.setdefault(int(key.group(1)), struct)
+        elif default is None:
+            default = struct
+    if default:
+        lines.append(f"template <> struct sk_twin::OpTilingDefault<0> {{ using type = {default}; }};")
+    for key in sorted(keyed):
+        lines.append(f"template <> struct sk_twin::OpTilingForKey<{key}UL> {{ using type = {keyed[key]}; }};")
+    return "\n".join(lines) + "\n"
