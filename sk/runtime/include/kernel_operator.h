@@ -534,6 +534,9 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 
 // TPipe/TQue/TBuf, Global/LocalTensor, DataCopy and vector instructions.
 #include "sk_twin_ascendc.h"
+// PRINTF, ASSERT, DumpTensor and the small utilities CANN's operators use.
+#include "sk_twin_debug.h"
+#include "sk_twin_cann_utils.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 
