@@ -8,6 +8,9 @@
 //   AscendC::GetUserWorkspace(workspace)   the workspace itself, as CANN's CPU debug mode returns it
 //        (on the device the user part starts RESERVED_WORKSPACE bytes in);
 //   AscendC::RESERVED_WORKSPACE            16 MiB (Atlas A2/A3)
+//   AscendC::SetSysWorkspace / GetSysWorkSpacePtr   the registered system workspace (per worker)
+//   AscendC::InitGlobalMemory(gm, size, value)      size elements set, bounds-checked
+//   float16_t, float32_t                   the compiler's names for half and float
 #ifndef SK_TWIN_CANN_UTILS_H_
 #define SK_TWIN_CANN_UTILS_H_
 
@@ -49,6 +52,21 @@ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
 
 constexpr size_t RESERVED_WORKSPACE = 16 * 1024 * 1024;
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
+
+// The system workspace a kernel registers for the APIs that need one; per worker.
+inline GM_ADDR& SysWorkspaceSlot() {
+  static thread_local GM_ADDR workspace = nullptr;
+  return workspace;
+}
+inline void SetSysWorkspace(GM_ADDR workspace) { SysWorkspaceSlot() = workspace; }
+inline GM_ADDR GetSysWorkSpacePtr() { return SysWorkspaceSlot(); }
+
+// size elements of gm set to value (converted to T), through the GlobalTensor's bounds checks.
+template <typename T, typename U>
+inline void InitGlobalMemory(GlobalTensor<T>& gm, const uint64_t size, const U value) {
+  const T v = static_cast<T>(value);
+  for (uint64_t i = 0; i < size; ++i) gm.SetValue(i, v);
+}
 
 namespace sk_dump {
 template <typename T>
@@ -94,5 +112,8 @@ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t du
 }
 
 }  // namespace AscendC
+
+using float16_t = half;
+using float32_t = float;
 
 #endif  // SK_TWIN_CANN_UTILS_H_
