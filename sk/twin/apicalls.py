@@ -62,8 +62,7 @@ def strip_comments_and_strings(text: str) -> str:
 def kernel_files(root: Path, soc: str, subdirs=()) -> list:
     """The kernel sources of the operators under root (or under root/<subdir> for each subdir) with a binary config
     for soc: each operator's kernel and the quoted includes it reaches, each file once, sorted."""
-    roots = [Path(root) / s for s in subdirs] if subdirs else [Path(root)]
-    ops = [op for r in roots if r.is_dir() for op in opsrc.find_operators(r, soc)]
+    ops = opsrc.find_operators_under(Path(root), soc, subdirs)
     files = {}
     for op in ops:
         for path in opsrc.include_closure(op.kernel, [op.folder.parent, op.folder / "op_kernel"]):

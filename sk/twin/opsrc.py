@@ -51,6 +51,19 @@ def find_operators(root: Path, soc: str) -> list:
     return sorted(ops, key=lambda o: (o.name, str(o.folder)))
 
 
+def find_operators_under(root: Path, soc: str, under=()) -> list:
+    """find_operators over root/<sub> for each sub of under (all of root when under is empty)."""
+    root = Path(root)
+    if not root.is_dir():
+        raise SkError("not a folder", where="operator repository", value=str(root),
+                      allowed="the root of an operator repository checkout (op folders with op_host/ and op_kernel/)")
+    for sub in under:
+        if not (root / sub).is_dir():
+            raise SkError("not a folder of the repository", where="--under", value=sub,
+                          allowed=f"a folder under {root}")
+    return [op for d in ([root / u for u in under] or [root]) for op in find_operators(d, soc)]
+
+
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 

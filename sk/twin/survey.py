@@ -100,12 +100,7 @@ class Survey:
         self.compiler = compiler
         self.include_dir = str(include_dir)
         self.work = Path(work)
-        dirs = [self.root / u for u in under] if under else [self.root]
-        for d in dirs:
-            if not d.is_dir():
-                raise SkError("not a folder of the repository", where="--under", value=str(d.relative_to(self.root)),
-                              allowed="folders under " + str(self.root))
-        self.ops = [op for d in dirs for op in opsrc.find_operators(d, soc)]
+        self.ops = opsrc.find_operators_under(self.root, soc, under)
         # The op build stages every op_kernel/ of the repository, not only the surveyed ones; a surveyed op's own
         # folder wins a name two folders share.
         others = sorted({p.parent for p in self.root.rglob("op_kernel") if p.is_dir()
