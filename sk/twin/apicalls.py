@@ -9,6 +9,7 @@ implement or already there.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -63,10 +64,11 @@ def kernel_files(root: Path, soc: str, subdirs=()) -> list:
     """The kernel sources of the operators under root (or under root/<subdir> for each subdir) with a binary config
     for soc: each operator's kernel and the quoted includes it reaches, each file once, sorted."""
     ops = opsrc.find_operators_under(Path(root), soc, subdirs)
+    staged = opsrc.staged_folders(Path(root))
     files = {}
     for op in ops:
-        for path in opsrc.include_closure(op.kernel, [op.folder.parent, op.folder / "op_kernel"]):
-            files.setdefault(path.resolve(), path)
+        for path in opsrc.include_closure(op.kernel, staged):
+            files.setdefault(os.path.normpath(os.path.abspath(path)), path)
     return [files[k] for k in sorted(files)], ops
 
 

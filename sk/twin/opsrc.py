@@ -2,7 +2,7 @@
 
 An operator is a folder holding `op_host/config/<soc>/<op>_binary.json` (the binary variants built for that SoC)
 and `op_kernel/<op>.cpp` (its kernel). The op build stages every operator's `op_kernel/` side by side as `<op>/`,
-because kernels include `../<other_op>/x.h`; `stage` does the same with symbolic links.
+because kernels include `../<other_op>/x.h` (sk.twin.survey stages them the same way).
 
 The twin also needs what the op build generates from the host side: the kernel-side tiling structs of
 `BEGIN_TILING_DATA_DEF` blocks in `op_host/` headers and the struct `REGISTER_TILING_DATA_CLASS(Op[_key], S)` names
@@ -67,37 +67,54 @@ def find_operators_under(root: Path, soc: str, under=()) -> list:
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 
-def include_closure(entry: Path, include_dirs) -> list:
-    """The quoted includes of entry, transitively, that resolve to files (the including file's folder first)."""
+def staged_folders(root: Path) -> dict:
+    """Every op_kernel/ of the repository by the name the op build stages it under (its op's folder name)."""
+    found = {}
+    for p in sorted(Path(root).rglob("op_kernel")):
+        if p.is_dir() and not any(x.startswith(".") for x in p.relative_to(root).parts):
+            found.setdefault(p.parent.name, p)
+    return found
+
+
+def _staged_name(path: Path, staged: dict):
+    """(op, path inside its op_kernel/) of a file under one of the staged folders, else None."""
+    for name, folder in staged.items():
+        try:
+            # abspath, not resolve: under Bazel's runfiles every file is a link into the source tree.
+            return name, Path(os.path.abspath(path)).relative_to(os.path.abspath(folder))
+        except ValueError:
+            continue
+    return None
+
+
+def include_closure(entry: Path, staged: dict, include_dirs=()) -> list:
+    """The quoted includes of entry, transitively, that resolve to files: beside the including file as the op build
+    stages it (so `../other_op/x.h` reaches other_op's op_kernel/, staged maps op names to them), else in
+    include_dirs."""
     seen, order, todo = set(), [], [Path(entry)]
     while todo:
         path = todo.pop()
-        try:
-            key = path.resolve()
-        except OSError:
-            continue
+        key = os.path.normpath(os.path.abspath(path))
         if key in seen or not path.is_file():
             continue
         seen.add(key)
         order.append(path)
+        where = _staged_name(path, staged)
         text = path.read_text(encoding="utf-8", errors="replace")
         for name in _INCLUDE.findall(text):
-            for base in (path.parent, *include_dirs):
-                cand = Path(base) / name
-                if cand.is_file():
-                    todo.append(cand)
-                    break
+            cands = []
+            if where is not None:
+                virtual = os.path.normpath(os.path.join(where[0], str(where[1].parent), name))
+                op, _, rest = virtual.partition(os.sep)
+                if op in staged and rest and not virtual.startswith(".."):
+                    cands.append(staged[op] / rest)
+            else:
+                cands.append(path.parent / name)
+            cands += [Path(d) / name for d in include_dirs]
+            hit = next((c for c in cands if c.is_file()), None)
+            if hit is not None:
+                todo.append(hit)
     return order
-
-
-def stage(ops, into: Path) -> Path:
-    """The staging folder of the op build: every operator's op_kernel/ as `<into>/<op>/` (symbolic links)."""
-    into.mkdir(parents=True, exist_ok=True)
-    for op in ops:
-        link = into / op.name
-        if not link.exists() and (op.folder / "op_kernel").is_dir():
-            os.symlink(op.folder / "op_kernel", link, target_is_directory=True)
-    return into
 
 
 _BLOCK = re.compile(r"^[ \t]*BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)(.*?)END_TILING_DATA_DEF\s*;?", re.M | re.S)

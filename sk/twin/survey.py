@@ -10,8 +10,8 @@ accepts it; the first error is reduced to what is missing (a header, an API, a n
 
 from __future__ import annotations
 
-import os
 import re
+import shutil
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -103,15 +103,13 @@ class Survey:
         self.ops = opsrc.find_operators_under(self.root, soc, under)
         # The op build stages every op_kernel/ of the repository, not only the surveyed ones; a surveyed op's own
         # folder wins a name two folders share.
-        others = sorted({p.parent for p in self.root.rglob("op_kernel") if p.is_dir()
-                         and not any(x.startswith(".") for x in p.relative_to(self.root).parts)})
-        every = [op.folder for op in self.ops] + others
+        every = [op.folder / "op_kernel" for op in self.ops] + list(opsrc.staged_folders(self.root).values())
         self.stage = self.work / "stage"
+        # Copies, not links: `../other/x.h` from a linked folder would resolve beside the link's target.
+        self.stage.mkdir(parents=True, exist_ok=True)
         for folder in every:
-            link = self.stage / folder.name
-            if not link.exists():
-                self.stage.mkdir(parents=True, exist_ok=True)
-                os.symlink(folder / "op_kernel", link, target_is_directory=True)
+            if folder.is_dir() and not (self.stage / folder.parent.name).exists():
+                shutil.copytree(folder, self.stage / folder.parent.name)
 
     def _strip(self):
         return (str(self.stage) + "/", str(self.work) + "/", str(self.root) + "/", self.include_dir + "/")
