@@ -13,8 +13,10 @@
 // static_assert only fires, when a call selects it.
 //
 // Implementing a function: add the real overloads anywhere before the call
-// (another header kernel_operator.h includes); remove the name here only when
-// every form is implemented. Classes are not listed (a class cannot be
+// (another header kernel_operator.h includes); remove the name here when
+// every form is implemented, and at once if the function has a form that is a
+// template called with no arguments (`SetAtomicAdd<float>()`): with nothing
+// to convert, that form and the catch-all tie and the call is ambiguous. Classes are not listed (a class cannot be
 // declared twice): a missing class is "not a member of AscendC" / incomplete.
 #ifndef SK_TWIN_NOT_YET_H_
 #define SK_TWIN_NOT_YET_H_
@@ -58,10 +60,6 @@ struct AnyArg {
 
 // Ordered as ops-math's 910B kernels use them (python -m sk twin calls).
 namespace AscendC {
-SK_TWIN_NOT_YET(SetAtomicNone)
-SK_TWIN_NOT_YET(SetAtomicAdd)
-SK_TWIN_NOT_YET(SetAtomicMax)
-SK_TWIN_NOT_YET(SetAtomicMin)
 SK_TWIN_NOT_YET(GatherMask)
 SK_TWIN_NOT_YET(Gather)
 SK_TWIN_NOT_YET(CompareScalar)

@@ -32,13 +32,15 @@ CASES = {
     "reduce_int": ("ReduceSum(ti, ti, ti, 8);", "ReduceSum: the CPU twin supports T = half, float"),
     "div_int": ("Div(ti, ti, ti, 8);", "Div: the CPU twin (as Atlas A2/A3) supports T = half, bfloat16_t, float"),
     # sk_twin_not_yet.h: one line naming the function, whatever the arguments and explicit template arguments.
-    "not_yet_api": ("GatherMask(t, t, ti, true, (uint32_t)8, {1, 1, 0, 0}, *(uint64_t*)nullptr);",
-                    "the CPU twin does not implement AscendC::GatherMask yet"),
-    "not_yet_api_template_args": ("SetAtomicAdd<float>();", "the CPU twin does not implement AscendC::SetAtomicAdd yet"),
-    "not_yet_api_value_args": ("ArithProgression<float, 1>(t, 0.0f, 1.0f, 8);",
-                               "the CPU twin does not implement AscendC::ArithProgression yet"),
-    "not_yet_intrinsic": ("set_vector_mask((uint64_t)0, (uint64_t)-1);",
-                          "the CPU twin does not implement the intrinsic set_vector_mask yet"),
+    # (Functions nobody has implemented yet: MrgSort, TransDataTo5HD, Extract, vconv_f322s16r.)
+    "not_yet_api": ("MrgSort(t, {t, t, t, t}, {1, 1, 0, 0}, 4);",
+                    "the CPU twin does not implement AscendC::MrgSort yet"),
+    "not_yet_api_template_args": ("TransDataTo5HD<float>(t, t, {false, false, 1, 0, 0});",
+                                  "the CPU twin does not implement AscendC::TransDataTo5HD yet"),
+    "not_yet_api_value_args": ("Extract<float, true>(t, ti, t, 8);",
+                               "the CPU twin does not implement AscendC::Extract yet"),
+    "not_yet_intrinsic": ("vconv_f322s16r(nullptr, nullptr, 1, 1, 1, 8, 4);",
+                          "the CPU twin does not implement the intrinsic vconv_f322s16r yet"),
     "cast_double": ("LocalTensor<double> d = buf.Get<double>(); Cast(t, d, RoundMode::CAST_RINT, 8);",
                     "does not convert double"),
 }
