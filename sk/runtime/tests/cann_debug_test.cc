@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ascendc_util.h"
+#include "kernel_operator_list_tensor_intf.h"
 #include "op_kernel/math_util.h"
 #include "op_kernel/platform_util.h"
 
@@ -189,6 +190,60 @@ TWIN_TEST(small_utilities) {
   CHECK(ToFloat(half(0.5f)) == 0.5f);
   CHECK(ToFloat(ToBfloat16(1.0f + 1.0f / 256)) == 1.0f);  // ties to even: 1 + 2^-8 lies between 1 and 1 + 2^-7
   CHECK(unlikely(1 + 1 == 3) == false && likely(2 > 1));
+}
+
+// A list of two 2-D tensors written out word by word: [offset of the pointers = 7 words] [dim 2 | index 0] 3 4
+// [dim 2 | index 1] 5 6 [pointer a] [pointer b].
+std::vector<uint64_t> TwoTensorList(float* a, float* b) {
+  return {56, 2, 3, 4, 2 | (uint64_t{1} << 32), 5, 6, reinterpret_cast<uint64_t>(a), reinterpret_cast<uint64_t>(b)};
+}
+
+TWIN_TEST(list_tensor_desc_reads_shapes_and_pointers) {
+  std::vector<float> a(12), b(30);
+  std::vector<uint64_t> list = TwoTensorList(a.data(), b.data());
+  uint32_t size = 0;
+  uint64_t dims[2] = {}, shape0[2] = {}, shape1[2] = {}, n1 = 0;
+  float* p0 = nullptr;
+  twin_test::Run run;
+  RunAiv(&run, "list", [&] {
+    ListTensorDesc desc(list.data(), 72, 2);
+    size = desc.GetSize();
+    TensorDesc<float> t;
+    t.SetShapeAddr(shape0);
+    desc.GetDesc(t, 0);
+    dims[0] = t.GetDim();
+    p0 = t.GetDataPtr();
+    TensorDesc<float> u;
+    u.SetShapeAddr(shape1);
+    desc.GetDesc(u, 1);
+    dims[1] = u.GetIndex();
+    n1 = u.GetDataObj().GetSize();
+    CHECK(desc.GetDataPtr<float>(1) == b.data());
+  });
+  CHECK_OK(run);
+  CHECK_EQ(size, 2u);
+  CHECK(dims[0] == 2 && dims[1] == 1);
+  CHECK(shape0[0] == 3 && shape0[1] == 4 && shape1[0] == 5 && shape1[1] == 6);
+  CHECK(p0 == a.data());
+  CHECK_EQ(n1, uint64_t{30});
+}
+
+TWIN_TEST(list_tensor_desc_misuse_is_named) {
+  std::vector<float> a(12), b(30);
+  std::vector<uint64_t> list = TwoTensorList(a.data(), b.data());
+  twin_test::Run past;
+  RunAiv(&past, "list_past", [&] {
+    ListTensorDesc desc(list.data());
+    desc.GetDataPtr<float>(2);
+  });
+  CHECK_CONTAINS(past.error(), "ListTensorDesc::GetDataPtr: index 2 of a list of 2 tensors");
+  twin_test::Run wrong;
+  RunAiv(&wrong, "list_wrong", [&] { ListTensorDesc desc(list.data(), 72, 3); });
+  CHECK_CONTAINS(wrong.error(), "ListTensorDesc::Init: the list holds 2 tensors in 72 bytes; the call says 3 in 72");
+  list[0] = 64;  // the pointers said to start a word later than the descriptors end
+  twin_test::Run bad;
+  RunAiv(&bad, "list_bad", [&] { ListTensorDesc desc(list.data()); });
+  CHECK_CONTAINS(bad.error(), "do not end at word 8, where the data pointers start");
 }
 
 }  // namespace
