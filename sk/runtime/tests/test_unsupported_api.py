@@ -39,6 +39,8 @@ CASES = {
                                   "the CPU twin does not implement AscendC::TransDataTo5HD yet"),
     "not_yet_api_value_args": ("Extract<float, true>(t, ti, t, 8);",
                                "the CPU twin does not implement AscendC::Extract yet"),
+    "not_yet_adv_api": ("}\n#include \"adv_api/math/sin.h\"\nvoid f(LocalTensor<float> t) { Sin(t, t, 8u);",
+                        "the CPU twin does not implement AscendC::Sin yet"),
     "not_yet_intrinsic": ("vconv_f322s16r(nullptr, nullptr, 1, 1, 1, 8, 4);",
                           "the CPU twin does not implement the intrinsic vconv_f322s16r yet"),
     "cast_double": ("LocalTensor<double> d = buf.Get<double>(); Cast(t, d, RoundMode::CAST_RINT, 8);",
@@ -70,3 +72,18 @@ def test_unsupported_call_fails_to_compile_with_a_message(tmp_path, case):
     assert "undefined reference" not in res.stdout
     if case.startswith("not_yet"):  # the message alone: no list of candidate overloads
         assert res.stdout.count("error:") == 1 and "candidate" not in res.stdout, res.stdout[-3000:]
+
+
+def test_every_cann_header_path_compiles(tmp_path):
+    """The paths CANN's kernels include (adv_api/..., lib/..., impl/..., kernel_tiling/, the list tensor and
+    *_intf.h headers) exist and compile together, each behind kernel_operator.h's surface."""
+    include = twin.INCLUDE_DIR
+    paths = sorted(str(p.relative_to(include)) for sub in ("adv_api", "lib", "impl", "kernel_tiling", "op_kernel")
+                   for p in (include / sub).rglob("*.h") if "matmul" not in p.name)
+    paths += ["kernel_operator_list_tensor_intf.h", "kernel_operator_mm_intf.h", "kernel_operator_fixpipe_intf.h"]
+    assert len(paths) > 200
+    src = tmp_path / "all.cpp"
+    src.write_text("".join(f'#include "{p}"\n' for p in paths) + "int main() { return 0; }\n")
+    argv = [twin.compiler(), *twin.kernel_cflags(), "-fsyntax-only", str(src)]
+    res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert res.returncode == 0, res.stdout[-3000:]
