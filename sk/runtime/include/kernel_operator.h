@@ -24,6 +24,10 @@
 //              GlobalTensor, LocalTensor, DataCopy, DataCopyPad and the
 //              vector instructions' count forms with the hardware's rules
 //              checked (sk_twin_ascendc.h, which lists what is unsupported)
+//   CANN       tiling macros (sk_twin_tiling.h, also kernel_tiling/kernel_tiling.h),
+//              PRINTF/ASSERT/DumpTensor (sk_twin_debug.h), small utilities
+//              (sk_twin_cann_utils.h); what is not implemented yet fails to
+//              compile naming it (sk_twin_not_yet.h)
 //
 // Compile-time switches read per translation unit (everything here is
 // `static inline`, so TUs compiled with different values never collide):
