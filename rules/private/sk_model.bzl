@@ -84,6 +84,12 @@ def _kernel_doc(here, k):
         "tiling": k.info.tiling,
         "workspace": k.info.workspace > 0,
     }
+    if k.info.cann:
+        doc["cann_kernel"] = k.info.cann.kernel
+        doc["tpl_args"] = k.info.cann.tpl_args
+        if k.info.cann.binary_config:
+            doc["binary_config"] = _rel(here, k.info.cann.binary_config.short_path)
+            doc["variant"] = k.info.cann.variant
     if k.info.tiling_keys:
         doc["tiling_keys"] = k.info.tiling_keys
         doc["tiling_func"] = k.info.tiling_function
@@ -187,6 +193,7 @@ exec "{sk}" run --model "{data}" --built "{manifest}" --repeat {repeat} --seed {
     model = ctx.actions.declare_file(prefix + "model.json")
     write_model(ctx, tc, manifest, ctx.file.data, model)
     sources = [k.info.src for k in kernels.values()] + [h for k in kernels.values() for h in k.info.hdrs + k.info.tiling_srcs]
+    sources += [k.info.cann.binary_config for k in kernels.values() if k.info.cann and k.info.cann.binary_config]
 
     runfiles = ctx.runfiles(files = [ctx.file.data, manifest, model, tc.runtime_lib] + libs + plans + sources + ctx.files.data_files)
     runfiles = runfiles.merge(ctx.attr._sk[DefaultInfo].default_runfiles)

@@ -133,6 +133,7 @@ def _sk_sub_kernel_impl(ctx):
         tiling_function = ctx.attr.tiling_function,
         tiling_srcs = ctx.files.tiling_srcs,
         tiling_bytes = ctx.attr.tiling_bytes,
+        cann = cann,
     )
     files = [by_loc["middle"].object, by_loc["middle"].json] + ([standalone] if standalone else [])
     return [

@@ -182,6 +182,12 @@ class Kernel:
     # computes key, block dim and tiling from device memory (sk_tiling.h), its sources, and the bytes
     # of the tiling buffer it fills. Empty keys: an ordinary kernel.
     tiling_keys: tuple = ()
+    # A CANN-style operator instance (docs/cann-ops.md): src is its template kernel, cann_kernel its
+    # __global__ function; sk generates the entry. binary_config: absolute path or "".
+    cann_kernel: str = ""
+    binary_config: str = ""
+    variant: str = ""
+    tpl_args: str = ""
     tiling_func: str = ""
     tiling_srcs: tuple = ()
     tiling_bytes: int = 0
@@ -364,7 +370,8 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         where = f"{w}: kernels.{key}"
         _name(key, where)
         _obj(k, where, ("src", "kernel_type", "block_dim", "inputs", "outputs"),
-             ("entry", "output_shape", "workspace", "tiling", "op_type", "copts", "include_dirs") + _SINK_FIELDS)
+             ("entry", "output_shape", "workspace", "tiling", "op_type", "copts", "include_dirs") + _SINK_FIELDS
+             + CANN_FIELDS)
         src = os.path.normpath(os.path.join(base, _path(k["src"], f"{where}.src")))
         if need_sources and not os.path.isfile(src):
             raise _err("kernel source not found", f"{where}.src", k["src"], "a path relative to the model file")
@@ -389,6 +396,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         if k.get("output_shape") and not outputs:
             raise _err("an output-shape tensor needs outputs", f"{where}.output_shape", True, "list the outputs")
         sink = _tiling_sink(k, where, base, need_sources)
+        sink.update(_cann_fields(k, where, base))
         kernels[key] = Kernel(
             **sink, key=key, src=src, entry=_name(k.get("entry", key), f"{where}.entry"), kernel_type=kt,
             block_dim=_pos_int(k["block_dim"], f"{where}.block_dim"), inputs=inputs, outputs=outputs,
@@ -474,6 +482,24 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
 
 
 _SINK_FIELDS = ("tiling_keys", "tiling_func", "tiling_srcs", "tiling_bytes")
+# A CANN-style operator instance's fields (what sk_cann_op / sk_sub_kernel's cann_kernel say).
+CANN_FIELDS = ("cann_kernel", "binary_config", "variant", "tpl_args")
+
+
+def _cann_fields(k: dict, where: str, base: str) -> dict:
+    if not any(f in k for f in CANN_FIELDS):
+        return {}
+    if "cann_kernel" not in k:
+        raise _err("binary_config, variant and tpl_args describe a CANN-style operator", f"{where}.cann_kernel",
+                   allowed="the kernel's __global__ function")
+    out = {"cann_kernel": _name(k["cann_kernel"], f"{where}.cann_kernel")}
+    for f in ("variant", "tpl_args"):
+        if not isinstance(k.get(f, ""), str):
+            raise _err("must be a string", f"{where}.{f}", k[f])
+        out[f] = k.get(f, "")
+    if "binary_config" in k:
+        out["binary_config"] = os.path.normpath(os.path.join(base, _path(k["binary_config"], f"{where}.binary_config")))
+    return out
 
 
 def _tensor_files(t: dict, where: str, base: str, init) -> dict:
@@ -699,8 +725,10 @@ def merged(build: dict, base_dir: str, data_path: str) -> dict:
         raise _differs(f"{w}: tasks", data["tasks"], build.get("tasks", []), "sk_model tasks")
     kernels = {}
     for key, k in build["kernels"].items():
-        kernels[key] = {f: k[f] for f in _KERNEL_FIELDS + _SINK_FIELDS if f in k}
+        kernels[key] = {f: k[f] for f in _KERNEL_FIELDS + _SINK_FIELDS + CANN_FIELDS if f in k}
         kernels[key]["src"] = os.path.normpath(os.path.join(base_dir, k["src"]))
+        if "binary_config" in k:
+            kernels[key]["binary_config"] = os.path.normpath(os.path.join(base_dir, k["binary_config"]))
         if "tiling_srcs" in k:
             kernels[key]["tiling_srcs"] = [os.path.normpath(os.path.join(base_dir, x)) for x in k["tiling_srcs"]]
     if "kernels" in data:
@@ -737,6 +765,8 @@ def self_contained(build: dict, base_dir: str, data_path: str, out_path: str) ->
     out_dir = os.path.dirname(os.path.abspath(out_path))
     for k in doc["kernels"].values():
         k["src"] = os.path.relpath(k["src"], out_dir).replace(os.sep, "/")
+        if "binary_config" in k:
+            k["binary_config"] = os.path.relpath(k["binary_config"], out_dir).replace(os.sep, "/")
         if "tiling_srcs" in k:
             k["tiling_srcs"] = [os.path.relpath(x, out_dir).replace(os.sep, "/") for x in k["tiling_srcs"]]
     # Files the data file names are relative to it; BUILD's manifest says where it lies beside the

@@ -86,7 +86,8 @@ def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy
         obj = os.path.join(d, "standalone.o")
         subkernel.compile_source(tools, k.src, obj, kt=kernel_types.lookup(k.kernel_type, f"kernel {key}"),
                                  block_dim=k.block_dim, options=None, include_dirs=[include, *k.include_dirs],
-                                 extra=[*k.copts, *extra_flags], plain=True, tiling_keys=k.tiling_keys, entry=k.entry)
+                                 extra=[*k.copts, *extra_flags], plain=True, tiling_keys=k.tiling_keys, entry=k.entry,
+                                 cann=cann_instance(k))
         standalone[key] = _shared(compiler, [obj], os.path.join(d, f"{key}.so"), extra_flags)
     _say(progress, f"built {len(standalone)} standalone kernel(s)")
     tiling = {key: build_tiling_function(compiler, k, os.path.join(build_dir, "kernels", key, f"{key}_tiling.so"),
@@ -102,6 +103,15 @@ def build(m: model_mod.Model, build_dir: str, *, compiler: str, ld: str, objcopy
         _say(progress, f"built SuperKernel {scope.name} ({len(scope.ops)} ops, "
                        f"{scopes[scope.name].meta.get('taskRation')})")
     return Built(runtime=runtime, standalone=standalone, scopes=scopes, tiling=tiling)
+
+
+def cann_instance(k: model_mod.Kernel):
+    """The CANN-style operator instance a kernel of the model is (None for an ordinary kernel)."""
+    if not k.cann_kernel:
+        return None
+    from sk.toolflow.cannbuild import CannInstance
+
+    return CannInstance(k.cann_kernel, k.binary_config or None, k.variant or "0", k.tpl_args, tuple(k.params))
 
 
 def build_tiling_function(compiler: str, k: model_mod.Kernel, out: str, extra_flags=(), linker: str | None = None) -> str:
@@ -167,7 +177,8 @@ def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_f
             kobj, wobj = os.path.join(d, "kernel.o"), os.path.join(d, "wrapper.o")
             scan = os.path.join(d, "kernel.sync.json")
             subkernel.compile_source(compile_tools, k.src, kobj, include_dirs=incs, extra=[*k.copts, *extra_flags],
-                                     sync_out=scan, tiling_keys=k.tiling_keys, entry=k.entry, **common)
+                                     sync_out=scan, tiling_keys=k.tiling_keys, entry=k.entry, cann=cann_instance(k),
+                                     **common)
             subkernel.wrap(compile_tools, entry=k.entry, name=name, params=list(k.params), kernel_obj=kobj, out=wobj,
                            include_dirs=incs, extra=extra_flags, sync_scan=scan, tiling_keys=k.tiling_keys, **common)
             subkernel.pack(link_tools, kernel_obj=kobj, wrapper_obj=wobj, entry=k.entry, name=name,

@@ -51,3 +51,17 @@ def test_wrong_reference_names_tensor_and_index(tmp_path):
     # Everything else matched, and the outputs were still written for the user to look at.
     assert "references: 3 of 4 tensors match their expected files in both runs; 1 do not" in proc.stdout
     assert (tmp_path / "sk_outputs" / "compare_wrong_reference" / "fused" / "r.npy").exists()
+
+
+def test_model_file_rebuilds_the_cann_ops(tmp_path):
+    """The self-contained model file of //examples/cann_ops:compare (output group `model`) names the
+    CANN-style instances (cann_kernel, binary_config, variant, tpl_args): `sk run --model` builds them
+    from the staged sources itself and meets the references."""
+    from sk.tests.harness import bazel_model, run_sk
+
+    path = bazel_model(os.path.join("examples", "cann_ops", "_sk_model", "compare", "model.json"))
+    res = run_sk("run", "--model", path, "--repeat", "1", "--build-dir", tmp_path / "build",
+                 "--prof-dir", tmp_path / "prof", "--outputs-dir", tmp_path / "out", cwd=REPO, timeout=900)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    assert "references: 4 of 4 tensors match their expected files in both runs" in res.stdout
+    assert sorted(os.listdir(tmp_path / "out" / "separate")) == ["e.npy", "h.npy", "r.npy", "s.npy"]
