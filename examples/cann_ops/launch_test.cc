@@ -1,7 +1,7 @@
-// Launches the `pipeline` SuperKernel (two CANN-style ScaledAdd instances, a plain kernel and the
-// float16 variant) through its generated launch header on the CPU twin: the fused launch must equal
-// the ops launched one by one bit for bit, and both must match references computed here in plain
-// C++, independently of the kernels.
+// Launches the `pipeline` SuperKernel (two CANN-style ScaledAdd instances, a plain kernel, the
+// float16 variant of the binary config and one named in BUILD) through its generated launch header
+// on the CPU twin: the fused launch must equal the ops launched one by one bit for bit, and both
+// must match references computed here in plain C++, independently of the kernels.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +71,7 @@ ScaledAddTilingData Tiling(float alpha) {
 }
 
 struct Tensors {
-  Buffer a{kN * 4}, b{kN * 4}, c{kN * 2}, d{kN * 2}, h{kN * 4}, s{kN * 4}, r{kN * 4}, e{kN * 2};
+  Buffer a{kN * 4}, b{kN * 4}, c{kN * 2}, d{kN * 2}, h{kN * 4}, s{kN * 4}, r{kN * 4}, e{kN * 2}, e2{kN * 2};
   Buffer sa{sizeof(ScaledAddTilingData)}, sb{sizeof(ScaledAddTilingData)}, sc{sizeof(ScaledAddTilingData)};
   Buffer workspace{pipeline::kWorkspaceBytes ? pipeline::kWorkspaceBytes : 1};
 
@@ -82,7 +82,7 @@ struct Tensors {
       c.h()[i] = FloatToHalf(static_cast<float>((i * 29) % 61) / 16.0f - 2.0f);
       d.h()[i] = FloatToHalf(static_cast<float>((i * 31) % 67) / 32.0f - 1.0f);
     }
-    for (Buffer* o : {&h, &s, &r, &e}) memset(o->data, 0xA5, o->bytes);
+    for (Buffer* o : {&h, &s, &r, &e, &e2}) memset(o->data, 0xA5, o->bytes);
     const ScaledAddTilingData ta = Tiling(1.5f), tb = Tiling(0.5f), tc = Tiling(2.0f);
     memcpy(sa.data, &ta, sizeof ta);
     memcpy(sb.data, &tb, sizeof tb);
@@ -99,17 +99,22 @@ struct Tensors {
     x.s = s.data;
     x.r = r.data;
     x.e = e.data;
+    x.e2 = e2.data;
     x.sa_tiling = sa.data;
     x.sa_tiling_bytes = sa.bytes;
     x.sb_tiling = sb.data;
     x.sb_tiling_bytes = sb.bytes;
     x.sc_tiling = sc.data;
     x.sc_tiling_bytes = sc.bytes;
+    x.sd_tiling = sc.data;  // sd: the variant named in BUILD, the same computation as sc
+    x.sd_tiling_bytes = sc.bytes;
     x.workspace = workspace.data;
     x.workspace_bytes = workspace.bytes;
     return x;
   }
-  std::vector<std::vector<unsigned char>> Outputs() const { return {h.Bytes(), s.Bytes(), r.Bytes(), e.Bytes()}; }
+  std::vector<std::vector<unsigned char>> Outputs() const {
+    return {h.Bytes(), s.Bytes(), r.Bytes(), e.Bytes(), e2.Bytes()};
+  }
 };
 
 void CheckReferences(Tensors& t, const char* run) {
@@ -119,10 +124,10 @@ void CheckReferences(Tensors& t, const char* run) {
     const float s = h * h;
     const float r = fmaxf(s * 0.5f - t.a.f()[i], 0.0f);
     const float e = HalfToFloat(FloatToHalf(HalfToFloat(t.c.h()[i]) * 2.0f + HalfToFloat(t.d.h()[i])));
-    const float got[] = {t.h.f()[i], t.s.f()[i], t.r.f()[i], HalfToFloat(t.e.h()[i])};
-    const float want[] = {h, s, r, e};
-    const char* names[] = {"h", "s", "r", "e"};
-    for (int k = 0; k < 4; ++k) {
+    const float got[] = {t.h.f()[i], t.s.f()[i], t.r.f()[i], HalfToFloat(t.e.h()[i]), HalfToFloat(t.e2.h()[i])};
+    const float want[] = {h, s, r, e, e};
+    const char* names[] = {"h", "s", "r", "e", "e2"};
+    for (int k = 0; k < 5; ++k) {
       if (fabsf(got[k] - want[k]) > 1e-5f + 1e-4f * fabsf(want[k])) {
         fprintf(stderr, "%s: %s[%d] = %g, reference %g\n", run, names[k], i, got[k], want[k]);
         ++bad;

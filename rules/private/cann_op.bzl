@@ -4,6 +4,7 @@ docs/cann-ops.md describes the layout and the build; sk/toolflow/cannbuild.py do
 """
 
 load("@bazel_skylib//lib:paths.bzl", "paths")
+load("@bazel_skylib//rules:write_file.bzl", "write_file")
 load(":sk_sub_kernel.bzl", "sk_sub_kernel")
 
 def _stage_impl(ctx):
@@ -42,6 +43,12 @@ _sk_cann_stage = rule(
         "kernel_src": attr.string(),
     },
 )
+
+def _param(p, dtypes, name):
+    if p not in dtypes:
+        fail("sk_cann_op %s: a variant named in BUILD gives no dtype for parameter '%s'; give each of the inputs and outputs one" % (name, p))
+    dtype, _, fmt = dtypes[p].partition(":")
+    return {"name": p, "dtype": dtype, "format": fmt or "ND"}
 
 def _ident(s):
     return "".join([c if c.isalnum() or c == "_" else "_" for c in s.elems()])
@@ -98,7 +105,9 @@ def sk_cann_op(
       binary_config: the binary config (default: `<op_dir>/op_host/config/ascend910b/<op>_binary.json`
         when variants are given).
       variants: dict short name -> variant of the binary config (its op_list index as a string, or its
-        bin_filename); None: no binary config, no dtype defines.
+        bin_filename), or a dict parameter -> dtype (`"float16"`, or `"float16:NCHW"` with a format)
+        for a variant named in BUILD (sk writes it as a one-variant binary config); None: no binary
+        config, no dtype defines.
       combinations: dict short name -> template arguments `"name=value,..."`, each one that
         ASCENDC_TPL_SEL selects; None: the kernel takes no template arguments, or its SEL selects one.
       workspace: workspace bytes (a CANN kernel always takes `workspace, tiling`; default 1024).
@@ -123,10 +132,25 @@ def sk_cann_op(
         **kwargs
     )
     native.filegroup(name = name + "_kernel_src", srcs = [":" + stage], output_group = "kernel", **kwargs)
-    if variants != None and binary_config == None:
+    if variants != None and binary_config == None and [v for v in variants.values() if type(v) == "string"]:
         binary_config = "%s/op_host/config/ascend910b/%s_binary.json" % (op_dir, op)
     targets = []
     for vname, selector in (variants or {"": ""}).items():
+        config = binary_config if variants != None else None
+        if type(selector) == "dict":
+            # A variant named in BUILD: the same defines as a binary config's entry would give.
+            config = "%s_%s_variant.json" % (name, _ident(vname))
+            write_file(
+                name = "%s_%s_variant" % (name, _ident(vname)),
+                out = config,
+                content = [json.encode({"op_list": [{
+                    "bin_filename": "%s_%s" % (name, _ident(vname)),
+                    "inputs": [_param(p, selector, name) for p in inputs],
+                    "outputs": [_param(p, selector, name) for p in outputs],
+                }], "op_type": op_type or op})],
+                **kwargs
+            )
+            selector = "0"
         for cname, args in (combinations or {"": ""}).items():
             target = "_".join([p for p in [name, _ident(vname), _ident(cname)] if p])
             sk_sub_kernel(
@@ -134,7 +158,7 @@ def sk_cann_op(
                 srcs = [":" + name + "_kernel_src"],
                 hdrs = [":" + stage] + hdrs,
                 cann_kernel = kernel,
-                binary_config = binary_config if variants != None else None,
+                binary_config = config,
                 variant = selector,
                 tpl_args = args,
                 kernel_type = kernel_type,

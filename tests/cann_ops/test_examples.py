@@ -49,7 +49,7 @@ def test_wrong_reference_names_tensor_and_index(tmp_path):
         assert f"REFERENCE MISMATCH r ({run}): at index [{want}] got 0.517" in proc.stdout, proc.stdout[-3000:]
     assert "expected 1.517" in proc.stdout and "(r.npy); 1 of 2048 elements outside" in proc.stdout
     # Everything else matched, and the outputs were still written for the user to look at.
-    assert "references: 3 of 4 tensors match their expected files in both runs; 1 do not" in proc.stdout
+    assert "references: 4 of 5 tensors match their expected files in both runs; 1 do not" in proc.stdout
     assert (tmp_path / "sk_outputs" / "compare_wrong_reference" / "fused" / "r.npy").exists()
 
 
@@ -63,5 +63,5 @@ def test_model_file_rebuilds_the_cann_ops(tmp_path):
     res = run_sk("run", "--model", path, "--repeat", "1", "--build-dir", tmp_path / "build",
                  "--prof-dir", tmp_path / "prof", "--outputs-dir", tmp_path / "out", cwd=REPO, timeout=900)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    assert "references: 4 of 4 tensors match their expected files in both runs" in res.stdout
-    assert sorted(os.listdir(tmp_path / "out" / "separate")) == ["e.npy", "h.npy", "r.npy", "s.npy"]
+    assert "references: 5 of 5 tensors match their expected files in both runs" in res.stdout
+    assert sorted(os.listdir(tmp_path / "out" / "separate")) == ["e.npy", "e2.npy", "h.npy", "r.npy", "s.npy"]
