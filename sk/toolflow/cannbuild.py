@@ -93,7 +93,7 @@ def entry_source(src: str, inst: CannInstance, entry: str, tpl, args: dict, key:
     """The generated per-key entry (the ADK's generated kernel file, reduced to what a sub-kernel needs)."""
     for name, what in ((inst.kernel, "kernel function"), (entry, "entry")):
         if not _IDENT.match(name or ""):
-            raise SkError(f"the {what} must be a C identifier", where=f"--cann-kernel/--entry", value=name)
+            raise SkError(f"the {what} must be a C identifier", where="--cann-kernel/--entry", value=name)
     params = ", ".join(f"GM_ADDR {p}" for p in inst.params)
     call = ", ".join(inst.params)
     tparams = cannop.template_param_text(tpl.decls, args) if tpl else ""
