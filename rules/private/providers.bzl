@@ -25,6 +25,7 @@ SkSubKernelInfo = provider(
         "tiling_function": "(str) a tiling-sink kernel's host tiling function (sk_tiling.h), '' otherwise",
         "tiling_srcs": "(list[File]) the sources of its tiling function",
         "tiling_bytes": "(int) bytes of the tiling buffer the tiling function fills",
+        "cann": "a CANN-style operator instance (sk_cann_op, docs/cann-ops.md): struct(kernel, binary_config (File or None), variant, tpl_args); None otherwise",
     },
 )
 

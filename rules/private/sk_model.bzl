@@ -84,6 +84,12 @@ def _kernel_doc(here, k):
         "tiling": k.info.tiling,
         "workspace": k.info.workspace > 0,
     }
+    if k.info.cann:
+        doc["cann_kernel"] = k.info.cann.kernel
+        doc["tpl_args"] = k.info.cann.tpl_args
+        if k.info.cann.binary_config:
+            doc["binary_config"] = _rel(here, k.info.cann.binary_config.short_path)
+            doc["variant"] = k.info.cann.variant
     if k.info.tiling_keys:
         doc["tiling_keys"] = k.info.tiling_keys
         doc["tiling_func"] = k.info.tiling_function
@@ -170,8 +176,8 @@ def _sk_model_impl(ctx):
 # `bazel run` writes prof_result/ in the directory it was started from;
 # `bazel test` into the test's undeclared outputs.
 set -eu
-out="${{BUILD_WORKING_DIRECTORY:-${{TEST_UNDECLARED_OUTPUTS_DIR:-.}}}}/prof_result"
-exec "{sk}" run --model "{data}" --built "{manifest}" --repeat {repeat} --seed {seed} --prof-dir "$out" "$@"
+base="${{BUILD_WORKING_DIRECTORY:-${{TEST_UNDECLARED_OUTPUTS_DIR:-.}}}}"
+exec "{sk}" run --model "{data}" --built "{manifest}" --repeat {repeat} --seed {seed} --prof-dir "$base/prof_result" --outputs-dir "$base/sk_outputs/{name}" "$@"
 """.format(
         name = ctx.label.name,
         sk = ctx.executable._sk.short_path,
@@ -187,8 +193,9 @@ exec "{sk}" run --model "{data}" --built "{manifest}" --repeat {repeat} --seed {
     model = ctx.actions.declare_file(prefix + "model.json")
     write_model(ctx, tc, manifest, ctx.file.data, model)
     sources = [k.info.src for k in kernels.values()] + [h for k in kernels.values() for h in k.info.hdrs + k.info.tiling_srcs]
+    sources += [k.info.cann.binary_config for k in kernels.values() if k.info.cann and k.info.cann.binary_config]
 
-    runfiles = ctx.runfiles(files = [ctx.file.data, manifest, model, tc.runtime_lib] + libs + plans + sources)
+    runfiles = ctx.runfiles(files = [ctx.file.data, manifest, model, tc.runtime_lib] + libs + plans + sources + ctx.files.data_files)
     runfiles = runfiles.merge(ctx.attr._sk[DefaultInfo].default_runfiles)
     return [
         DefaultInfo(executable = script, runfiles = runfiles),
@@ -210,6 +217,11 @@ docs/formats.md, "The sk_model data file").
 It may also be a self-contained model (`kernels`, op `kernel`/`bind`, `super_kernels`, as `python -m sk run --model` reads):
 every such field must then agree with BUILD, or the run fails naming the field.""",
     ),
+    "data_files": attr.label_list(
+        allow_files = True,
+        doc = """The files `data` names: tensor contents (`"file"`), reference outputs (`"expected"`) and tiling
+buffers (`"tiling": {"file": ...}`), as .npy or raw .bin, paths relative to the data file (docs/cann-ops.md).""",
+    ),
     "tasks": attr.label_list(
         providers = [SkTaskInfo],
         doc = "The tasks of other engines the SuperKernels talk to (sk_tiling_task, sk_prefetch_task): threads beside the fused launch, following the memory-semantic protocol of facts section 15.3; in the separate run a tiling-sink op's tiling function runs on the host before its launch. A tiling-sink op in a SuperKernel without its tiling task, or an event no op and no task sends, fails the build.",
@@ -226,8 +238,10 @@ SuperKernels, and compares every output tensor bit for bit (`bazel run`).
 
 Kernels, op bindings, scopes and their options come from the `ops` targets;
 tensors and tiling data from `data`. Prints op_statistic tables for both runs
-and `superkernel benefit: X.XX%`; exits non-zero when any output differs. Writes `prof_result/`
-(each run's `op_statistic.csv`, and `trace.json`) in the directory `bazel run` was started from.
+and `superkernel benefit: X.XX%`; exits non-zero when any output differs, or when a tensor with
+an `expected` file misses it (rtol/atol) in either run. Writes `prof_result/` (each run's
+`op_statistic.csv`, and `trace.json`) in the directory `bazel run` was started from, and every
+output tensor as .npy to `sk_outputs/<name>/{separate,fused}/` there; the run prints where.
 
 Output group `model`: `_sk_model/<name>/model.json`, the whole model (BUILD + data) as one
 self-contained model file for `python -m sk run --model`; it is in the runfiles with the kernel
@@ -239,11 +253,12 @@ sources and headers, so a target taking this one as `data` can run it (`--tsan` 
 
 sk_model_test = rule(
     implementation = _sk_model_impl,
-    doc = """sk_model as a test: fails when the fused outputs differ from the separate launches.
+    doc = """sk_model as a test: fails when the fused outputs differ from the separate launches, or a tensor
+misses its `expected` reference.
 
-Its `prof_result/` goes to the test's undeclared outputs:
-`bazel-testlogs/<package>/<name>/test.outputs/outputs.zip` (the files themselves in `test.outputs/`
-with `--nozip_undeclared_test_outputs`).""",
+Its `prof_result/` and its output tensors (`sk_outputs/<name>/{separate,fused}/*.npy`) go to the
+test's undeclared outputs: `bazel-testlogs/<package>/<name>/test.outputs/outputs.zip` (the files
+themselves in `test.outputs/` with `--nozip_undeclared_test_outputs`).""",
     attrs = _ATTRS,
     test = True,
     toolchains = [SK_TOOLCHAIN_TYPE],

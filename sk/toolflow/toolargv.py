@@ -362,6 +362,18 @@ def twin_compile_argv(compiler: str, src: str, out: str, *, include_dir: str, ex
     return [compiler, *twin_cflags(include_dir, tsan=tsan), *extra, "-c", src, "-o", out]
 
 
+def twin_check_argv(compiler: str, src: str, *, include_dir: str, include_dirs=(), defines=(), forced_includes=(),
+                    preprocess_to: str | None = None) -> list[str]:
+    """A kernel checked for the twin without an object (`sk twin survey`): the twin's flags, -fsyntax-only (every
+    template the unit instantiates is still compiled), or -E into preprocess_to.
+
+    defines are complete -D flags (the ADK's variant defines); forced_includes are headers compiled in front (-include).
+    """
+    mode = ["-E", "-o", preprocess_to] if preprocess_to else ["-fsyntax-only"]
+    return [compiler, *twin_cflags(include_dir), *(f"-I{d}" for d in include_dirs), *defines,
+            *(x for h in forced_includes for x in ("-include", h)), *mode, src]
+
+
 def twin_runtime_compile_argv(compiler: str, src: str, out: str, *, include_dir: str, source_dir: str,
                               tsan: bool = False) -> list[str]:
     """One of the runtime's own sources (libskrt.so), warnings as errors."""

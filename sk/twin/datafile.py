@@ -46,10 +46,13 @@ DATA_FILE = (
           "must equal BUILD's (a self-contained model file)"),
     Field("ops[].recv_events", "list of integers", False, "BUILD's", "BUILD's",
           "must equal BUILD's (a self-contained model file)"),
-    Field("ops[].tiling.dtype", "string", True, "", "{dtypes}", "the type of each value"),
+    Field("ops[].tiling.dtype", "string", True, "", "{dtypes}", "the type of each value (not in the `file` form)"),
     Field("ops[].tiling.values", "list of numbers", True, "", "a non-empty list of values that fit `dtype`",
           "packed little-endian one after another: the bytes of the op's tiling buffer (a struct of "
           "mixed types is written as one dtype's values, e.g. int32 bit patterns)"),
+    Field("ops[].tiling.file", "string: a path relative to the data file", False, "none",
+          "a non-empty file (at most 1 MiB); then the tiling has no other field",
+          "the other form of a tiling: the bytes of the op's tiling buffer, read from the file"),
 )
 
 # What each `init` value fills a tensor with (sk.twin.model.Tensor.initial_bytes).

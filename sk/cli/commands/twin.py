@@ -1,6 +1,10 @@
-"""`sk twin lib`: link objects into a shared library the CPU twin loads; `sk twin tiling`: a host tiling function.
+"""`sk twin lib`: link objects into a shared library the CPU twin loads; `sk twin tiling`: a host tiling function;
+`sk twin survey`: which operators of an operator repository compile for the twin; `sk twin calls`: which Ascend C
+calls they make.
 
   sk twin lib --toolchain host --compiler PATH [--ld PATH] --obj OBJ... -o OUT.so [-- extra flags]
+  sk twin survey DIR [--soc ascend910b] [--under SUB]... [--json] [--jobs N] [--compiler g++] [--keep DIR]
+  sk twin calls DIR [--soc ascend910b] [--under SUB]... [--json] [--top N]
 
 The objects come from `sk subkernel compile --plain` (a standalone kernel) or
 `sk link` (a SuperKernel); runtime symbols stay undefined and resolve against
@@ -33,10 +37,70 @@ def configure(parser):
                    help="include directory (repeatable); the first holds sk_tiling.h")
     p.add_argument("-o", dest="out", required=True, help="output shared library")
     p.add_argument("srcs", nargs="+", help="the tiling function's C++ sources")
+    for step, what in (("survey", "compile every operator of an operator repository for the CPU twin, per binary "
+                                  "variant, and tell what the first failure misses"),
+                       ("calls", "count the Ascend C calls the kernels of an operator repository make")):
+        p = sub.add_parser(step, help=what)
+        p.add_argument("repo", metavar="DIR", help="an operator repository checkout (op folders with op_host/config/"
+                                                   "<soc>/<op>_binary.json and op_kernel/<op>.cpp)")
+        p.add_argument("--soc", default="ascend910b", help="the binary configs to read (default ascend910b)")
+        p.add_argument("--under", action="append", default=[], metavar="SUB",
+                       help="only operators under DIR/SUB (repeatable; default: all of DIR)")
+        p.add_argument("--json", action="store_true", help="JSON instead of a table")
+    p = sub.choices["survey"]
+    p.add_argument("--jobs", type=int, default=2, help="compiles at once (default 2)")
+    p.add_argument("--compiler", help="host C++ compiler (default: $CXX or g++)")
+    p.add_argument("--keep", metavar="DIR", help="keep the work files (staging, preludes) in DIR")
+    sub.choices["calls"].add_argument("--top", type=int, default=0, help="only the N most used calls")
+
+
+def _survey(args) -> int:
+    import json
+    import sys
+
+    from sk.base.errors import SkError
+    from sk.twin import binding, survey
+
+    if args.jobs < 1:
+        raise SkError("--jobs must be at least 1", where="--jobs", value=args.jobs, allowed="1 or more")
+    results = survey.survey(args.repo, soc=args.soc, compiler=args.compiler or binding.compiler(),
+                            include_dir=binding.INCLUDE_DIR, under=args.under, jobs=args.jobs, work=args.keep)
+    if not results:
+        raise SkError(f"no operator with a {args.soc} binary config", where=args.repo,
+                      allowed=f"folders holding op_host/config/{args.soc}/<op>_binary.json")
+    text = json.dumps(survey.summary(results), indent=1) + "\n" if args.json else survey.table(results)
+    sys.stdout.write(text)
+    return 0
+
+
+def _calls(args) -> int:
+    import json
+    import sys
+
+    from sk.base.errors import SkError
+    from sk.twin import apicalls, binding
+
+    files, ops = apicalls.kernel_files(args.repo, args.soc, args.under)
+    if not ops:
+        raise SkError(f"no operator with a {args.soc} binary config", where=args.repo,
+                      allowed=f"folders holding op_host/config/{args.soc}/<op>_binary.json")
+    rows = apicalls.table(apicalls.count_calls(files), apicalls.twin_declares(binding.INCLUDE_DIR), top=args.top)
+    if args.json:
+        sys.stdout.write(json.dumps({"operators": len(ops), "files": len(files), "calls": rows}, indent=1) + "\n")
+    else:
+        sys.stdout.write(f"# {len(ops)} operators, {len(files)} kernel files; 'missing': no such name in the twin\n")
+        sys.stdout.write("".join(f"{r['count']:6d} {r['name']}{'' if r['declared'] else '  missing'}\n"
+                                 for r in rows))
+    return 0
 
 
 def run(args) -> int:
     from sk.toolflow.twinlib import link_shared, tiling_function
+
+    if args.step == "survey":
+        return _survey(args)
+    if args.step == "calls":
+        return _calls(args)
 
     if args.step == "tiling":
         if not args.include:

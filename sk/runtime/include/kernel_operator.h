@@ -24,6 +24,10 @@
 //              GlobalTensor, LocalTensor, DataCopy, DataCopyPad and the
 //              vector instructions' count forms with the hardware's rules
 //              checked (sk_twin_ascendc.h, which lists what is unsupported)
+//   CANN       tiling macros (sk_twin_tiling.h, also kernel_tiling/kernel_tiling.h),
+//              PRINTF/ASSERT/DumpTensor (sk_twin_debug.h), small utilities
+//              (sk_twin_cann_utils.h); what is not implemented yet fails to
+//              compile naming it (sk_twin_not_yet.h)
 //
 // Compile-time switches read per translation unit (everything here is
 // `static inline`, so TUs compiled with different values never collide):
@@ -80,12 +84,8 @@
 
 #define GM_ADDR __gm__ uint8_t*
 
-// Tiling keys (Ascend C kernel_utils_macros.h): a multi-tiling-key kernel is compiled once per key with
-// TILING_KEY_VAR defined to it, so each TILING_KEY_IS(k) branch is a constant.
-#ifndef TILING_KEY_VAR
-#define TILING_KEY_VAR 0UL
-#endif
-#define TILING_KEY_IS(k) (TILING_KEY_VAR == (k))
+// Tiling keys and tiling data (TILING_KEY_IS, GET_TILING_DATA*, ...).
+#include "sk_twin_tiling.h"
 
 // As on the device (Ascend C's sys_macros.h: SPLIT_CORE_CUBE/VEC on a 2201
 // part), a unit compiled for one core side knows its side at compile time, so
@@ -538,6 +538,11 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 
 // TPipe/TQue/TBuf, Global/LocalTensor, DataCopy and vector instructions.
 #include "sk_twin_ascendc.h"
+// PRINTF, ASSERT, DumpTensor and the small utilities CANN's operators use.
+#include "sk_twin_debug.h"
+#include "sk_twin_cann_utils.h"
+// What the twin does not implement yet fails to compile naming it.
+#include "sk_twin_not_yet.h"
 
 // Twin-only helper for SK-mode wrappers: calls `fn` with its arguments read
 // from param_base[args_offset...] (GM pointers and integers alike).

@@ -212,6 +212,19 @@ void* sk_twin_local(int32_t space, uint64_t addr, uint64_t bytes);
 /* Fails the launch with msg (copied) and unwinds the calling worker. */
 void sk_twin_fail(const char* msg);
 
+/* Kernel printing (AscendC::PRINTF, DumpTensor): the formatted text as one
+ * line on stdout, prefixed "[AIV Block b/n] " / "[AIC Block b/n] ". */
+void sk_twin_printf(const char* fmt, ...);
+/* A failed ASSERT/ascendc_assert: prints "[ASSERT] file:line: func: Assertion
+ * `expr' failed. <fmt...>" like sk_twin_printf, then fails the launch with
+ * that text (file reduced to its base name). fmt may be NULL. */
+void sk_twin_assert_fail(const char* file, uint32_t line, const char* func, const char* expr, const char* fmt, ...);
+/* AscendC::DumpTensor: "DumpTensor: desc=D, addr=A, data_type=T, position=P,
+ * dump_size=N" and "[v0, v1, ...]" as one sk_twin_printf text. kind: 0 float,
+ * 1 signed, 2 unsigned integer, 3 half, 4 bfloat16; elem_bytes its size. */
+void sk_twin_dump_tensor(uint32_t desc, uint64_t addr, const char* data_type, const char* position,
+                         uint32_t dump_size, const void* data, uint32_t kind, uint32_t elem_bytes);
+
 /* Chrome-trace spans on the calling worker; nest properly. */
 void sk_twin_trace_begin(const char* name);
 void sk_twin_trace_end(void);

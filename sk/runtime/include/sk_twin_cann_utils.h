@@ -1,0 +1,119 @@
+// sk_twin_cann_utils.h - small Ascend C utilities CANN's operators use, on the twin.
+//
+//   AscendC::DumpTensor(LocalTensor|GlobalTensor, desc, dumpSize)   (sk_twin_debug.h)
+//   AscendC::IsSameType<T, U>::value, AscendC::Std::{is_same, IsSame, min, max}
+//   AscendC::ToFloat(bfloat16_t|half), AscendC::ToBfloat16(float)  (rounding to nearest even)
+//   AscendC::CacheLine, DcciDst, DataCacheCleanAndInvalid<T, CacheLine[, DcciDst]>(GlobalTensor)
+//        the twin's GM is coherent: counted as a dcci, as the raw intrinsic is
+//   AscendC::GetUserWorkspace(workspace)   the workspace itself, as CANN's CPU debug mode returns it
+//        (on the device the user part starts RESERVED_WORKSPACE bytes in);
+//   AscendC::RESERVED_WORKSPACE            16 MiB (Atlas A2/A3)
+//   AscendC::SetSysWorkspace / GetSysWorkSpacePtr   the registered system workspace (per worker)
+//   AscendC::InitGlobalMemory(gm, size, value)      size elements set, bounds-checked
+//   float16_t, float32_t                   the compiler's names for half and float
+#ifndef SK_TWIN_CANN_UTILS_H_
+#define SK_TWIN_CANN_UTILS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "sk_twin_ascendc.h"
+#include "sk_twin_debug.h"
+
+namespace AscendC {
+
+template <typename T, typename U>
+struct IsSameType {
+  static constexpr bool value = std::is_same<T, U>::value;
+};
+
+namespace Std {
+using std::is_same;
+template <typename T, typename U>
+struct IsSame : std::is_same<T, U> {};
+template <typename T>
+constexpr const T& min(const T& a, const T& b) { return b < a ? b : a; }
+template <typename T>
+constexpr const T& max(const T& a, const T& b) { return a < b ? b : a; }
+}  // namespace Std
+
+inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
+inline float ToFloat(const half& v) { return static_cast<float>(v); }
+inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
+
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+
+template <typename T, CacheLine entireType, DcciDst dcciDst = DcciDst::CACHELINE_OUT>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
+  ::sk_twin_dcci(dst.GetPhyAddr(), entireType == CacheLine::ENTIRE_DATA_CACHE ? 1 : 0, static_cast<int32_t>(dcciDst));
+}
+
+constexpr size_t RESERVED_WORKSPACE = 16 * 1024 * 1024;
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
+
+// The system workspace a kernel registers for the APIs that need one; per worker.
+inline GM_ADDR& SysWorkspaceSlot() {
+  static thread_local GM_ADDR workspace = nullptr;
+  return workspace;
+}
+inline void SetSysWorkspace(GM_ADDR workspace) { SysWorkspaceSlot() = workspace; }
+inline GM_ADDR GetSysWorkSpacePtr() { return SysWorkspaceSlot(); }
+
+// size elements of gm set to value (converted to T), through the GlobalTensor's bounds checks.
+template <typename T, typename U>
+inline void InitGlobalMemory(GlobalTensor<T>& gm, const uint64_t size, const U value) {
+  const T v = static_cast<T>(value);
+  for (uint64_t i = 0; i < size; ++i) gm.SetValue(i, v);
+}
+
+namespace sk_dump {
+template <typename T>
+constexpr uint32_t Kind() {
+  return std::is_same<T, half>::value ? 3u
+         : std::is_same<T, bfloat16_t>::value ? 4u
+         : std::is_floating_point<T>::value ? 0u
+         : std::is_signed<T>::value ? 1u
+                                    : 2u;
+}
+template <typename T>
+constexpr const char* TypeName() {
+  return std::is_same<T, half>::value ? "float16"
+         : std::is_same<T, bfloat16_t>::value ? "bfloat16"
+         : std::is_same<T, float>::value ? "float32"
+         : std::is_same<T, double>::value ? "float64"
+         : std::is_same<T, int8_t>::value ? "int8"
+         : std::is_same<T, uint8_t>::value ? "uint8"
+         : std::is_same<T, int16_t>::value ? "int16"
+         : std::is_same<T, uint16_t>::value ? "uint16"
+         : std::is_same<T, int32_t>::value ? "int32"
+         : std::is_same<T, uint32_t>::value ? "uint32"
+         : std::is_same<T, int64_t>::value ? "int64"
+         : std::is_same<T, uint64_t>::value ? "uint64"
+                                            : "unknown";
+}
+}  // namespace sk_dump
+
+// dumpSize elements (at most the tensor's) from the start of tensor.
+template <typename T>
+inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize) {
+  const uint32_t n = dumpSize < tensor.GetSize() ? dumpSize : tensor.GetSize();
+  const void* data = n == 0 ? nullptr : static_cast<const void*>(&tensor(0));
+  ::sk_twin_dump_tensor(desc, tensor.GetPhyAddr(), sk_dump::TypeName<T>(), "UB", n, data, sk_dump::Kind<T>(),
+                        sizeof(T));
+}
+template <typename T>
+inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize) {
+  const uint64_t size = tensor.GetSize();
+  const uint32_t n = size != 0 && dumpSize > size ? static_cast<uint32_t>(size) : dumpSize;
+  ::sk_twin_dump_tensor(desc, 0, sk_dump::TypeName<T>(), "GM", n, tensor.GetPhyAddr(), sk_dump::Kind<T>(),
+                        sizeof(T));
+}
+
+}  // namespace AscendC
+
+using float16_t = half;
+using float32_t = float;
+
+#endif  // SK_TWIN_CANN_UTILS_H_

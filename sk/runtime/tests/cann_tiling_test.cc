@@ -1,0 +1,115 @@
+// The tiling macros CANN's kernels use (kernel_tiling/kernel_tiling.h), checked
+// against byte layouts written out by hand: offsets are the C rule for
+// #pragma pack(8) computed here field by field, not taken from the structs.
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "kernel_tiling/kernel_tiling.h"
+#include "twin_test.h"
+
+BEGIN_TILING_DATA_DEF(InnerTiling)
+TILING_DATA_FIELD_DEF(uint16_t, x);
+TILING_DATA_FIELD_DEF(uint32_t, y);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(OuterTiling)
+TILING_DATA_FIELD_DEF(uint32_t, a);
+TILING_DATA_FIELD_DEF(int64_t, b);
+TILING_DATA_FIELD_DEF_ARR(float, 3, arr);
+TILING_DATA_FIELD_DEF_STRUCT(InnerTiling, inner);
+TILING_DATA_FIELD_DEF(uint8_t, tail);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(OuterOp, OuterTiling)
+
+// What the prelude generated from op_host does for REGISTER_TILING_DATA_CLASS(OuterOp, OuterTiling).
+template <>
+struct sk_twin::OpTilingDefault<0> {
+  using type = OuterTiling;
+};
+
+namespace {
+
+template <typename T>
+void Put(std::vector<uint8_t>* buf, size_t off, T v) {
+  std::memcpy(buf->data() + off, &v, sizeof(T));
+}
+
+// a@0 (4), b@8 (8), arr@16 (12), inner@28 {x@0, y@4} (8, align 4), tail@36; size 40 (align 8).
+std::vector<uint8_t> OuterBytes() {
+  std::vector<uint8_t> buf(48, 0xee);  // one byte past the struct: misaligned starts are tested at +1
+  std::vector<uint8_t> out(41, 0);
+  Put<uint32_t>(&out, 1 + 0, 7u);
+  Put<int64_t>(&out, 1 + 8, -5000000000LL);
+  Put<float>(&out, 1 + 16, 1.5f);
+  Put<float>(&out, 1 + 20, -2.0f);
+  Put<float>(&out, 1 + 24, 0.25f);
+  Put<uint16_t>(&out, 1 + 28, 0xabcd);
+  Put<uint32_t>(&out, 1 + 32, 123456u);
+  Put<uint8_t>(&out, 1 + 36, 9);
+  return out;
+}
+
+TWIN_TEST(kernel_side_struct_layout_is_pack_8) {
+  CHECK_EQ(sizeof(InnerTiling), size_t{8});
+  CHECK_EQ(sizeof(OuterTiling), size_t{40});
+  OuterTiling fresh;
+  CHECK_EQ(fresh.a, 0u);  // fields start at zero, as the generated structs do
+  CHECK(fresh.arr[2] == 0.0f);
+}
+
+TWIN_TEST(get_tiling_data_with_struct_copies_from_an_unaligned_buffer) {
+  std::vector<uint8_t> bytes = OuterBytes();
+  GM_ADDR tiling = bytes.data() + 1;
+  GET_TILING_DATA_WITH_STRUCT(OuterTiling, t, tiling);
+  CHECK_EQ(t.a, 7u);
+  CHECK_EQ(t.b, -5000000000LL);
+  CHECK(t.arr[0] == 1.5f && t.arr[1] == -2.0f && t.arr[2] == 0.25f);
+  CHECK_EQ(t.inner.x, uint16_t{0xabcd});
+  CHECK_EQ(t.inner.y, 123456u);
+  CHECK_EQ(t.tail, uint8_t{9});
+  bytes[1] = 99;  // a copy: later writes to the buffer do not show
+  CHECK_EQ(t.a, 7u);
+}
+
+TWIN_TEST(get_tiling_data_takes_the_registered_struct) {
+  std::vector<uint8_t> bytes = OuterBytes();
+  GET_TILING_DATA(t, bytes.data() + 1);
+  CHECK_EQ(t.b, -5000000000LL);
+  CHECK_EQ(t.inner.y, 123456u);
+}
+
+TWIN_TEST(get_tiling_data_member_and_pointer_forms) {
+  std::vector<uint8_t> bytes = OuterBytes();
+  GM_ADDR tiling = bytes.data() + 1;
+  GET_TILING_DATA_MEMBER(OuterTiling, b, bv, tiling);
+  CHECK_EQ(bv, -5000000000LL);
+  GET_TILING_DATA_MEMBER(OuterTiling, inner, iv, tiling);
+  CHECK_EQ(iv.y, 123456u);
+  std::vector<uint8_t> aligned(bytes.begin() + 1, bytes.end());
+  aligned.resize(64);
+  GET_TILING_DATA_PTR_WITH_STRUCT(OuterTiling, p, aligned.data());
+  CHECK_EQ(p->tail, uint8_t{9});
+  CHECK(reinterpret_cast<const uint8_t*>(p) == aligned.data());  // a view, not a copy
+  COPY_TILING_WITH_STRUCT(OuterTiling, tiling, q);
+  CHECK_EQ(q->a, 7u);
+  COPY_TILING_WITH_ARRAY(float, 3, tiling + 16, fa);
+  CHECK((*fa)[1] == -2.0f);
+}
+
+REGISTER_TILING_DEFAULT(OuterTiling);
+REGISTER_TILING_FOR_TILINGKEY("TILING_KEY_VAR == 3", InnerTiling);
+
+TWIN_TEST(tiling_key_forms) {
+  // This unit is compiled without -DTILING_KEY_VAR: the key is 0.
+  CHECK(TILING_KEY_IS(0));
+  CHECK(!TILING_KEY_IS(1));
+  CHECK(TILING_KEY_LIST(4, 0, 9));
+  CHECK(!TILING_KEY_LIST(1, 2));
+  static_assert(TILING_KEY_LIST(0), "a constant expression, as on the device");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return twin_test::Main(argc, argv); }

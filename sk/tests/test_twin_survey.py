@@ -1,0 +1,112 @@
+"""`sk twin survey` and `sk twin calls` over a tiny operator repository of our own (tests/fixtures/oprepo):
+per-variant compiles with the ADK defines, the host tiling structs in front, every selected template instance,
+the staging of sibling ops, and the first missing API or header named."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sk.cli import main as cli
+from sk.twin import apicalls, opsrc
+
+REPO = Path(__file__).parent / "fixtures" / "oprepo"
+
+TABLE = """\
+op           variants  compiled  first missing API or header
+gather_pick         1         0  AscendC::GatherMask
+mode_pick           2         1  static assertion failed: mode_pick: mode 3 is not written for half yet
+no_header           1         0  header lib/nowhere/not_a_header.h
+scale_add           3         3  -
+compiled: 1 of 4 operators (every variant), 4 of 7 variants
+"""
+
+
+def test_survey_table(capsys):
+    assert cli.main(["twin", "survey", str(REPO)]) == 0
+    assert capsys.readouterr().out == TABLE
+
+
+def test_survey_json_and_under(capsys):
+    assert cli.main(["twin", "survey", str(REPO), "--json", "--under", "ops", "--jobs", "1"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["operators"], doc["operators_compiled"], doc["variants"], doc["variants_compiled"]) == (4, 1, 7, 4)
+    by_op = {o["op"]: o for o in doc["ops"]}
+    assert by_op["mode_pick"]["instances"] == 3  # modes 0, 1, 3: what ASCENDC_TPL_SEL selects
+    assert by_op["scale_add"] == {"op": "scale_add", "path": "ops/scale_add", "variants": 3, "compiled": 3,
+                                  "instances": 0, "ok": True, "first_missing": ""}
+    assert str(REPO) not in json.dumps(doc)  # no absolute paths
+
+
+def test_survey_keeps_its_work_files(tmp_path, capsys):
+    assert cli.main(["twin", "survey", str(REPO), "--under", "ops", "--keep", str(tmp_path)]) == 0
+    capsys.readouterr()
+    # Every op_kernel/ staged side by side, the shared one too; the generated prelude of scale_add.
+    assert sorted(p.name for p in (tmp_path / "stage").iterdir()) == [
+        "gather_pick", "kernel_util", "mode_pick", "no_header", "scale_add"]
+    assert "OpTilingDefault<0> { using type = ScaleAddTilingData; }" in (tmp_path / "scale_add.prelude.h").read_text()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["twin", "survey", "/nonexistent/repo"], "Operator repository: not a folder (got '/nonexistent/repo')"),
+    (["twin", "survey", str(REPO), "--under", "nope"], "--under: not a folder of the repository (got 'nope')"),
+    (["twin", "survey", str(REPO), "--jobs", "0"], "--jobs must be at least 1"),
+    (["twin", "survey", str(REPO), "--soc", "ascend950"], "no operator with a ascend950 binary config"),
+    (["twin", "calls", str(REPO), "--soc", "ascend950"], "no operator with a ascend950 binary config"),
+])
+def test_bad_input_is_named(capsys, argv, message):
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_tiling_prelude_orders_structs_and_takes_constants(tmp_path):
+    op_dir = tmp_path / "two" / "op_host"
+    op_dir.mkdir(parents=True)
+    (op_dir / "two_tiling.h").write_text(
+        "const int N_MAX = 3;\n#define UNUSED_MACRO 9\n"
+        "BEGIN_TILING_DATA_DEF(Outer)\nTILING_DATA_FIELD_DEF_STRUCT(Inner, in);\n"
+        "TILING_DATA_FIELD_DEF_ARR(int32_t, N_MAX, a);\nEND_TILING_DATA_DEF;\n"
+        "BEGIN_TILING_DATA_DEF(Inner)\nTILING_DATA_FIELD_DEF(int64_t, x);\nEND_TILING_DATA_DEF;\n"
+        "REGISTER_TILING_DATA_CLASS(Two, Outer)\nREGISTER_TILING_DATA_CLASS(Two_7, Inner)\n")
+    text = opsrc.tiling_prelude(opsrc.Operator("two", tmp_path / "two", tmp_path / "two.cpp", ()))
+    assert text.index("const int N_MAX = 3;") < text.index("BEGIN_TILING_DATA_DEF(Inner)") \
+        < text.index("BEGIN_TILING_DATA_DEF(Outer)")
+    assert "UNUSED_MACRO" not in text
+    assert "template <> struct sk_twin::OpTilingDefault<0> { using type = Outer; };" in text
+    assert "template <> struct sk_twin::OpTilingForKey<7UL> { using type = Inner; };" in text
+
+
+def test_call_counts(capsys):
+    files, ops = apicalls.kernel_files(REPO, "ascend910b", ["ops"])
+    assert [o.name for o in ops] == ["gather_pick", "mode_pick", "no_header", "scale_add"]
+    # Each kernel, its tiling-key header and the sibling header scale_add reaches through ../kernel_util/.
+    assert sorted(p.name for p in files) == ["gather_pick.cpp", "mode_pick.cpp", "mode_pick_tiling_key.h",
+                                            "no_header.cpp", "scale_add.cpp", "tile.h"]
+    counts = apicalls.count_calls(files)
+    assert counts["SetGlobalBuffer"] == 4 and counts["GatherMask"] == 1 and counts["PRINTF"] == 1
+    assert "TileOf" not in counts  # the kernels' own function
+    assert cli.main(["twin", "calls", str(REPO), "--json", "--top", "3"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["operators"] == 4 and len(doc["calls"]) == 3
+    assert doc["calls"][0] == {"name": "SetGlobalBuffer", "count": 4, "declared": True}
+    assert cli.main(["twin", "calls", str(REPO)]) == 0
+    assert "     1 GatherMask  missing\n" in capsys.readouterr().out
+
+
+def test_comments_and_strings_are_not_calls():
+    text = 'Add(a); // Sub(b)\n/* Mul(c)\n */ x = "Div(d)"; Exp(e);'
+    stripped = apicalls.strip_comments_and_strings(text)
+    assert stripped.count("\n") == text.count("\n")
+    assert "Sub" not in stripped and "Mul" not in stripped and "Div" not in stripped
+    assert "Add(a)" in stripped and "Exp(e)" in stripped
+
+
+def test_first_missing_reads_gcc_errors():
+    from sk.twin.survey import first_missing
+    assert first_missing("a.cpp:3:10: fatal error: x/y.h: No such file or directory") == "header x/y.h"
+    assert first_missing("k.h:9:5: error: ‘Foo’ was not declared in this scope") == "Foo"
+    assert first_missing("k.h:9:5: error: ‘Bar’ is not a member of ‘AscendC’") == "AscendC::Bar"
+    # Otherwise the first error's text, without the work folders.
+    assert first_missing("k.h:1:1: note: x\nk.h:2:2: error: odd in /abs/stage/f.h\nk.h:3:3: error: later",
+                         ("/abs/stage/",)) == "odd in f.h"
+    assert first_missing("") == ""

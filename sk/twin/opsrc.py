@@ -1,0 +1,183 @@
+"""An operator repository checkout as the ADK builds it (superkernel-facts.md §17): its operators, their kernels.
+
+An operator is a folder holding `op_host/config/<soc>/<op>_binary.json` (the binary variants built for that SoC)
+and `op_kernel/<op>.cpp` (its kernel). The op build stages every operator's `op_kernel/` side by side as `<op>/`,
+because kernels include `../<other_op>/x.h` (sk.twin.survey stages them the same way).
+
+The twin also needs what the op build generates from the host side: the kernel-side tiling structs of
+`BEGIN_TILING_DATA_DEF` blocks in `op_host/` headers and the struct `REGISTER_TILING_DATA_CLASS(Op[_key], S)` names
+for `GET_TILING_DATA` (sk_twin_tiling.h). `tiling_prelude` writes them as a header compiled in front of the kernel.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from sk.base.errors import SkError
+
+KERNEL_SUFFIXES = (".cpp", ".h", ".hpp", ".cc", ".cce", ".inl")
+
+
+@dataclass(frozen=True)
+class Operator:
+    """One operator of a repository: name (its folder), folder, kernel (op_kernel/<name>.cpp), binary_configs."""
+
+    name: str
+    folder: Path
+    kernel: Path
+    binary_configs: tuple
+
+
+def find_operators(root: Path, soc: str) -> list:
+    """Every operator under root with a binary config for soc, sorted by name then folder.
+
+    An operator without op_kernel/<name>.cpp is listed with kernel set to that (missing) path, so a survey reports it
+    instead of dropping it.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise SkError("not a folder", where="operator repository", value=str(root),
+                      allowed="the root of an operator repository checkout (op folders with op_host/ and op_kernel/)")
+    found = {}
+    for cfg in sorted(root.rglob(f"op_host/config/{soc}/*_binary.json")):
+        folder = cfg.parents[3]
+        if any(part.startswith(".") for part in folder.relative_to(root).parts):
+            continue
+        found.setdefault(folder, []).append(cfg)
+    ops = [Operator(f.name, f, f / "op_kernel" / f"{f.name}.cpp", tuple(cfgs)) for f, cfgs in found.items()]
+    return sorted(ops, key=lambda o: (o.name, str(o.folder)))
+
+
+def find_operators_under(root: Path, soc: str, under=()) -> list:
+    """find_operators over root/<sub> for each sub of under (all of root when under is empty)."""
+    root = Path(root)
+    if not root.is_dir():
+        raise SkError("not a folder", where="operator repository", value=str(root),
+                      allowed="the root of an operator repository checkout (op folders with op_host/ and op_kernel/)")
+    for sub in under:
+        if not (root / sub).is_dir():
+            raise SkError("not a folder of the repository", where="--under", value=sub,
+                          allowed=f"a folder under {root}")
+    return [op for d in ([root / u for u in under] or [root]) for op in find_operators(d, soc)]
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def staged_folders(root: Path) -> dict:
+    """Every op_kernel/ of the repository by the name the op build stages it under (its op's folder name)."""
+    found = {}
+    for p in sorted(Path(root).rglob("op_kernel")):
+        if p.is_dir() and not any(x.startswith(".") for x in p.relative_to(root).parts):
+            found.setdefault(p.parent.name, p)
+    return found
+
+
+def _staged_name(path: Path, staged: dict):
+    """(op, path inside its op_kernel/) of a file under one of the staged folders, else None."""
+    for name, folder in staged.items():
+        try:
+            # abspath, not resolve: under Bazel's runfiles every file is a link into the source tree.
+            return name, Path(os.path.abspath(path)).relative_to(os.path.abspath(folder))
+        except ValueError:
+            continue
+    return None
+
+
+def include_closure(entry: Path, staged: dict, include_dirs=()) -> list:
+    """The quoted includes of entry, transitively, that resolve to files: beside the including file as the op build
+    stages it (so `../other_op/x.h` reaches other_op's op_kernel/, staged maps op names to them), else in
+    include_dirs."""
+    seen, order, todo = set(), [], [Path(entry)]
+    while todo:
+        path = todo.pop()
+        key = os.path.normpath(os.path.abspath(path))
+        if key in seen or not path.is_file():
+            continue
+        seen.add(key)
+        order.append(path)
+        where = _staged_name(path, staged)
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for name in _INCLUDE.findall(text):
+            cands = []
+            if where is not None:
+                virtual = os.path.normpath(os.path.join(where[0], str(where[1].parent), name))
+                op, _, rest = virtual.partition(os.sep)
+                if op in staged and rest and not virtual.startswith(".."):
+                    cands.append(staged[op] / rest)
+            else:
+                cands.append(path.parent / name)
+            cands += [Path(d) / name for d in include_dirs]
+            hit = next((c for c in cands if c.is_file()), None)
+            if hit is not None:
+                todo.append(hit)
+    return order
+
+
+_BLOCK = re.compile(r"^[ \t]*BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)(.*?)END_TILING_DATA_DEF\s*;?", re.M | re.S)
+_REGISTER = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
+_STRUCT_FIELD = re.compile(r"TILING_DATA_FIELD_DEF_STRUCT\s*\(\s*(\w+)\s*,")
+# Constants the blocks may use for array sizes: `constexpr T NAME = ...;`, `const T NAME = ...;`, `#define NAME v`.
+_CONST = re.compile(r"^[ \t]*(?:static\s+)?(?:constexpr|const)\s+[\w:]+\s+(\w+)\s*=\s*[^;{}]+;", re.M)
+_DEFINE = re.compile(r"^[ \t]*#\s*define\s+(\w+)[ \t]+[^\n\\]+$", re.M)
+
+
+def _host_files(op: Operator) -> list:
+    host = op.folder / "op_host"
+    if not host.is_dir():
+        return []
+    files = [p for p in sorted(host.rglob("*")) if p.suffix in (".h", ".hpp", ".cpp", ".cc") and p.is_file()]
+    # Per-architecture folders other than the 910B's (arch22/arch32 hold it, arch35 is Ascend 950) go last, so a
+    # struct defined for both takes the 910B definition.
+    return sorted(files, key=lambda p: ("arch35" in p.parts, str(p)))
+
+
+def tiling_prelude(op: Operator) -> str:
+    """The header the op build would generate for op's kernel: its host tiling structs and registrations.
+
+    Structs are emitted in dependency order (a TILING_DATA_FIELD_DEF_STRUCT field's struct first), each once.
+    """
+    blocks, registered, constants = {}, [], {}
+    for path in _host_files(op):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        text = re.sub(r"//[^\n]*", "", text)
+        for m in _BLOCK.finditer(text):
+            blocks.setdefault(m.group(1), m.group(0).rstrip().rstrip(";") + ";")
+        for rx in (_CONST, _DEFINE):
+            for m in rx.finditer(text):
+                constants.setdefault(m.group(1), m.group(0).strip())
+        for m in _REGISTER.finditer(text):
+            registered.append((m.group(1), m.group(2)))
+    out, done = [], set()
+
+    def emit(name, path=()):
+        if name in done or name not in blocks or name in path:
+            return
+        for dep in _STRUCT_FIELD.findall(blocks[name]):
+            emit(dep, path + (name,))
+        done.add(name)
+        out.append(blocks[name])
+
+    for name in blocks:
+        emit(name)
+    used = set(re.findall(r"\b[A-Za-z_]\w*", "\n".join(out)))
+    consts = [text for name, text in constants.items() if name in used and name not in blocks]
+    lines = [f"// Generated by sk from {op.name}/op_host: the kernel-side tiling structs of the op build.",
+             "#pragma once", '#include "kernel_tiling/kernel_tiling.h"', *consts, *out]
+    default, keyed = None, {}
+    for op_type, struct in registered:
+        if struct not in blocks:
+            continue
+        key = re.fullmatch(r"\w*?_(\d+)", op_type)
+        if key:
+            keyed.setdefault(int(key.group(1)), struct)
+        elif default is None:
+            default = struct
+    if default:
+        lines.append(f"template <> struct sk_twin::OpTilingDefault<0> {{ using type = {default}; }};")
+    for key in sorted(keyed):
+        lines.append(f"template <> struct sk_twin::OpTilingForKey<{key}UL> {{ using type = {keyed[key]}; }};")
+    return "\n".join(lines) + "\n"
