@@ -31,7 +31,20 @@ DATA_FILE = (
     Field("tensors.<name>.shape", "list of integers", True, "", "a non-empty list of sizes >= 1; at most 1 GiB "
           "per tensor", "dimensions, outermost first"),
     Field("tensors.<name>.init", "string", False, "`random` for a tensor no op writes, `zeros` for one an op writes",
-          "{inits}", "initial values, the same in both runs (the separate and the fused)"),
+          "{inits}", "initial values, the same in both runs (the separate and the fused), when no `file` "
+          "is given"),
+    Field("tensors.<name>.file", "string: a path relative to the data file", False, "none (`init`)",
+          "`*.npy` whose dtype and shape equal the tensor's, or any other name: raw little-endian bytes of the "
+          "tensor's dtype, exactly its element count (the `.bin` Ascend C samples' data scripts write); not "
+          "with `init`", "the tensor's initial contents, read from the file (BUILD lists it in `data_files`)"),
+    Field("tensors.<name>.expected", "string: a path relative to the data file", False, "none",
+          "`*.npy` or raw, as `file`", "reference contents the tensor must hold after the separate run and "
+          "after the fused run; a miss names the run, the tensor, the first index and both values"),
+    Field("tensors.<name>.rtol", "number", False, "float32: 1e-4, float16: 1e-3, integers: 0 "
+          "(sk.twin.model.DEFAULT_TOLERANCES)", ">= 0, only with `expected`",
+          "relative tolerance: an element passes when |got - want| <= atol + rtol * |want|"),
+    Field("tensors.<name>.atol", "number", False, "float32: 1e-5, float16: 1e-3, integers: 0", ">= 0, only "
+          "with `expected`", "absolute tolerance"),
     Field("ops[].name", "string", False, "`kernel`'s value", "the name of an op BUILD runs (an sk_op's target "
           "name; an sk_sub_kernel run on its own: its name)", "which op the entry is for"),
     Field("ops[].tiling", "object", False, "none", "required when the op's kernel has `tiling = True`, unless it "
@@ -50,6 +63,9 @@ DATA_FILE = (
     Field("ops[].tiling.values", "list of numbers", True, "", "a non-empty list of values that fit `dtype`",
           "packed little-endian one after another: the bytes of the op's tiling buffer (a struct of "
           "mixed types is written as one dtype's values, e.g. int32 bit patterns)"),
+    Field("ops[].tiling.file", "string: a path relative to the data file", False, "none",
+          "a non-empty file (at most 1 MiB); then the tiling has no other field",
+          "the other form of a tiling: the bytes of the op's tiling buffer, read from the file"),
     Field("ops[].tiling.file", "string: a path relative to the data file", False, "none",
           "a non-empty file (at most 1 MiB); then the tiling has no other field",
           "the other form of a tiling: the bytes of the op's tiling buffer, read from the file"),
