@@ -538,6 +538,10 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 
 // TPipe/TQue/TBuf, Global/LocalTensor, DataCopy and vector instructions.
 #include "sk_twin_ascendc.h"
+// Mask/repeat forms, atomics, Gather/GatherMask, reductions by repeat.
+#include "sk_twin_vector_ext.h"
+// The cube Matmul high-level API.
+#include "sk_twin_matmul.h"
 
 // Twin-only helper for SK-mode wrappers: calls `fn` with its arguments read
 // from param_base[args_offset...] (GM pointers and integers alike).

@@ -20,9 +20,9 @@
 // no libstdc++ (the SuperKernel link allows nothing else).
 //
 // Not implemented, and rejected at compile time with a message: the cube
-// positions of queues (A1, B1, CO1, ...), the high-level Matmul API, and the
-// mask/repeat ("tensor high-dimension slicing") forms of the vector
-// instructions; only the count forms exist.
+// positions of queues (A1, B1, CO1, ...). The mask/repeat ("tensor
+// high-dimension slicing") forms are in sk_twin_vector_ext.h, the
+// high-level Matmul API in sk_twin_matmul.h.
 #ifndef SK_TWIN_ASCENDC_H_
 #define SK_TWIN_ASCENDC_H_
 
@@ -710,9 +710,7 @@ static inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMa
 #undef SK_TWIN_FLOAT_ONLY
 #undef SK_TWIN_ARITH_ONLY
 
-// ------------------------------------------------- not supported on the twin
-// Declared so that a kernel using them fails to compile with a message, not
-// with an unknown name or a link error.
+// ------------------------------------------------ repeat parameter structs
 
 struct BinaryRepeatParams {
   BinaryRepeatParams() {}
@@ -731,91 +729,10 @@ struct UnaryRepeatParams {
   uint8_t dstRepStride = 8, srcRepStride = 8;
 };
 
-#define SK_TWIN_NO_MASK_FORM(NAME)                                                                     \
-  "AscendC::" #NAME ": the CPU twin implements only the count form " #NAME                             \
-  "(dst, ..., count); the mask/repeatTime/repeatParams form (tensor high-dimension slicing) is not supported"
-
-#define SK_TWIN_BINARY_MASK_FORMS(NAME)                                                                          \
-  template <typename T, bool isSetMask = true>                                                                   \
-  static inline void NAME(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, uint64_t,        \
-                          const uint8_t, const BinaryRepeatParams&) {                                            \
-    static_assert(sk_detail::kFalse<T>, SK_TWIN_NO_MASK_FORM(NAME));                                             \
-  }                                                                                                              \
-  template <typename T, bool isSetMask = true>                                                                   \
-  static inline void NAME(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const uint64_t[], \
-                          const uint8_t, const BinaryRepeatParams&) {                                            \
-    static_assert(sk_detail::kFalse<T>, SK_TWIN_NO_MASK_FORM(NAME));                                             \
-  }
-SK_TWIN_BINARY_MASK_FORMS(Add)
-SK_TWIN_BINARY_MASK_FORMS(Sub)
-SK_TWIN_BINARY_MASK_FORMS(Mul)
-SK_TWIN_BINARY_MASK_FORMS(Div)
-SK_TWIN_BINARY_MASK_FORMS(Max)
-SK_TWIN_BINARY_MASK_FORMS(Min)
-#undef SK_TWIN_BINARY_MASK_FORMS
-
-#define SK_TWIN_UNARY_MASK_FORMS(NAME)                                                                           \
-  template <typename T, bool isSetMask = true>                                                                   \
-  static inline void NAME(const LocalTensor<T>&, const LocalTensor<T>&, uint64_t, const uint8_t,                \
-                          const UnaryRepeatParams&) {                                                            \
-    static_assert(sk_detail::kFalse<T>, SK_TWIN_NO_MASK_FORM(NAME));                                             \
-  }                                                                                                              \
-  template <typename T, bool isSetMask = true>                                                                   \
-  static inline void NAME(const LocalTensor<T>&, const LocalTensor<T>&, const uint64_t[], const uint8_t,        \
-                          const UnaryRepeatParams&) {                                                            \
-    static_assert(sk_detail::kFalse<T>, SK_TWIN_NO_MASK_FORM(NAME));                                             \
-  }                                                                                                              \
-  template <typename T, bool isSetMask = true>                                                                   \
-  static inline void NAME(const LocalTensor<T>&, const LocalTensor<T>&, const sk_detail::Scalar<T>&, uint64_t,  \
-                          const uint8_t, const UnaryRepeatParams&) {                                             \
-    static_assert(sk_detail::kFalse<T>, SK_TWIN_NO_MASK_FORM(NAME));                                             \
-  }                                                                                                              \
-  template <typename T, bool isSetMask = true>                                                                   \
-  static inline void NAME(const LocalTensor<T>&, const LocalTensor<T>&, const sk_detail::Scalar<T>&,            \
-                          const uint64_t[], const uint8_t, const UnaryRepeatParams&) {                           \
-    static_assert(sk_detail::kFalse<T>, SK_TWIN_NO_MASK_FORM(NAME));                                             \
-  }
-SK_TWIN_UNARY_MASK_FORMS(Exp)
-SK_TWIN_UNARY_MASK_FORMS(Ln)
-SK_TWIN_UNARY_MASK_FORMS(Abs)
-SK_TWIN_UNARY_MASK_FORMS(Sqrt)
-SK_TWIN_UNARY_MASK_FORMS(Rsqrt)
-SK_TWIN_UNARY_MASK_FORMS(Reciprocal)
-SK_TWIN_UNARY_MASK_FORMS(Relu)
-SK_TWIN_UNARY_MASK_FORMS(Adds)
-SK_TWIN_UNARY_MASK_FORMS(Muls)
-SK_TWIN_UNARY_MASK_FORMS(Maxs)
-SK_TWIN_UNARY_MASK_FORMS(Mins)
-SK_TWIN_UNARY_MASK_FORMS(LeakyRelu)
-#undef SK_TWIN_UNARY_MASK_FORMS
-#undef SK_TWIN_NO_MASK_FORM
-
-#define SK_TWIN_CUBE_UNSUPPORTED                                                                                \
-  "the CPU twin does not implement the cube Matmul high-level API (Matmul, MatmulType, REGIST_MATMUL_OBJ, "   \
-  "lib/matmul_intf.h); write the AIC side with the twin's cube intrinsics or plain loops over GM, or build with " \
-  "the CANN toolchain"
-
-enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
-
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false>
-struct MatmulType {
-  static_assert(sk_detail::kFalse<TYPE>, SK_TWIN_CUBE_UNSUPPORTED);
-};
-
-template <typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE = C_TYPE, typename... Rest>
-class Matmul {
-  static_assert(sk_detail::kFalse<A_TYPE>, SK_TWIN_CUBE_UNSUPPORTED);
-};
+// The mask/repeat forms of the vector instructions that take them are in
+// sk_twin_vector_ext.h, the cube Matmul API in sk_twin_matmul.h.
 
 }  // namespace AscendC
 
-namespace matmul {
-template <typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE = C_TYPE, typename... Rest>
-class MatmulImpl {
-  static_assert(AscendC::sk_detail::kFalse<A_TYPE>, SK_TWIN_CUBE_UNSUPPORTED);
-};
-}  // namespace matmul
-
-#define REGIST_MATMUL_OBJ(...) static_assert(false && sizeof(#__VA_ARGS__), SK_TWIN_CUBE_UNSUPPORTED)
 
 #endif  // SK_TWIN_ASCENDC_H_

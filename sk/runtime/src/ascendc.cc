@@ -509,7 +509,7 @@ void sk_twin_data_copy(uint32_t dir, const SkTwinLocalRef* local, const SkTwinGl
   uint8_t* gm = sk_twin::GlobalSpan(*global, 0, far_end, e, c.kind != 2, call);
   for (const auto& b : blocks) {
     if (dir == 1) {
-      std::memcpy(gm + b.gm, ub + b.ub, b.len);
+      sk_twin::StoreToGm(gm + b.gm, ub + b.ub, b.len, c.dtype, call);
       continue;
     }
     if (c.kind != 2) {
