@@ -23,7 +23,10 @@
 //   Ascend C   half/bfloat16_t (sk_twin_half.h); TPipe, TQue, TQueBind, TBuf,
 //              GlobalTensor, LocalTensor, DataCopy, DataCopyPad and the
 //              vector instructions' count forms with the hardware's rules
-//              checked (sk_twin_ascendc.h, which lists what is unsupported)
+//              checked (sk_twin_ascendc.h, which lists what is unsupported);
+//              their mask/repeat forms, atomics, Gather/GatherMask and the
+//              reductions by repeat (sk_twin_vector_ext.h); the cube Matmul
+//              high-level API (sk_twin_matmul.h)
 //
 // Compile-time switches read per translation unit (everything here is
 // `static inline`, so TUs compiled with different values never collide):

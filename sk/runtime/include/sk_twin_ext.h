@@ -99,6 +99,32 @@ void sk_twin_brcb(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRe
 void sk_twin_arith(uint32_t dtype, const SkTwinLocalRef* dst, uint64_t first, uint64_t diff, int64_t count,
                    const char* name);
 
+/* ---------------------------------------------- the cube Matmul API (sk_twin_matmul.h) */
+/* One Matmul call: C[row0 + i][col0 + j] (i < m, j < n) of the single-core
+ * problem = sum_k A[row0 + i][k] * B[k][col0 + j] (+ bias[col0 + j]); lda,
+ * ldb, ldc are the row strides of A, B, C as stored (transposed A is stored
+ * K x M, transposed B N x K). c_local: C goes to UB packed with row stride
+ * n_stride instead of to GM. */
+typedef struct SkTwinMatmul {
+  const char* call;
+  const SkTwinGlobalRef* a;
+  const SkTwinGlobalRef* b;
+  const SkTwinGlobalRef* bias;  /* NULL: no bias */
+  const SkTwinGlobalRef* c;
+  const SkTwinLocalRef* c_local;
+  uint32_t a_dtype, b_dtype, c_dtype, bias_dtype;
+  uint32_t a_format, b_format, c_format; /* AscendC::CubeFormat values */
+  uint32_t trans_a, trans_b, atomic;
+  int64_t m, n, k, row0, col0;
+  int64_t lda, ldb, ldc, n_stride;
+} SkTwinMatmul;
+void sk_twin_matmul(const SkTwinMatmul* mm);
+/* 1 when the caller is an AIC of a launch whose blocks have AIVs: it would
+ * serve the AIVs' Matmul messages, so it leaves the kernel. */
+int32_t sk_twin_matmul_is_server(void);
+/* Fails the launch naming the Matmul call (a missing SetTensorA, ...). */
+void sk_twin_matmul_fail(const char* call, const char* problem, const char* allowed);
+
 #ifdef __cplusplus
 }
 #endif
