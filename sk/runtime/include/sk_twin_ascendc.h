@@ -78,6 +78,7 @@ struct Dtype;
     static constexpr uint32_t value = CODE;    \
   };
 SK_TWIN_DTYPE(uint8_t, SK_TWIN_DT_U8)
+SK_TWIN_DTYPE(bool, SK_TWIN_DT_U8)  // one byte, as the hardware moves it
 SK_TWIN_DTYPE(int8_t, SK_TWIN_DT_I8)
 SK_TWIN_DTYPE(uint16_t, SK_TWIN_DT_U16)
 SK_TWIN_DTYPE(int16_t, SK_TWIN_DT_I16)
@@ -131,7 +132,7 @@ class GlobalTensor;
 template <typename T>
 class LocalTensor {
   static_assert(sk_detail::HasDtype<T>::value,
-                "LocalTensor<T>: the CPU twin supports T = int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, "
+                "LocalTensor<T>: the CPU twin supports T = bool, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, "
                 "int32_t, uint32_t, float, int64_t, uint64_t, double");
 
  public:
@@ -167,6 +168,16 @@ class LocalTensor {
     out.ref_ = ref_;
     return out;
   }
+  // Whole-tensor expressions (`dst = a + b`, `mask = a < b`), built by
+  // sk_twin_vector_ext.h: the instruction over the whole tensor.
+  template <typename E, typename = typename E::SkTwinExpr>
+  LocalTensor& operator=(const E& e) {
+    e.Eval(*this);
+    return *this;
+  }
+  LocalTensor(const LocalTensor&) = default;
+  LocalTensor& operator=(const LocalTensor&) = default;
+
   // The UB address, as the twin's raw local-memory intrinsics take it.
   uint64_t GetPhyAddr() const { return ref_.addr; }
   uint64_t GetPhyAddr(const uint32_t offset) const { return ref_.addr + uint64_t{offset} * sizeof(T); }
@@ -178,7 +189,7 @@ class LocalTensor {
 template <typename T>
 class GlobalTensor {
   static_assert(sk_detail::HasDtype<T>::value,
-                "GlobalTensor<T>: the CPU twin supports T = int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, "
+                "GlobalTensor<T>: the CPU twin supports T = bool, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, "
                 "int32_t, uint32_t, float, int64_t, uint64_t, double");
 
  public:
@@ -256,8 +267,10 @@ class TQueBind {
   static constexpr uint32_t kSkKind = 0;
 
   TQueBind() = default;
-  TQueBind(const TQueBind&) = delete;
-  TQueBind& operator=(const TQueBind&) = delete;
+  // A copy is another handle of the same queue (kernels keep queues in
+  // helper objects by assignment, as Ascend C's queue objects allow).
+  TQueBind(const TQueBind&) = default;
+  TQueBind& operator=(const TQueBind&) = default;
 
   template <typename T>
   LocalTensor<T> AllocTensor() {
@@ -321,8 +334,8 @@ class TBuf {
   static constexpr uint32_t kSkKind = 1;
 
   TBuf() = default;
-  TBuf(const TBuf&) = delete;
-  TBuf& operator=(const TBuf&) = delete;
+  TBuf(const TBuf&) = default;  // another handle of the same buffer
+  TBuf& operator=(const TBuf&) = default;
 
   template <typename T>
   LocalTensor<T> Get() {

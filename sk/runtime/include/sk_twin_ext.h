@@ -31,7 +31,24 @@ extern "C" {
 #define SK_TWIN_X_SELECT 41u   /* sel: the bit mask; src1 NULL: the scalar (mode 1) */
 #define SK_TWIN_X_COMPARE_REG 42u  /* Compare into the CMPMASK register (no dst) */
 #define SK_TWIN_X_SELECT_REG 43u   /* Select by the CMPMASK register */
-#define SK_TWIN_X_END 44u
+/* Element-wise math of the high-level API (floating types, count form). */
+#define SK_TWIN_X_FLOOR 44u
+#define SK_TWIN_X_CEIL 45u
+#define SK_TWIN_X_TRUNC 46u
+#define SK_TWIN_X_ROUND 47u   /* half away from zero */
+#define SK_TWIN_X_SIGN 48u
+#define SK_TWIN_X_SIN 49u
+#define SK_TWIN_X_COS 50u
+#define SK_TWIN_X_TAN 51u
+#define SK_TWIN_X_TANH 52u
+#define SK_TWIN_X_SINH 53u
+#define SK_TWIN_X_COSH 54u
+#define SK_TWIN_X_ATAN 55u
+#define SK_TWIN_X_ERF 56u
+#define SK_TWIN_X_LOG2 57u
+#define SK_TWIN_X_LOG10 58u
+#define SK_TWIN_X_POWER 59u   /* src0 ^ (src1 or the scalar); scalar ^ src0 with mode 1 */
+#define SK_TWIN_X_END 60u
 
 /* How the lanes of a call are chosen. */
 #define SK_TWIN_MASK_COUNT 0u  /* count form: mask[0] elements, contiguous */
@@ -80,6 +97,14 @@ uint64_t sk_twin_gather_mask(uint32_t dtype, const SkTwinLocalRef* dst, const Sk
                              const SkTwinLocalRef* pattern_tensor, uint32_t pattern, uint32_t reduce_mode,
                              uint32_t mask, uint32_t src0_blk, int64_t repeat, uint32_t src0_rep,
                              uint32_t src1_rep);
+
+/* Broadcast (dim 1 or 2): dst[i][j] = src[i or 0][j or 0] where the source
+ * dimension is 1; every other dimension must be equal. */
+void sk_twin_broadcast(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* src, uint32_t dim,
+                       const uint32_t* dst_shape, const uint32_t* src_shape);
+
+/* SetDeqScale(half): the DEQSCALE register Cast int32_t -> half multiplies by. */
+void sk_twin_set_deq_scale(uint64_t half_bits);
 
 /* The count of the last GatherMask (AscendCUtils::GetRsvdCnt). */
 uint64_t sk_twin_rsvd_cnt(void);

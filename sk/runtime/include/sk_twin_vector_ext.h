@@ -153,6 +153,8 @@ template <typename T>
 constexpr bool kShift = kOneOf<T, int16_t, uint16_t, int32_t, uint32_t>;
 template <typename T>
 constexpr bool kB16B32 = kOneOf<T, half, bfloat16_t, float, int16_t, uint16_t, int32_t, uint32_t>;
+template <typename T>
+constexpr bool kFloatHalf = kOneOf<T, half, float>;
 }  // namespace sk_detail
 
 #define SK_TWIN_TYPES_OF(NAME, KIND, LIST) \
@@ -561,10 +563,6 @@ static inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& s
                             static_cast<uint32_t>(dstRepStride), static_cast<uint32_t>(srcBlkStride),              \
                             static_cast<uint32_t>(srcRepStride), ORDER_VALUE);                                     \
   }
-namespace sk_detail {
-template <typename T>
-constexpr bool kFloatHalf = kOneOf<T, half, float>;
-}
 #define SK_TWIN_ORDER_PARAM , ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX
 #define SK_TWIN_NO_ORDER
 SK_TWIN_REPEAT_REDUCE(WholeReduceSum, SK_TWIN_V_REDUCE_SUM, SK_TWIN_NO_ORDER, 0)
@@ -600,6 +598,194 @@ static inline void CreateVecIndex(LocalTensor<T> dst, const sk_detail::Scalar<T>
   SK_TWIN_TYPES_OF(CreateVecIndex, kArith, "half, bfloat16_t, float, int16_t, int32_t");
   ::sk_twin_arith(sk_detail::Dtype<T>::value, &dst.ref_, sk_detail::Bits<T>(firstValue),
                   sk_detail::Bits<T>(static_cast<T>(1)), count, "CreateVecIndex");
+}
+
+// ------------------------------------------- element-wise math (high level)
+// Floor Ceil Trunc Round Sign Sin Cos Tan Tanh Sinh Cosh Atan Erf Log Log2
+// Log10 (Log: natural) and Power: computed exactly in double and rounded once
+// to T; the sharedTmpBuffer forms accept the buffer and do not need it.
+#define SK_TWIN_MATH_UNARY(NAME, OP)                                                                           \
+  template <typename T, bool isReuseSource = false>                                                            \
+  static inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount) {     \
+    SK_TWIN_TYPES_OF(NAME, kFloatHalf, "half, float");                                                         \
+    SkTwinRep r = sk_detail::CountRep<T>(OP, calCount);                                                        \
+    sk_detail::Run<T>(r, &dst, &src.ref_, nullptr);                                                            \
+  }                                                                                                            \
+  template <typename T, bool isReuseSource = false>                                                            \
+  static inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                               \
+                          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {              \
+    (void)sharedTmpBuffer;                                                                                     \
+    NAME<T, isReuseSource>(dst, src, calCount);                                                                \
+  }
+SK_TWIN_MATH_UNARY(Floor, SK_TWIN_X_FLOOR)
+SK_TWIN_MATH_UNARY(Ceil, SK_TWIN_X_CEIL)
+SK_TWIN_MATH_UNARY(Trunc, SK_TWIN_X_TRUNC)
+SK_TWIN_MATH_UNARY(Round, SK_TWIN_X_ROUND)
+SK_TWIN_MATH_UNARY(Sign, SK_TWIN_X_SIGN)
+SK_TWIN_MATH_UNARY(Sin, SK_TWIN_X_SIN)
+SK_TWIN_MATH_UNARY(Cos, SK_TWIN_X_COS)
+SK_TWIN_MATH_UNARY(Tan, SK_TWIN_X_TAN)
+SK_TWIN_MATH_UNARY(Tanh, SK_TWIN_X_TANH)
+SK_TWIN_MATH_UNARY(Sinh, SK_TWIN_X_SINH)
+SK_TWIN_MATH_UNARY(Cosh, SK_TWIN_X_COSH)
+SK_TWIN_MATH_UNARY(Atan, SK_TWIN_X_ATAN)
+SK_TWIN_MATH_UNARY(Erf, SK_TWIN_X_ERF)
+SK_TWIN_MATH_UNARY(Log, SK_TWIN_V_LN)
+SK_TWIN_MATH_UNARY(Log2, SK_TWIN_X_LOG2)
+SK_TWIN_MATH_UNARY(Log10, SK_TWIN_X_LOG10)
+#undef SK_TWIN_MATH_UNARY
+
+// Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor.
+template <typename T, bool isReuseSource = false>
+static inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                         const uint32_t calCount) {
+  SK_TWIN_TYPES_OF(Power, kFloatHalf, "half, float");
+  SkTwinRep r = sk_detail::CountRep<T>(SK_TWIN_X_POWER, calCount);
+  sk_detail::Run<T>(r, &dst, &src0.ref_, &src1.ref_);
+}
+template <typename T, bool isReuseSource = false>
+static inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const sk_detail::Scalar<T>& src1,
+                         const uint32_t calCount) {
+  SK_TWIN_TYPES_OF(Power, kFloatHalf, "half, float");
+  SkTwinRep r = sk_detail::CountRep<T>(SK_TWIN_X_POWER, calCount);
+  r.scalar = sk_detail::Bits<T>(src1);
+  sk_detail::Run<T>(r, &dst, &src0.ref_, nullptr);
+}
+template <typename T, bool isReuseSource = false>
+static inline void Power(const LocalTensor<T>& dst, const sk_detail::Scalar<T>& src0, const LocalTensor<T>& src1,
+                         const uint32_t calCount) {
+  SK_TWIN_TYPES_OF(Power, kFloatHalf, "half, float");
+  SkTwinRep r = sk_detail::CountRep<T>(SK_TWIN_X_POWER, calCount);
+  r.scalar = sk_detail::Bits<T>(src0);
+  r.mode = 1;  // the scalar is the base
+  sk_detail::Run<T>(r, &dst, &src1.ref_, nullptr);
+}
+#define SK_TWIN_POWER_TMP(A, B)                                                                                 \
+  template <typename T, bool isReuseSource = false>                                                             \
+  static inline void Power(const LocalTensor<T>& dst, A src0, B src1, const LocalTensor<uint8_t>& sharedTmpBuffer, \
+                           const uint32_t calCount) {                                                           \
+    (void)sharedTmpBuffer;                                                                                      \
+    Power<T, isReuseSource>(dst, src0, src1, calCount);                                                         \
+  }
+SK_TWIN_POWER_TMP(const LocalTensor<T>&, const LocalTensor<T>&)
+SK_TWIN_POWER_TMP(const LocalTensor<T>&, const sk_detail::Scalar<T>&)
+SK_TWIN_POWER_TMP(const sk_detail::Scalar<T>&, const LocalTensor<T>&)
+#undef SK_TWIN_POWER_TMP
+
+// Broadcast (also spelled BroadCast): dim 1 or 2, source dimensions of 1
+// repeated to the destination shape; the temporary buffer is not needed.
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+static inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                             const uint32_t dstShape[dim], const uint32_t srcShape[dim]) {
+  static_assert(dim == 1 || dim == 2, "AscendC::Broadcast: dim is 1 or 2");
+  static_assert(axis == 0 || axis == 1, "AscendC::Broadcast: axis is 0 or 1");
+  ::sk_twin_broadcast(sk_detail::Dtype<T>::value, &dstLocal.ref_, &srcLocal.ref_, dim, dstShape, srcShape);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+static inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                             const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                             LocalTensor<uint8_t>& sharedTmpBuffer) {
+  (void)sharedTmpBuffer;
+  Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false, typename... More>
+static inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                             const uint32_t dstShape[dim], const uint32_t srcShape[dim], More&... more) {
+  Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, more...);
+}
+
+// DEQSCALE: Cast int32_t -> half gives half(src * scale), rounded once.
+static inline void SetDeqScale(half scale) { ::sk_twin_set_deq_scale(scale.bits_); }
+
+// ------------------------------------------------------------- scalar casts
+static inline float Cast(const bfloat16_t& bVal) { return static_cast<float>(bVal); }
+static inline bfloat16_t Cast(const float& fVal) { return bfloat16_t(fVal); }
+// float to half or int32_t with a RoundMode (int32_t saturates, NaN gives 0).
+template <typename T, typename U, RoundMode roundMode>
+static inline U Cast(T valueIn) {
+  static_assert(std::is_same<T, float>::value && sk_detail::kOneOf<U, half, int32_t>,
+                "AscendC::Cast<T, U, roundMode>(value): the CPU twin (as Atlas A2/A3) converts float to half or int32_t");
+  const int m = roundMode == RoundMode::CAST_FLOOR ? sk_twin_fp::kFloor
+                : roundMode == RoundMode::CAST_CEIL ? sk_twin_fp::kCeil
+                : roundMode == RoundMode::CAST_ROUND ? sk_twin_fp::kAway
+                : roundMode == RoundMode::CAST_TRUNC ? sk_twin_fp::kTrunc
+                : roundMode == RoundMode::CAST_ODD ? sk_twin_fp::kOdd : sk_twin_fp::kRint;
+  const sk_twin_fp::Round mode = static_cast<sk_twin_fp::Round>(m);
+  if constexpr (std::is_same<U, half>::value) {
+    return half::FromBits(static_cast<uint16_t>(sk_twin_fp::FromDouble(valueIn, 5, 10, mode)));
+  } else {
+    if (valueIn != valueIn) return 0;
+    if (valueIn >= 2147483648.0f) return INT32_MAX;
+    if (valueIn < -2147483648.0f) return INT32_MIN;
+    // Round to an integral float with the mode (a 32-bit float keeps every integer of its range exactly).
+    const double v = valueIn;
+    const int64_t t = static_cast<int64_t>(v);  // toward zero
+    const double frac = v - static_cast<double>(t);
+    int64_t r = t;
+    switch (mode) {
+      case sk_twin_fp::kFloor: r = frac < 0 ? t - 1 : t; break;
+      case sk_twin_fp::kCeil: r = frac > 0 ? t + 1 : t; break;
+      case sk_twin_fp::kAway: r = frac >= 0.5 ? t + 1 : frac <= -0.5 ? t - 1 : t; break;
+      case sk_twin_fp::kTrunc: break;
+      case sk_twin_fp::kOdd: r = (frac != 0 && (t % 2 == 0)) ? (frac > 0 ? t + 1 : t - 1) : t; break;
+      default:
+        if (frac > 0.5 || (frac == 0.5 && (t % 2 != 0))) r = t + 1;
+        else if (frac < -0.5 || (frac == -0.5 && (t % 2 != 0))) r = t - 1;
+    }
+    return static_cast<int32_t>(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r);
+  }
+}
+
+// ------------------------------------------------ whole-tensor expressions
+// dst = a OP b runs the instruction over dst's length (arithmetic, And, Or);
+// mask = a CMP b compares a's length (a multiple of 256 bytes) into bits.
+namespace sk_detail {
+template <typename T, int OP>
+struct TensorExpr {
+  using SkTwinExpr = void;
+  const LocalTensor<T>& a;
+  const LocalTensor<T>& b;
+  template <typename D>
+  void Eval(const LocalTensor<D>& dst) const {
+    if constexpr (OP < 8) {
+      static_assert(std::is_same<D, T>::value, "AscendC: dst = a op b needs dst of the operands' type");
+      const int32_t n = static_cast<int32_t>(dst.GetSize());
+      if constexpr (OP == 0) Add(dst, a, b, n);
+      if constexpr (OP == 1) Sub(dst, a, b, n);
+      if constexpr (OP == 2) Mul(dst, a, b, n);
+      if constexpr (OP == 3) Div(dst, a, b, n);
+      if constexpr (OP == 4) And(dst, a, b, n);
+      if constexpr (OP == 5) Or(dst, a, b, n);
+    } else {
+      Compare(dst, a, b, static_cast<CMPMODE>(OP - 8), a.GetSize());
+    }
+  }
+};
+}  // namespace sk_detail
+#define SK_TWIN_TENSOR_OP(SYM, OP)                                                                 \
+  template <typename T>                                                                            \
+  static inline sk_detail::TensorExpr<T, OP> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) { \
+    return {a, b};                                                                                 \
+  }
+SK_TWIN_TENSOR_OP(+, 0)
+SK_TWIN_TENSOR_OP(-, 1)
+SK_TWIN_TENSOR_OP(*, 2)
+SK_TWIN_TENSOR_OP(/, 3)
+SK_TWIN_TENSOR_OP(&, 4)
+SK_TWIN_TENSOR_OP(|, 5)
+SK_TWIN_TENSOR_OP(<, 8 + static_cast<int>(CMPMODE::LT))
+SK_TWIN_TENSOR_OP(>, 8 + static_cast<int>(CMPMODE::GT))
+SK_TWIN_TENSOR_OP(==, 8 + static_cast<int>(CMPMODE::EQ))
+SK_TWIN_TENSOR_OP(<=, 8 + static_cast<int>(CMPMODE::LE))
+SK_TWIN_TENSOR_OP(>=, 8 + static_cast<int>(CMPMODE::GE))
+SK_TWIN_TENSOR_OP(!=, 8 + static_cast<int>(CMPMODE::NE))
+#undef SK_TWIN_TENSOR_OP
+
+// InitOutput<T>(gm, size, value): the first size elements of gm set to value
+// (bounds-checked against SetGlobalBuffer's size).
+template <typename T>
+static inline void InitOutput(GlobalTensor<T> gm, uint32_t size, T value = 0) {
+  for (uint32_t i = 0; i < size; ++i) gm.SetValue(i, value);
 }
 
 #undef SK_TWIN_TYPES_OF

@@ -43,6 +43,9 @@ double TreeSum(uint32_t dt, std::vector<double> v);
 bool CompareValues(uint32_t mode, double a, double b);
 const char* CmpName(uint32_t mode);
 void CheckCount(int64_t count, const std::string& call);
+// The DEQSCALE register that Cast int32_t -> half multiplies by (SetDeqScale);
+// fails the call when it was never set.
+double DeqScale(const std::string& call);
 // One element of a Cast: fv (floating source) or iv (integer source) to
 // dst_dtype at out, with an AscendC::RoundMode value.
 void CastElem(uint32_t dst_dtype, uint32_t src_dtype, uint32_t round_mode, double fv, int64_t iv, uint8_t* out);

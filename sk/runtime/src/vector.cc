@@ -393,6 +393,11 @@ void sk_twin_cast(uint32_t dst_dtype, uint32_t src_dtype, uint32_t round_mode, c
     if (sf) fv.push_back(sk_twin::LoadF(src_dtype, s + i * se));
     else iv.push_back(sk_twin::LoadI(src_dtype, s + i * se));
   }
+  if (dst_dtype == SK_TWIN_DT_HALF && src_dtype == SK_TWIN_DT_I32) {  // scaled by DEQSCALE, roundMode unused
+    const double scale = sk_twin::DeqScale(call);
+    for (int64_t i = 0; i < count; ++i) sk_twin::StoreF(dst_dtype, d + i * de, static_cast<double>(iv[i]) * scale);
+    return;
+  }
   for (int64_t i = 0; i < count; ++i) {
     sk_twin::CastElem(dst_dtype, src_dtype, round_mode, sf ? fv[i] : 0.0, sf ? 0 : iv[i], d + i * de);
   }

@@ -43,6 +43,22 @@ const char* XName(uint32_t op) {
     case SK_TWIN_X_SELECT: return "Select";
     case SK_TWIN_X_COMPARE_REG: return "Compare (into CMPMASK)";
     case SK_TWIN_X_SELECT_REG: return "Select (by CMPMASK)";
+    case SK_TWIN_X_FLOOR: return "Floor";
+    case SK_TWIN_X_CEIL: return "Ceil";
+    case SK_TWIN_X_TRUNC: return "Trunc";
+    case SK_TWIN_X_ROUND: return "Round";
+    case SK_TWIN_X_SIGN: return "Sign";
+    case SK_TWIN_X_SIN: return "Sin";
+    case SK_TWIN_X_COS: return "Cos";
+    case SK_TWIN_X_TAN: return "Tan";
+    case SK_TWIN_X_TANH: return "Tanh";
+    case SK_TWIN_X_SINH: return "Sinh";
+    case SK_TWIN_X_COSH: return "Cosh";
+    case SK_TWIN_X_ATAN: return "Atan";
+    case SK_TWIN_X_ERF: return "Erf";
+    case SK_TWIN_X_LOG2: return "Log2";
+    case SK_TWIN_X_LOG10: return "Log10";
+    case SK_TWIN_X_POWER: return "Power";
     default: return OpName(op);
   }
 }
@@ -164,11 +180,34 @@ uint64_t RawBits(const uint8_t* p, uint32_t e) {
 
 bool TwoSources(uint32_t op) {
   return (op <= SK_TWIN_V_MIN) || op == SK_TWIN_X_AND || op == SK_TWIN_X_OR || op == SK_TWIN_X_COMPARE ||
-         op == SK_TWIN_X_SELECT || op == SK_TWIN_X_COMPARE_REG || op == SK_TWIN_X_SELECT_REG;
+         op == SK_TWIN_X_SELECT || op == SK_TWIN_X_COMPARE_REG || op == SK_TWIN_X_SELECT_REG ||
+         op == SK_TWIN_X_POWER;
+}
+
+// The high-level element-wise math, exact in double before the one rounding.
+double MathF(uint32_t op, double x, double y, uint32_t mode) {
+  switch (op) {
+    case SK_TWIN_X_FLOOR: return std::floor(x);
+    case SK_TWIN_X_CEIL: return std::ceil(x);
+    case SK_TWIN_X_TRUNC: return std::trunc(x);
+    case SK_TWIN_X_ROUND: return std::round(x);
+    case SK_TWIN_X_SIGN: return std::isnan(x) ? x : (x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0);
+    case SK_TWIN_X_SIN: return std::sin(x);
+    case SK_TWIN_X_COS: return std::cos(x);
+    case SK_TWIN_X_TAN: return std::tan(x);
+    case SK_TWIN_X_TANH: return std::tanh(x);
+    case SK_TWIN_X_SINH: return std::sinh(x);
+    case SK_TWIN_X_COSH: return std::cosh(x);
+    case SK_TWIN_X_ATAN: return std::atan(x);
+    case SK_TWIN_X_ERF: return std::erf(x);
+    case SK_TWIN_X_LOG2: return std::log2(x);
+    case SK_TWIN_X_LOG10: return std::log10(x);
+    default: return mode == 1 ? std::pow(y, x) : std::pow(x, y);  // POWER
+  }
 }
 
 // One lane's result: writes `out` (e bytes of dst) or *bit for a compare.
-void Lane(const SkTwinRep& a, const uint8_t* x, const uint8_t* y, const uint8_t* cur, bool sel, uint8_t* out,
+void Lane(const SkTwinRep& a, double deq, const uint8_t* x, const uint8_t* y, const uint8_t* cur, bool sel, uint8_t* out,
           bool* bit) {
   const uint32_t dt = a.dtype, st = a.src_dtype;
   const uint32_t e = DtypeSize(dt);
@@ -176,6 +215,10 @@ void Lane(const SkTwinRep& a, const uint8_t* x, const uint8_t* y, const uint8_t*
     case SK_TWIN_V_DUPLICATE: std::memcpy(out, &a.scalar, e); return;
     case SK_TWIN_X_COPY: std::memcpy(out, x, e); return;
     case SK_TWIN_X_CAST:
+      if (dt == SK_TWIN_DT_HALF && st == SK_TWIN_DT_I32) {  // scaled by DEQSCALE (checked before the lanes)
+        StoreF(dt, out, static_cast<double>(LoadI(st, x)) * deq);
+        return;
+      }
       CastElem(dt, st, a.mode, DtypeIsFloat(st) ? LoadF(st, x) : 0.0, DtypeIsFloat(st) ? 0 : LoadI(st, x), out);
       return;
     case SK_TWIN_X_AXPY:
@@ -221,6 +264,11 @@ void Lane(const SkTwinRep& a, const uint8_t* x, const uint8_t* y, const uint8_t*
       return;
     }
     default:
+      if (a.op >= SK_TWIN_X_FLOOR && a.op < SK_TWIN_X_END) {
+        const double yv = y != nullptr ? LoadF(dt, y) : Scalar(dt, a.scalar);
+        StoreF(dt, out, MathF(a.op, LoadF(dt, x), yv, a.mode));
+        return;
+      }
       break;
   }
   // The SK_TWIN_V_* arithmetic, as in the count forms.
@@ -237,6 +285,16 @@ void Lane(const SkTwinRep& a, const uint8_t* x, const uint8_t* y, const uint8_t*
 }
 
 }  // namespace
+
+double DeqScale(const std::string& call) {
+  const AscendState& st = State("Cast");
+  if (!st.deq_set) {
+    FailRule(call, "Cast from int32_t to half multiplies by the DEQSCALE register, which was never set",
+             "call SetDeqScale(half scale) before it (roundMode does not apply to this conversion)");
+  }
+  return st.deq_scale;
+}
+
 }  // namespace sk_twin
 
 using sk_twin::FailRule;
@@ -287,6 +345,9 @@ void sk_twin_rep(const SkTwinRep* rep) {
     }
   }
   if (!any) return;  // count or repeatTime 0: a NOP, as on Atlas A2/A3
+  const double deq = a.op == SK_TWIN_X_CAST && a.dtype == SK_TWIN_DT_HALF && a.src_dtype == SK_TWIN_DT_I32
+                         ? sk_twin::DeqScale(call)
+                         : 0.0;
   const bool needs_src0 = a.op != SK_TWIN_V_DUPLICATE;
   const bool needs_src1 = sk_twin::TwoSources(a.op) && a.src1 != nullptr;
   // Compare's dst: one bit per lane, repeats packed one after the other.
@@ -327,7 +388,7 @@ void sk_twin_rep(const SkTwinRep* rep) {
       }
       Pending p{doff, {0}};
       bool bit = false;
-      sk_twin::Lane(a, x, y, d != nullptr && !compare ? d + doff : nullptr, sel, p.bytes, &bit);
+      sk_twin::Lane(a, deq, x, y, d != nullptr && !compare ? d + doff : nullptr, sel, p.bytes, &bit);
       if (compare) {
         const uint8_t m = static_cast<uint8_t>(1u << (k % 8));
         cmp_out[k / 8] = static_cast<uint8_t>(bit ? (cmp_out[k / 8] | m) : (cmp_out[k / 8] & ~m));
@@ -473,6 +534,37 @@ uint64_t sk_twin_gather_mask(uint32_t dtype, const SkTwinLocalRef* dst, const Sk
   }
   st.rsvd_cnt = kept.size() / e;
   return st.rsvd_cnt;
+}
+
+void sk_twin_broadcast(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* src, uint32_t dim,
+                       const uint32_t* dst_shape, const uint32_t* src_shape) {
+  std::string shapes;
+  for (uint32_t i = 0; i < dim && i < 2; ++i) {
+    shapes += (i ? ", " : "") + Num(src_shape[i]) + "->" + Num(dst_shape[i]);
+  }
+  const std::string call = std::string("Broadcast<") + sk_twin::DtypeName(dtype) + ", dim " + Num(dim) + ">(" + shapes + ")";
+  if (dim < 1 || dim > 2) FailRule(call, "dim " + Num(dim), "dim is 1 or 2");
+  const uint64_t rows_d = dim == 2 ? dst_shape[0] : 1, cols_d = dst_shape[dim - 1];
+  const uint64_t rows_s = dim == 2 ? src_shape[0] : 1, cols_s = src_shape[dim - 1];
+  if ((rows_s != rows_d && rows_s != 1) || (cols_s != cols_d && cols_s != 1)) {
+    FailRule(call, "a source dimension is neither 1 nor the destination's", "broadcast only dimensions of size 1");
+  }
+  const uint32_t e = sk_twin::DtypeSize(dtype);
+  if (rows_d * cols_d == 0) return;
+  const uint8_t* s = sk_twin::Operand(src, rows_s * cols_s * e, call, "src");
+  uint8_t* d = sk_twin::Operand(dst, rows_d * cols_d * e, call, "dst");
+  const std::vector<uint8_t> in(s, s + rows_s * cols_s * e);
+  for (uint64_t i = 0; i < rows_d; ++i) {
+    for (uint64_t j = 0; j < cols_d; ++j) {
+      std::memcpy(d + (i * cols_d + j) * e, in.data() + ((rows_s == 1 ? 0 : i) * cols_s + (cols_s == 1 ? 0 : j)) * e, e);
+    }
+  }
+}
+
+void sk_twin_set_deq_scale(uint64_t half_bits) {
+  sk_twin::AscendState& st = sk_twin::State("SetDeqScale");
+  st.deq_set = true;
+  st.deq_scale = sk_twin::Scalar(SK_TWIN_DT_HALF, half_bits);
 }
 
 uint64_t sk_twin_rsvd_cnt(void) { return sk_twin::State("GetRsvdCnt").rsvd_cnt; }

@@ -336,6 +336,161 @@ TWIN_TEST(atomic_add_accumulates_every_block) {
   CHECK_EQ(bad, 0);
 }
 
+TWIN_TEST(high_level_math_rounds_once_from_the_exact_value) {
+  std::vector<uint8_t> io(8192);
+  const double xs[8] = {-2.5, -1.5, -0.4, 0.0, 0.5, 1.5, 2.75, 7.0};
+  for (size_t k = 0; k < 64; ++k) Put<float>(&io, 4 * k, static_cast<float>(xs[k % 8] + 0.125 * static_cast<double>(k / 8)));
+  const std::vector<uint8_t> b = io;
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    Floor(f[64], f, 64);
+    Ceil(f[128], f, 64);
+    Trunc(f[192], f, 64);
+    Round(f[256], f, 64);
+    Sign(f[320], f, 64);
+    Tan(f[384], f, 64);
+    Power(f[448], f, 2.0f, 64);
+    Log(f[512], f[448], 64);
+  });
+  int bad = 0;
+  for (size_t k = 0; k < 64; ++k) {
+    const float x = At<float>(b, 4 * k);
+    const double xd = x;
+    bad += At<float>(io, 256 + 4 * k) != static_cast<float>(std::floor(xd));
+    bad += At<float>(io, 512 + 4 * k) != static_cast<float>(std::ceil(xd));
+    bad += At<float>(io, 768 + 4 * k) != static_cast<float>(std::trunc(xd));
+    bad += At<float>(io, 1024 + 4 * k) != static_cast<float>(std::round(xd));
+    bad += At<float>(io, 1280 + 4 * k) != (x > 0 ? 1.0f : x < 0 ? -1.0f : 0.0f);
+    bad += At<float>(io, 1536 + 4 * k) != static_cast<float>(std::tan(xd));
+    const float sq = static_cast<float>(xd * xd);
+    bad += At<float>(io, 1792 + 4 * k) != sq;
+    bad += !ascendc_test::SameFloat(At<float>(io, 2048 + 4 * k), static_cast<float>(std::log(static_cast<double>(sq))));
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(broadcast_repeats_dimensions_of_one) {
+  std::vector<uint8_t> io(4096);
+  for (size_t k = 0; k < 8; ++k) Put<float>(&io, 4 * k, static_cast<float>(k) + 0.5f);
+  const std::vector<uint8_t> b = io;
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    const uint32_t dst_rows[2] = {8, 16}, src_col[2] = {8, 1};
+    BroadCast<float, 2, 1>(f[64], f, dst_rows, src_col);  // [8, 1] -> [8, 16]
+    const uint32_t dst_cols[2] = {4, 8}, src_row[2] = {1, 8};
+    Broadcast<float, 2, 0>(f[256], f, dst_cols, src_row);  // [1, 8] -> [4, 8]
+  });
+  int bad = 0;
+  for (size_t i = 0; i < 8; ++i) {
+    for (size_t j = 0; j < 16; ++j) bad += At<float>(io, 256 + 4 * (i * 16 + j)) != At<float>(b, 4 * i);
+  }
+  for (size_t i = 0; i < 4; ++i) {
+    for (size_t j = 0; j < 8; ++j) bad += At<float>(io, 1024 + 4 * (i * 8 + j)) != At<float>(b, 4 * j);
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(cast_int32_to_half_scales_by_deq_scale) {
+  std::vector<uint8_t> io(2048);
+  for (size_t k = 0; k < 64; ++k) Put<int32_t>(&io, 4 * k, static_cast<int32_t>(k * 1001) - 20000);
+  const std::vector<uint8_t> b = io;
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    SetDeqScale(half(0.375f));
+    Cast(ub.ReinterpretCast<half>()[512], ub.ReinterpretCast<int32_t>(), RoundMode::CAST_NONE, 64);
+    Cast(ub.ReinterpretCast<half>()[576], ub.ReinterpretCast<int32_t>(), RoundMode::CAST_FLOOR, 64, 1, {1, 1, 4, 8});
+  });
+  int bad = 0;
+  for (size_t k = 0; k < 64; ++k) {
+    const uint16_t want = RefHalf(static_cast<double>(At<int32_t>(b, 4 * k)) * 0.375);
+    bad += At<uint16_t>(io, 1024 + 2 * k) != want;
+    bad += At<uint16_t>(io, 1152 + 2 * k) != want;
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(cast_int32_to_half_without_deq_scale_is_named) {
+  const std::string e = Violation("no_deq", [](LocalTensor<uint8_t>& ub) {
+    Cast(ub.ReinterpretCast<half>()[512], ub.ReinterpretCast<int32_t>(), RoundMode::CAST_RINT, 64);
+  });
+  CHECK_CONTAINS(e, "Cast<half, int32_t>(CAST_RINT, count 64)");
+  CHECK_CONTAINS(e, "DEQSCALE register, which was never set");
+}
+
+TWIN_TEST(whole_tensor_expressions_and_init_output) {
+  std::vector<uint8_t> io(4096);
+  for (size_t k = 0; k < 64; ++k) {
+    Put<float>(&io, 4 * k, static_cast<float>(k % 7) - 3.0f);
+    Put<float>(&io, 256 + 4 * k, static_cast<float>(k % 5) - 2.0f);
+  }
+  const std::vector<uint8_t> b = io;
+  std::vector<float> gm(40, 9.0f);
+  WithUb(&io, [&gm](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    LocalTensor<float> x = f, y = f[64], sum = f[128], prod = f[192];
+    sum.SetSize(64);
+    prod.SetSize(64);
+    sum = x + y;
+    prod = x * y;
+    LocalTensor<uint8_t> ge = ub[1024];
+    x.SetSize(64);
+    ge = x >= y;
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(gm.data(), gm.size());
+    InitOutput<float>(g[8], 24, 0.5f);
+  });
+  int bad = 0;
+  for (size_t k = 0; k < 64; ++k) {
+    const float x = At<float>(b, 4 * k), y = At<float>(b, 256 + 4 * k);
+    bad += At<float>(io, 512 + 4 * k) != x + y;
+    bad += At<float>(io, 768 + 4 * k) != x * y;
+    bad += ((io[1024 + k / 8] >> (k % 8)) & 1) != (x >= y ? 1 : 0);
+  }
+  for (size_t i = 0; i < gm.size(); ++i) bad += gm[i] != (i >= 8 && i < 32 ? 0.5f : 9.0f);
+  CHECK_EQ(bad, 0);
+}
+
+// A half table in a constant expression, as CANN kernels declare them.
+constexpr half kTable[4] = {0, 1, 3, 65504};
+static_assert(kTable[1].bits_ == 0x3c00 && kTable[2].bits_ == 0x4200 && kTable[3].bits_ == 0x7bff,
+              "half converts integers in constant expressions");
+static_assert(half(0.1).bits_ == 0x2e66 && bfloat16_t(1.5f).bits_ == 0x3fc0, "and floating values, to nearest even");
+
+TWIN_TEST(scalar_casts_queue_handles_and_bool_tensors) {
+  CHECK_EQ(AscendC::Cast(bfloat16_t(2.5f)), 2.5f);
+  CHECK_EQ(AscendC::Cast(1.00390625f).bits_, 0x3f80);  // a tie: to even
+  CHECK_EQ((AscendC::Cast<float, int32_t, RoundMode::CAST_RINT>(2.5f)), 2);
+  CHECK_EQ((AscendC::Cast<float, int32_t, RoundMode::CAST_RINT>(-3.5f)), -4);
+  CHECK_EQ((AscendC::Cast<float, int32_t, RoundMode::CAST_FLOOR>(-0.25f)), -1);
+  CHECK_EQ((AscendC::Cast<float, int32_t, RoundMode::CAST_CEIL>(0.25f)), 1);
+  CHECK_EQ((AscendC::Cast<float, int32_t, RoundMode::CAST_ROUND>(-2.5f)), -3);
+  CHECK_EQ((AscendC::Cast<float, int32_t, RoundMode::CAST_TRUNC>(1e10f)), INT32_MAX);
+  // 1.5 + 1.5 ulp of half: truncated to 1.5 + 1 ulp, rounded to even 1.5 + 2 ulp.
+  CHECK_EQ((AscendC::Cast<float, half, RoundMode::CAST_TRUNC>(1.0009765625f * 1.5f)).bits_, 0x3e01);
+  CHECK_EQ((AscendC::Cast<float, half, RoundMode::CAST_RINT>(1.0009765625f * 1.5f)).bits_, 0x3e02);
+  std::vector<uint8_t> flags(32, 0);
+  for (size_t i = 0; i < flags.size(); i += 3) flags[i] = 1;
+  std::vector<uint8_t> back(32, 7);
+  twin_test::Run run;
+  RunAiv(&run, "handles", [&] {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 64);
+    TQue<QuePosition::VECIN, 1> alias;
+    alias = q;  // the same queue
+    GlobalTensor<bool> g, o;
+    g.SetGlobalBuffer(reinterpret_cast<bool*>(flags.data()), flags.size());
+    o.SetGlobalBuffer(reinterpret_cast<bool*>(back.data()), back.size());
+    LocalTensor<bool> t = alias.AllocTensor<bool>();
+    DataCopy(t, g, 32);
+    q.EnQue(t);
+    LocalTensor<bool> u = alias.DeQue<bool>();
+    DataCopy(o, u, 32);
+    q.FreeTensor(u);
+  });
+  CHECK_OK(run);
+  CHECK(back == flags);
+}
+
 // ------------------------------------------------------------------ rules
 
 TWIN_TEST(repeat_over_255_is_named) {
