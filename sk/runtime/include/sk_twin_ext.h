@@ -103,6 +103,20 @@ uint64_t sk_twin_gather_mask(uint32_t dtype, const SkTwinLocalRef* dst, const Sk
 void sk_twin_broadcast(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* src, uint32_t dim,
                        const uint32_t* dst_shape, const uint32_t* src_shape);
 
+/* The high-level ReduceSum/Max/Min over one axis of a [rows, cols] tensor
+ * (op SK_TWIN_V_REDUCE_*): ar 1 reduces each row (Pattern AR), 0 each column
+ * (RA); inner_pad: rows are stored 32-byte aligned. */
+void sk_twin_reduce_axis(uint32_t op, uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* src,
+                         uint32_t rows, uint32_t cols, uint32_t ar, uint32_t inner_pad);
+
+/* The sort family, layout of Atlas A2/A3 (8-byte (score, index) pairs: the
+ * score in the low bytes, the uint32 index in the high 4). what 0 Concat
+ * (16 elements a repeat copied as they are), 1 Sort (32 a repeat, descending,
+ * equal scores keep their order; full: all repeat * 32 at once), 2 Extract
+ * (32 a repeat: values to dst, indices to index). */
+void sk_twin_sort(uint32_t what, uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* src,
+                  const SkTwinLocalRef* index, int64_t repeat, uint32_t full);
+
 /* SetDeqScale(half): the DEQSCALE register Cast int32_t -> half multiplies by. */
 void sk_twin_set_deq_scale(uint64_t half_bits);
 

@@ -540,6 +540,11 @@ static inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& s
                                   gatherMaskParams.src1RepeatStride);
 }
 
+// The kept count of the worker's last GatherMask (the RSVD_CNT register).
+struct AscendCUtils {
+  static inline int64_t GetRsvdCnt() { return static_cast<int64_t>(::sk_twin_rsvd_cnt()); }
+};
+
 // ------------------------------------------------------ per-repeat reductions
 #define SK_TWIN_REPEAT_REDUCE(NAME, OP, ORDER_PARAM, ORDER_VALUE)                                                  \
   template <typename T, bool isSetMask = true>                                                                     \
@@ -692,6 +697,63 @@ template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false, typ
 static inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                              const uint32_t dstShape[dim], const uint32_t srcShape[dim], More&... more) {
   Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, more...);
+}
+
+// The high-level reductions over one axis of a 2-D tensor: pattern
+// Pattern::Reduce::AR (each row) or RA (each column); srcInnerPad: rows are
+// stored 32-byte aligned. Sum of a row in the pairwise order of the
+// instructions, of a column row after row; each add rounded to T.
+namespace Pattern {
+namespace Reduce {
+struct AR {
+  static constexpr uint32_t kSkTwinAr = 1;
+};
+struct RA {
+  static constexpr uint32_t kSkTwinAr = 0;
+};
+}  // namespace Reduce
+}  // namespace Pattern
+#define SK_TWIN_AXIS_REDUCE(NAME, OP)                                                                            \
+  template <typename T, class pattern, bool isReuseSource = false>                                               \
+  static inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                     \
+                          const uint32_t srcShape[], bool srcInnerPad) {                                         \
+    SK_TWIN_TYPES_OF(NAME, kFloatHalf, "half, float");                                                           \
+    ::sk_twin_reduce_axis(OP, sk_detail::Dtype<T>::value, &dstTensor.ref_, &srcTensor.ref_, srcShape[0],         \
+                          srcShape[1], pattern::kSkTwinAr, srcInnerPad ? 1 : 0);                                 \
+  }                                                                                                              \
+  template <typename T, class pattern, bool isReuseSource = false>                                               \
+  static inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                     \
+                          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[], bool srcInnerPad) { \
+    (void)sharedTmpBuffer;                                                                                       \
+    NAME<T, pattern, isReuseSource>(dstTensor, srcTensor, srcShape, srcInnerPad);                                \
+  }
+SK_TWIN_AXIS_REDUCE(ReduceSum, SK_TWIN_V_REDUCE_SUM)
+SK_TWIN_AXIS_REDUCE(ReduceMax, SK_TWIN_V_REDUCE_MAX)
+SK_TWIN_AXIS_REDUCE(ReduceMin, SK_TWIN_V_REDUCE_MIN)
+#undef SK_TWIN_AXIS_REDUCE
+
+// The sort family (Atlas A2/A3 layout, sk_twin_ext.h): Concat copies the
+// scores, Sort orders (score, index) pairs descending by 32 (or all when
+// isFullSort), Extract splits the pairs into values and uint32 indices.
+template <typename T>
+static inline void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor<T>& tmp,
+                          const int32_t repeatTime) {
+  SK_TWIN_TYPES_OF(Concat, kFloatHalf, "half, float");
+  (void)tmp;
+  ::sk_twin_sort(0, sk_detail::Dtype<T>::value, &concat.ref_, &src.ref_, nullptr, repeatTime, 0);
+}
+template <typename T, bool isFullSort>
+static inline void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const LocalTensor<uint32_t>& index,
+                        LocalTensor<T>& tmp, const int32_t repeatTime) {
+  SK_TWIN_TYPES_OF(Sort, kFloatHalf, "half, float");
+  (void)tmp;
+  ::sk_twin_sort(1, sk_detail::Dtype<T>::value, &dst.ref_, &concat.ref_, &index.ref_, repeatTime, isFullSort ? 1 : 0);
+}
+template <typename T>
+static inline void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstIndex,
+                           const LocalTensor<T>& sorted, const int32_t repeatTime) {
+  SK_TWIN_TYPES_OF(Extract, kFloatHalf, "half, float");
+  ::sk_twin_sort(2, sk_detail::Dtype<T>::value, &dstValue.ref_, &sorted.ref_, &dstIndex.ref_, repeatTime, 0);
 }
 
 // DEQSCALE: Cast int32_t -> half gives half(src * scale), rounded once.

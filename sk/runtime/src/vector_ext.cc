@@ -561,6 +561,109 @@ void sk_twin_broadcast(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLo
   }
 }
 
+void sk_twin_sort(uint32_t what, uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* src,
+                  const SkTwinLocalRef* index, int64_t repeat, uint32_t full) {
+  static const char* const kNames[] = {"Concat", "Sort", "Extract"};
+  const std::string call = std::string(what < 3 ? kNames[what] : "?") + "<" + sk_twin::DtypeName(dtype) +
+                           (what == 1 ? (full ? ", isFullSort true" : ", isFullSort false") : "") + ">(repeatTime " +
+                           std::to_string(repeat) + ")";
+  sk_twin::CheckRepeat(repeat, call);
+  if (repeat == 0) return;
+  const uint32_t e = sk_twin::DtypeSize(dtype);
+  const uint64_t n = static_cast<uint64_t>(repeat) * (what == 0 ? 16 : 32);
+  if (what == 0) {
+    const uint8_t* s = sk_twin::Operand(src, n * e, call, "src");
+    uint8_t* d = sk_twin::Operand(dst, n * e, call, "concat");
+    std::memmove(d, s, n * e);
+    return;
+  }
+  if (what == 2) {
+    const uint8_t* s = sk_twin::Operand(src, n * 8, call, "sorted");
+    uint8_t* v = sk_twin::Operand(dst, n * e, call, "dstValue");
+    uint8_t* ix = sk_twin::Operand(index, n * 4, call, "dstIndex");
+    const std::vector<uint8_t> in(s, s + n * 8);
+    for (uint64_t i = 0; i < n; ++i) {
+      std::memcpy(v + i * e, in.data() + i * 8, e);
+      std::memcpy(ix + i * 4, in.data() + i * 8 + 4, 4);
+    }
+    return;
+  }
+  const uint8_t* s = sk_twin::Operand(src, n * e, call, "concat");
+  const uint8_t* ix = sk_twin::Operand(index, n * 4, call, "index");
+  uint8_t* d = sk_twin::Operand(dst, n * 8, call, "dst");
+  struct Item {
+    double score;
+    uint64_t pos;
+    uint8_t bits[4];
+    uint32_t index;
+  };
+  std::vector<Item> items(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    items[i].score = sk_twin::LoadF(dtype, s + i * e);
+    items[i].pos = i;
+    std::memcpy(items[i].bits, s + i * e, e);
+    std::memcpy(&items[i].index, ix + i * 4, 4);
+  }
+  // Descending; a NaN counts as the largest; equal scores keep their input order.
+  auto before = [](const Item& a, const Item& b) {
+    const bool an = std::isnan(a.score), bn = std::isnan(b.score);
+    if (an != bn) return an;
+    return !an && a.score > b.score;
+  };
+  const uint64_t group = full ? n : 32;
+  for (uint64_t g = 0; g < n; g += group) {
+    std::stable_sort(items.begin() + g, items.begin() + g + group, before);
+  }
+  for (uint64_t i = 0; i < n; ++i) {
+    uint8_t pair[8] = {0};
+    std::memcpy(pair, items[i].bits, e);
+    std::memcpy(pair + 4, &items[i].index, 4);
+    std::memcpy(d + i * 8, pair, 8);
+  }
+}
+
+void sk_twin_reduce_axis(uint32_t op, uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* src,
+                         uint32_t rows, uint32_t cols, uint32_t ar, uint32_t inner_pad) {
+  const char* name = op == SK_TWIN_V_REDUCE_SUM ? "ReduceSum" : op == SK_TWIN_V_REDUCE_MAX ? "ReduceMax" : "ReduceMin";
+  const std::string call = std::string(name) + "<" + sk_twin::DtypeName(dtype) + ", Pattern::Reduce::" +
+                           (ar ? "AR" : "RA") + ">(srcShape {" + Num(rows) + ", " + Num(cols) + "}, srcInnerPad " +
+                           (inner_pad ? "true" : "false") + ")";
+  const uint32_t e = sk_twin::DtypeSize(dtype);
+  const uint64_t stride = inner_pad ? (uint64_t{cols} * e + sk_twin::kUbBlock - 1) / sk_twin::kUbBlock * sk_twin::kUbBlock / e
+                                    : cols;
+  if (rows == 0 || cols == 0) return;
+  const uint8_t* s = sk_twin::Operand(src, ((rows - 1) * stride + cols) * e, call, "src");
+  const uint64_t outs = ar ? rows : cols;
+  sk_twin::CheckLocalAlign(*dst, e, call, "dst");
+  uint8_t* d = sk_twin::LocalAccess(*dst, 0, outs * e, call, "dst");
+  std::vector<double> res(outs);
+  for (uint64_t o = 0; o < outs; ++o) {
+    const uint64_t n = ar ? cols : rows;
+    std::vector<double> v(n);
+    for (uint64_t k = 0; k < n; ++k) v[k] = sk_twin::LoadF(dtype, s + (ar ? o * stride + k : k * stride + o) * e);
+    if (op == SK_TWIN_V_REDUCE_SUM) {
+      if (ar) {
+        res[o] = sk_twin::TreeSum(dtype, v);  // a row: the hardware's pairwise order
+      } else {
+        double acc = v[0];  // a column: row after row, each add rounded to T
+        for (uint64_t k = 1; k < n; ++k) {
+          uint8_t tmp[8];
+          sk_twin::StoreF(dtype, tmp, acc + v[k]);
+          acc = sk_twin::LoadF(dtype, tmp);
+        }
+        res[o] = acc;
+      }
+      continue;
+    }
+    double best = v[0];
+    for (uint64_t k = 1; k < n && !std::isnan(best); ++k) {
+      if (std::isnan(v[k]) || (op == SK_TWIN_V_REDUCE_MAX ? v[k] > best : v[k] < best)) best = v[k];
+    }
+    res[o] = best;
+  }
+  for (uint64_t o = 0; o < outs; ++o) sk_twin::StoreF(dtype, d + o * e, res[o]);
+}
+
 void sk_twin_set_deq_scale(uint64_t half_bits) {
   sk_twin::AscendState& st = sk_twin::State("SetDeqScale");
   st.deq_set = true;

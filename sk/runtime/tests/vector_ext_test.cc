@@ -233,12 +233,13 @@ TWIN_TEST(gather_and_gather_mask) {
   for (size_t k = 0; k < 64; k += 3) pat |= uint64_t{1} << k;
   Put<uint64_t>(&io, 1024, pat);
   const std::vector<uint8_t> b = io;
-  uint64_t kept_tensor = 0, kept_builtin = 0;
+  uint64_t kept_tensor = 0, kept_builtin = 0, kept_register = 0;
   WithUb(&io, [&](LocalTensor<uint8_t>& ub) {
     LocalTensor<float> f = ub.ReinterpretCast<float>();
     Gather(f[512], f, ub.ReinterpretCast<uint32_t>()[128], 0, 64);
     GatherMask(f[640], f, ub.ReinterpretCast<uint32_t>()[256], true, 64, {1, 1, 0, 0}, kept_tensor);
     GatherMask(f[768], f, 2, false, 0, {1, 2, 8, 0}, kept_builtin);  // odd lanes of 2 repeats
+    kept_register = static_cast<uint64_t>(AscendCUtils::GetRsvdCnt());
   });
   int bad = 0;
   for (size_t k = 0; k < 64; ++k) {
@@ -247,6 +248,7 @@ TWIN_TEST(gather_and_gather_mask) {
   CHECK_EQ(kept_tensor, 22u);
   for (size_t n = 0; n < 22; ++n) bad += At<float>(io, 2560 + 4 * n) != static_cast<float>(3 * n) + 0.5f;
   CHECK_EQ(kept_builtin, 64u);
+  CHECK_EQ(kept_register, 64u);
   for (size_t n = 0; n < 64; ++n) bad += At<float>(io, 3072 + 4 * n) != static_cast<float>(2 * n + 1) + 0.5f;
   CHECK_EQ(bad, 0);
 }
@@ -386,6 +388,72 @@ TWIN_TEST(broadcast_repeats_dimensions_of_one) {
   }
   for (size_t i = 0; i < 4; ++i) {
     for (size_t j = 0; j < 8; ++j) bad += At<float>(io, 1024 + 4 * (i * 8 + j)) != At<float>(b, 4 * j);
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(concat_sort_extract_order_descending_and_stable) {
+  // 64 float scores with ties; index i; full sort and per-32 sort against std::stable_sort of a plain array.
+  std::vector<uint8_t> io(8192);
+  std::vector<float> scores(64);
+  for (size_t k = 0; k < 64; ++k) {
+    scores[k] = static_cast<float>((k * 37) % 11) - 5.0f;
+    Put<float>(&io, 4 * k, scores[k]);
+    Put<uint32_t>(&io, 256 + 4 * k, static_cast<uint32_t>(k));
+  }
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    LocalTensor<float> concat = f[128], tmp = f[1792];
+    Concat(concat, f, tmp, 4);
+    Sort<float, true>(f[256], concat, ub.ReinterpretCast<uint32_t>()[64], tmp, 2);   // pairs at byte 1024
+    Sort<float, false>(f[512], concat, ub.ReinterpretCast<uint32_t>()[64], tmp, 2);  // pairs at byte 2048
+    Extract(f[768], ub.ReinterpretCast<uint32_t>()[832], f[256], 2);                 // values 3072, indices 3328
+  });
+  std::vector<size_t> order(64);
+  for (size_t k = 0; k < 64; ++k) order[k] = k;
+  auto desc = [&](size_t a, size_t b) { return scores[a] > scores[b]; };
+  std::vector<size_t> full = order, part = order;
+  std::stable_sort(full.begin(), full.end(), desc);
+  std::stable_sort(part.begin(), part.begin() + 32, desc);
+  std::stable_sort(part.begin() + 32, part.end(), desc);
+  int bad = 0;
+  for (size_t i = 0; i < 64; ++i) {
+    bad += At<float>(io, 512 + 4 * i) != scores[i];  // Concat copied the scores
+    bad += At<float>(io, 1024 + 8 * i) != scores[full[i]] || At<uint32_t>(io, 1024 + 8 * i + 4) != full[i];
+    bad += At<float>(io, 2048 + 8 * i) != scores[part[i]] || At<uint32_t>(io, 2048 + 8 * i + 4) != part[i];
+    bad += At<float>(io, 3072 + 4 * i) != scores[full[i]] || At<uint32_t>(io, 3328 + 4 * i) != full[i];
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(axis_reductions_of_a_2d_tensor) {
+  // [3, 5] floats stored with 32-byte aligned rows (stride 8): sums of rows (AR) and columns (RA), max of rows.
+  std::vector<uint8_t> io(4096);
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = 0; j < 5; ++j) Put<float>(&io, 4 * (i * 8 + j), static_cast<float>(i * 10 + j) - 7.0f);
+  }
+  const std::vector<uint8_t> b = io;
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    const uint32_t shape[2] = {3, 5};
+    ReduceSum<float, Pattern::Reduce::AR>(f[64], f, shape, true);
+    ReduceSum<float, Pattern::Reduce::RA, true>(f[128], f, ub[2048], shape, true);
+    ReduceMax<float, Pattern::Reduce::AR>(f[192], f, shape, true);
+  });
+  int bad = 0;
+  for (size_t i = 0; i < 3; ++i) {
+    float sum = 0, mx = At<float>(b, 4 * i * 8);
+    for (size_t j = 0; j < 5; ++j) {
+      sum += At<float>(b, 4 * (i * 8 + j));
+      mx = std::max(mx, At<float>(b, 4 * (i * 8 + j)));
+    }
+    bad += At<float>(io, 256 + 4 * i) != sum;  // small integers: exact in any order
+    bad += At<float>(io, 768 + 4 * i) != mx;
+  }
+  for (size_t j = 0; j < 5; ++j) {
+    float sum = 0;
+    for (size_t i = 0; i < 3; ++i) sum += At<float>(b, 4 * (i * 8 + j));
+    bad += At<float>(io, 512 + 4 * j) != sum;
   }
   CHECK_EQ(bad, 0);
 }
