@@ -198,6 +198,54 @@ TWIN_TEST(grouped_matmul_in_a_mix_launch_through_regist_matmul_obj) {
   CHECK_EQ(bad, 0);
 }
 
+TWIN_TEST(grouped_matmul_on_the_aic_then_vector_work_on_its_aivs) {
+  // The separated MIX style of MoE kernels: the AIC of block g computes group g's C, then tells its two AIVs
+  // (mode-2 flag 5); AIV s scales rows [8 s, 8 s + 8) of that C by 2 into out.
+  const int groups = 2, m = 16, n = 32, k = 24;
+  std::vector<half> a = Values(groups * m * k, 9), b = Values(groups * k * n, 10);
+  std::vector<float> c(groups * m * n, 0.0f), out(groups * m * n, 0.0f);
+  twin_test::Run run;
+  Launch(&run, "grouped_mix", [&] {
+    const int g = static_cast<int>(get_block_idx());
+    GlobalTensor<float> gc;
+    gc.SetGlobalBuffer(c.data() + g * m * n, m * n);
+    if (ASCEND_IS_AIC) {
+      TCubeTiling t = Tiling(m, n, k);
+      Matmul<AType, AType, CFloat> mm;
+      mm.Init(&t);
+      GlobalTensor<half> ga, gb;
+      ga.SetGlobalBuffer(a.data() + g * m * k, m * k);
+      gb.SetGlobalBuffer(b.data() + g * k * n, k * n);
+      mm.SetTensorA(ga);
+      mm.SetTensorB(gb);
+      mm.IterateAll(gc);
+      mm.End();
+      CrossCoreSetFlag<2, PIPE_FIX>(5);
+      return;
+    }
+    CrossCoreWaitFlag(5);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 8 * n * 4);
+    LocalTensor<float> t0 = buf.Get<float>();
+    const int row0 = 8 * static_cast<int>(GetSubBlockIdx());
+    DataCopy(t0, gc[row0 * n], 8 * n);
+    Muls(t0, t0, 2.0f, 8 * n);
+    GlobalTensor<float> go;
+    go.SetGlobalBuffer(out.data() + g * m * n + row0 * n, 8 * n);
+    DataCopy(go, t0, 8 * n);
+  }, {2, 1, 2});
+  CHECK_OK(run);
+  int bad = 0;
+  for (int g = 0; g < groups; ++g) {
+    const std::vector<half> ag(a.begin() + g * m * k, a.begin() + (g + 1) * m * k);
+    const std::vector<half> bg(b.begin() + g * k * n, b.begin() + (g + 1) * k * n);
+    const std::vector<float> want = Reference(ag, bg, nullptr, m, n, k, false, false);
+    for (int i = 0; i < m * n; ++i) bad += !ascendc_test::SameFloat(out[g * m * n + i], want[i] * 2.0f);
+  }
+  CHECK_EQ(bad, 0);
+}
+
 TWIN_TEST(a_too_small_for_the_shape_is_named) {
   std::vector<half> a(16 * 16), b(16 * 16);
   std::vector<float> c(16 * 16);
