@@ -109,6 +109,22 @@ void sk_twin_broadcast(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLo
 void sk_twin_reduce_axis(uint32_t op, uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* src,
                          uint32_t rows, uint32_t cols, uint32_t ar, uint32_t inner_pad);
 
+/* MrgSort: merges the valid ones of 4 descending (score, index) lists of
+ * lens[i] pairs into dst, descending, ties taken from the lower list first;
+ * stop_exhausted: stop when a list runs out; repeat: the 4 lists are
+ * contiguous and each repeat moves all of them (and dst) by their total. */
+void sk_twin_mrgsort(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* srcs, const uint16_t* lens,
+                     uint32_t valid_bits, uint32_t stop_exhausted, int64_t repeat);
+
+/* TransDataTo5HD for 16-bit elements: repeat r reads DataBlock i (16
+ * elements) at src i + off_src and writes element j of it to element i of
+ * DataBlock j at dst j + off_dst, where off = stride * 32 bytes for a single
+ * repeat and r * stride * 32 otherwise (as documented). refs: the 16
+ * LocalTensors of each list, or NULL with addrs: raw UB addresses. */
+void sk_twin_trans5hd(uint32_t dtype, const SkTwinLocalRef* dst_refs, const SkTwinLocalRef* src_refs,
+                      const uint64_t* dst_addrs, const uint64_t* src_addrs, int64_t repeat, uint32_t dst_rep,
+                      uint32_t src_rep);
+
 /* The sort family, layout of Atlas A2/A3 (8-byte (score, index) pairs: the
  * score in the low bytes, the uint32 index in the high 4). what 0 Concat
  * (16 elements a repeat copied as they are), 1 Sort (32 a repeat, descending,

@@ -732,6 +732,82 @@ SK_TWIN_AXIS_REDUCE(ReduceMax, SK_TWIN_V_REDUCE_MAX)
 SK_TWIN_AXIS_REDUCE(ReduceMin, SK_TWIN_V_REDUCE_MIN)
 #undef SK_TWIN_AXIS_REDUCE
 
+// Sort32: 32 scores a repeat with their uint32 indices into descending
+// (score, index) pairs (the same order as Sort<T, false>).
+template <typename T>
+static inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<uint32_t>& src1,
+                          const int32_t repeatTime) {
+  SK_TWIN_TYPES_OF(Sort32, kFloatHalf, "half, float");
+  ::sk_twin_sort(1, sk_detail::Dtype<T>::value, &dst.ref_, &src0.ref_, &src1.ref_, repeatTime, 0);
+}
+template <typename T>
+struct MrgSortSrcList {
+  MrgSortSrcList() {}
+  MrgSortSrcList(const LocalTensor<T>& src1In, const LocalTensor<T>& src2In, const LocalTensor<T>& src3In,
+                 const LocalTensor<T>& src4In)
+      : src1(src1In), src2(src2In), src3(src3In), src4(src4In) {}
+  LocalTensor<T> src1, src2, src3, src4;
+};
+struct MrgSort4Info {
+  MrgSort4Info() {}
+  MrgSort4Info(const uint16_t elementLengthsIn[4], const bool ifExhaustedSuspensionIn, const uint16_t validBitIn,
+               const uint16_t repeatTimesIn)
+      : ifExhaustedSuspension(ifExhaustedSuspensionIn), validBit(validBitIn), repeatTimes(repeatTimesIn) {
+    for (int i = 0; i < 4; ++i) elementLengths[i] = elementLengthsIn[i];
+  }
+  uint16_t elementLengths[4] = {0, 0, 0, 0};
+  bool ifExhaustedSuspension = false;
+  uint16_t validBit = 0;
+  uint16_t repeatTimes = 1;
+};
+template <typename T>
+static inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgSort4Info& params) {
+  SK_TWIN_TYPES_OF(MrgSort, kFloatHalf, "half, float");
+  const SkTwinLocalRef srcs[4] = {src.src1.ref_, src.src2.ref_, src.src3.ref_, src.src4.ref_};
+  ::sk_twin_mrgsort(sk_detail::Dtype<T>::value, &dst.ref_, srcs, params.elementLengths, params.validBit,
+                    params.ifExhaustedSuspension ? 1 : 0, params.repeatTimes);
+}
+
+// TransDataTo5HD (16-bit element types): each repeat transposes the 16 x 16
+// matrix of the 16 source DataBlocks into the 16 destination DataBlocks.
+constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+struct TransDataTo5HDParams {
+  TransDataTo5HDParams() {}
+  TransDataTo5HDParams(const bool dstHighHalfIn, const bool srcHighHalfIn, const uint8_t repeatTimesIn,
+                       const uint16_t dstRepStrideIn, const uint16_t srcRepStrideIn)
+      : dstHighHalf(dstHighHalfIn), srcHighHalf(srcHighHalfIn), repeatTimes(repeatTimesIn),
+        dstRepStride(dstRepStrideIn), srcRepStride(srcRepStrideIn) {}
+  bool dstHighHalf = false;
+  bool srcHighHalf = false;
+  uint8_t repeatTimes = 1;
+  uint16_t dstRepStride = 0;
+  uint16_t srcRepStride = 0;
+};
+namespace sk_detail {
+template <typename T>
+constexpr bool kB16 = kOneOf<T, half, int16_t, uint16_t>;
+}
+template <typename T>
+static inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
+                                  const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
+                                  const TransDataTo5HDParams& nchwconvParams) {
+  SK_TWIN_TYPES_OF(TransDataTo5HD, kB16, "half, int16_t, uint16_t (8- and 32-bit forms are not implemented)");
+  SkTwinLocalRef d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
+  for (int32_t i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+    d[i] = dstList[i].ref_;
+    s[i] = srcList[i].ref_;
+  }
+  ::sk_twin_trans5hd(sk_detail::Dtype<T>::value, d, s, nullptr, nullptr, nchwconvParams.repeatTimes,
+                     nchwconvParams.dstRepStride, nchwconvParams.srcRepStride);
+}
+template <typename T>
+static inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                                  const TransDataTo5HDParams& nchwconvParams) {
+  SK_TWIN_TYPES_OF(TransDataTo5HD, kB16, "half, int16_t, uint16_t (8- and 32-bit forms are not implemented)");
+  ::sk_twin_trans5hd(sk_detail::Dtype<T>::value, nullptr, nullptr, dstList, srcList, nchwconvParams.repeatTimes,
+                     nchwconvParams.dstRepStride, nchwconvParams.srcRepStride);
+}
+
 // The sort family (Atlas A2/A3 layout, sk_twin_ext.h): Concat copies the
 // scores, Sort orders (score, index) pairs descending by 32 (or all when
 // isFullSort), Extract splits the pairs into values and uint32 indices.
@@ -758,6 +834,40 @@ static inline void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uin
 
 // DEQSCALE: Cast int32_t -> half gives half(src * scale), rounded once.
 static inline void SetDeqScale(half scale) { ::sk_twin_set_deq_scale(scale.bits_); }
+
+// ------------------------------------------------------ scalar bit counts
+// CountLeadingZero (64 for 0), GetBitCount<0|1>, CountBitsCntSameAsSignBit
+// (the bits after the sign equal to it), GetSFFValue<0|1> (the lowest
+// position of that bit, -1 if none); the Scalar* names are their older
+// spellings.
+static inline int64_t CountLeadingZero(uint64_t valueIn) {
+  return valueIn == 0 ? 64 : __builtin_clzll(valueIn);
+}
+template <int countValue>
+static inline int64_t GetBitCount(uint64_t valueIn) {
+  static_assert(countValue == 0 || countValue == 1, "AscendC::GetBitCount<countValue>: countValue is 0 or 1");
+  const int64_t ones = __builtin_popcountll(valueIn);
+  return countValue == 1 ? ones : 64 - ones;
+}
+static inline int64_t CountBitsCntSameAsSignBit(uint64_t valueIn) {
+  const uint64_t v = (valueIn >> 63) ? ~valueIn : valueIn;  // the bits after the sign that equal it are leading 0s
+  return (v == 0 ? 64 : __builtin_clzll(v)) - 1;
+}
+template <int countValue>
+static inline int64_t GetSFFValue(uint64_t valueIn) {
+  static_assert(countValue == 0 || countValue == 1, "AscendC::GetSFFValue<countValue>: countValue is 0 or 1");
+  const uint64_t v = countValue == 1 ? valueIn : ~valueIn;
+  return v == 0 ? -1 : __builtin_ctzll(v);
+}
+static inline int64_t ScalarCountLeadingZero(uint64_t valueIn) { return CountLeadingZero(valueIn); }
+template <int countValue>
+static inline int64_t ScalarGetCountOfValue(uint64_t valueIn) {
+  return GetBitCount<countValue>(valueIn);
+}
+template <int countValue>
+static inline int64_t ScalarGetSFFValue(uint64_t valueIn) {
+  return GetSFFValue<countValue>(valueIn);
+}
 
 // ------------------------------------------------------------- scalar casts
 static inline float Cast(const bfloat16_t& bVal) { return static_cast<float>(bVal); }

@@ -664,6 +664,96 @@ void sk_twin_reduce_axis(uint32_t op, uint32_t dtype, const SkTwinLocalRef* dst,
   for (uint64_t o = 0; o < outs; ++o) sk_twin::StoreF(dtype, d + o * e, res[o]);
 }
 
+void sk_twin_trans5hd(uint32_t dtype, const SkTwinLocalRef* dst_refs, const SkTwinLocalRef* src_refs,
+                      const uint64_t* dst_addrs, const uint64_t* src_addrs, int64_t repeat, uint32_t dst_rep,
+                      uint32_t src_rep) {
+  const std::string call = std::string("TransDataTo5HD<") + sk_twin::DtypeName(dtype) + ">(repeatTimes " +
+                           std::to_string(repeat) + ", dstRepStride " + Num(dst_rep) + ", srcRepStride " +
+                           Num(src_rep) + ")";
+  sk_twin::CheckRepeat(repeat, call);
+  if (repeat == 0) return;
+  const uint64_t blk = sk_twin::kUbBlock;
+  auto offset = [&](int64_t r, uint32_t stride) {
+    return (repeat == 1 ? 1 : static_cast<uint64_t>(r)) * stride * blk;
+  };
+  // The 32-byte block of list entry i in repeat r, checked.
+  auto block = [&](bool dst, uint32_t i, int64_t r) -> uint8_t* {
+    const uint64_t off = offset(r, dst ? dst_rep : src_rep);
+    const std::string role = std::string(dst ? "dstList[" : "srcList[") + Num(i) + "]";
+    if (dst ? dst_refs != nullptr : src_refs != nullptr) {
+      const SkTwinLocalRef& t = (dst ? dst_refs : src_refs)[i];
+      sk_twin::CheckLocalAlign(t, sk_twin::kUbBlock, call, role.c_str());
+      return sk_twin::LocalAccess(t, off, blk, call, role.c_str());
+    }
+    const uint64_t addr = (dst ? dst_addrs : src_addrs)[i];
+    if (addr % blk != 0) FailRule(call, role + " is UB address " + Num(addr) + ", not 32-byte aligned", "align it");
+    return static_cast<uint8_t*>(::sk_twin_local(1, addr + off, blk));
+  };
+  for (int64_t r = 0; r < repeat; ++r) {
+    uint16_t m[16][16];
+    for (uint32_t i = 0; i < 16; ++i) std::memcpy(m[i], block(false, i, r), blk);
+    for (uint32_t j = 0; j < 16; ++j) {
+      uint16_t col[16];
+      for (uint32_t i = 0; i < 16; ++i) col[i] = m[i][j];
+      std::memcpy(block(true, j, r), col, blk);
+    }
+  }
+}
+
+void sk_twin_mrgsort(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* srcs, const uint16_t* lens,
+                     uint32_t valid_bits, uint32_t stop_exhausted, int64_t repeat) {
+  const std::string call = std::string("MrgSort<") + sk_twin::DtypeName(dtype) + ">(elementLengths {" +
+                           Num(lens[0]) + ", " + Num(lens[1]) + ", " + Num(lens[2]) + ", " + Num(lens[3]) +
+                           "}, validBit " + Num(valid_bits) + ", repeatTimes " + std::to_string(repeat) + ")";
+  if (valid_bits != 3 && valid_bits != 7 && valid_bits != 15) {
+    FailRule(call, "validBit " + Num(valid_bits), "3 (2 lists), 7 (3 lists) or 15 (4 lists)");
+  }
+  sk_twin::CheckRepeat(repeat, call);
+  const uint32_t lists = valid_bits == 3 ? 2 : valid_bits == 7 ? 3 : 4;
+  uint64_t total = 0;
+  for (uint32_t k = 0; k < lists; ++k) {
+    if (lens[k] > 4095) FailRule(call, "elementLengths[" + Num(k) + "] " + Num(lens[k]), "0..4095 pairs");
+    total += lens[k];
+  }
+  if (repeat > 1 && (lists != 4 || stop_exhausted || lens[0] != lens[1] || lens[1] != lens[2] || lens[2] != lens[3])) {
+    FailRule(call, "repeatTimes " + std::to_string(repeat) + " with lists that are not 4 of one length",
+             "repeatTimes > 1 needs validBit 15, equal lengths, contiguous lists and ifExhaustedSuspension false");
+  }
+  for (int64_t r = 0; r < repeat; ++r) {
+    const uint64_t shift = static_cast<uint64_t>(r) * total * 8;
+    std::vector<std::vector<uint8_t>> in(lists);
+    for (uint32_t k = 0; k < lists; ++k) {
+      const uint8_t* p = sk_twin::LocalAccess(srcs[k], shift, uint64_t{lens[k]} * 8, call, "src");
+      in[k].assign(p, p + uint64_t{lens[k]} * 8);
+    }
+    std::vector<uint8_t> out;
+    std::vector<uint64_t> pos(lists, 0);
+    while (true) {
+      int64_t pick = -1;
+      double best = 0;
+      bool exhausted = false;
+      for (uint32_t k = 0; k < lists; ++k) {
+        if (pos[k] >= lens[k]) {
+          exhausted = true;
+          continue;
+        }
+        const double v = sk_twin::LoadF(dtype, in[k].data() + pos[k] * 8);
+        if (pick < 0 || v > best || (std::isnan(v) && !std::isnan(best))) {
+          pick = k;
+          best = v;
+        }
+      }
+      if (pick < 0 || (stop_exhausted && exhausted)) break;
+      out.insert(out.end(), in[pick].begin() + pos[pick] * 8, in[pick].begin() + pos[pick] * 8 + 8);
+      ++pos[pick];
+    }
+    if (!out.empty()) {
+      uint8_t* d = sk_twin::LocalAccess(*dst, shift, out.size(), call, "dst");
+      std::memcpy(d, out.data(), out.size());
+    }
+  }
+}
+
 void sk_twin_set_deq_scale(uint64_t half_bits) {
   sk_twin::AscendState& st = sk_twin::State("SetDeqScale");
   st.deq_set = true;

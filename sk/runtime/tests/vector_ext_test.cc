@@ -458,6 +458,58 @@ TWIN_TEST(axis_reductions_of_a_2d_tensor) {
   CHECK_EQ(bad, 0);
 }
 
+TWIN_TEST(trans_data_to_5hd_transposes_16_by_16_blocks) {
+  // Two repeats: src blocks of repeat r at 512 r bytes, dst blocks at 2048 + 512 r (dstRepStride 16).
+  std::vector<uint8_t> io(4096);
+  for (size_t k = 0; k < 512; ++k) Put<uint16_t>(&io, 2 * k, static_cast<uint16_t>(k * 7 + 1));
+  const std::vector<uint8_t> b = io;
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<uint16_t> u = ub.ReinterpretCast<uint16_t>();
+    LocalTensor<uint16_t> dst[16], src[16];
+    for (int i = 0; i < 16; ++i) {
+      src[i] = u[16 * i];
+      dst[i] = u[1024 + 16 * i];
+    }
+    TransDataTo5HD(dst, src, TransDataTo5HDParams(false, false, 2, 16, 16));
+  });
+  int bad = 0;
+  for (size_t r = 0; r < 2; ++r) {
+    for (size_t i = 0; i < 16; ++i) {
+      for (size_t j = 0; j < 16; ++j) {
+        bad += At<uint16_t>(io, 2048 + r * 512 + j * 32 + i * 2) != At<uint16_t>(b, r * 512 + i * 32 + j * 2);
+      }
+    }
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(sort32_and_mrgsort_merge_descending) {
+  // 4 repeats of Sort32 over 128 floats, then one MrgSort of the 4 sorted runs: all 128 descending, stable.
+  std::vector<uint8_t> io(8192);
+  std::vector<float> scores(128);
+  for (size_t k = 0; k < 128; ++k) {
+    scores[k] = static_cast<float>((k * 53) % 29) * 0.5f;
+    Put<float>(&io, 4 * k, scores[k]);
+    Put<uint32_t>(&io, 512 + 4 * k, static_cast<uint32_t>(k));
+  }
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    Sort32(f[256], f, ub.ReinterpretCast<uint32_t>()[128], 4);  // runs at byte 1024, 256 bytes each
+    const uint16_t lens[4] = {32, 32, 32, 32};
+    MrgSort(f[1024], MrgSortSrcList<float>(f[256], f[320], f[384], f[448]), MrgSort4Info(lens, false, 15, 1));
+  });
+  std::vector<size_t> order(128);
+  for (size_t k = 0; k < 128; ++k) order[k] = k;
+  auto desc = [&](size_t a, size_t b) { return scores[a] > scores[b]; };
+  for (size_t g = 0; g < 4; ++g) std::stable_sort(order.begin() + 32 * g, order.begin() + 32 * (g + 1), desc);
+  std::stable_sort(order.begin(), order.end(), desc);  // stable over the runs: lower run first on ties
+  int bad = 0;
+  for (size_t i = 0; i < 128; ++i) {
+    bad += At<float>(io, 4096 + 8 * i) != scores[order[i]] || At<uint32_t>(io, 4096 + 8 * i + 4) != order[i];
+  }
+  CHECK_EQ(bad, 0);
+}
+
 TWIN_TEST(cast_int32_to_half_scales_by_deq_scale) {
   std::vector<uint8_t> io(2048);
   for (size_t k = 0; k < 64; ++k) Put<int32_t>(&io, 4 * k, static_cast<int32_t>(k * 1001) - 20000);
@@ -535,6 +587,15 @@ TWIN_TEST(scalar_casts_queue_handles_and_bool_tensors) {
   // 1.5 + 1.5 ulp of half: truncated to 1.5 + 1 ulp, rounded to even 1.5 + 2 ulp.
   CHECK_EQ((AscendC::Cast<float, half, RoundMode::CAST_TRUNC>(1.0009765625f * 1.5f)).bits_, 0x3e01);
   CHECK_EQ((AscendC::Cast<float, half, RoundMode::CAST_RINT>(1.0009765625f * 1.5f)).bits_, 0x3e02);
+  // The documented examples of the scalar bit counts.
+  CHECK_EQ(CountLeadingZero(0x0100000000000020ULL), 7);
+  CHECK_EQ(CountLeadingZero(0), 64);
+  CHECK_EQ(CountBitsCntSameAsSignBit(0x0100000000000020ULL), 6);
+  CHECK_EQ(CountBitsCntSameAsSignBit(0xff00000000000000ULL), 7);
+  CHECK_EQ(GetSFFValue<1>(0x1000000000000100ULL), 8);
+  CHECK_EQ(GetSFFValue<0>(~0ULL), -1);
+  CHECK_EQ(GetBitCount<1>(0xf0f0ULL), 8);
+  CHECK_EQ(ScalarGetCountOfValue<0>(0xf0f0ULL), 56);
   std::vector<uint8_t> flags(32, 0);
   for (size_t i = 0; i < flags.size(); i += 3) flags[i] = 1;
   std::vector<uint8_t> back(32, 7);
