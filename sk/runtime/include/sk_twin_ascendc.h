@@ -19,8 +19,8 @@
 // A kernel object only references the runtime's sk_twin_* hooks: no libm,
 // no libstdc++ (the SuperKernel link allows nothing else).
 //
-// Not implemented, and rejected at compile time with a message: the cube
-// positions of queues (A1, B1, CO1, ...). The mask/repeat ("tensor
+// Not implemented: queues and buffers in the cube positions (A1, B1, CO1,
+// ...), whose TPipe::InitBuffer fails at run time naming them. The mask/repeat ("tensor
 // high-dimension slicing") forms are in sk_twin_vector_ext.h, the
 // high-level Matmul API in sk_twin_matmul.h.
 #ifndef SK_TWIN_ASCENDC_H_
@@ -256,9 +256,9 @@ using TEventID = int8_t;
 // from TPipe::InitBuffer.
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind {
-  static_assert(sk_detail::IsVectorPosition(src) && sk_detail::IsVectorPosition(dst),
-                "the CPU twin implements queues on the vector core's Unified Buffer only (TPosition VECIN, VECOUT, "
-                "VECCALC); cube positions (A1, A2, B1, B2, CO1, CO2) and the Matmul data path are not supported");
+  // Queues in the cube's positions (A1, B1, CO1, ...) compile, so that a kernel
+  // that has such a path on another core type builds; TPipe::InitBuffer of one
+  // fails at run time, naming the position (the twin models only the UB). cube positions (A1, A2, B1, B2, CO1, CO2) and the Matmul data path are not supported");
   static_assert(depth >= 0, "TQue depth must be >= 0");
 
  public:
@@ -324,9 +324,7 @@ class TQue : public TQueBind<pos, pos, depth, mask> {};
 // One UB buffer for temporaries; Get() always starts at its beginning.
 template <TPosition pos = TPosition::VECCALC>
 class TBuf {
-  static_assert(sk_detail::IsVectorPosition(pos),
-                "the CPU twin implements TBuf on the vector core's Unified Buffer only (TPosition VECCALC, VECIN, "
-                "VECOUT); cube positions are not supported");
+  // Cube positions compile; InitBuffer of one fails at run time (see TQueBind). cube positions are not supported");
 
  public:
   static constexpr TPosition kSkPosition = pos;

@@ -260,6 +260,8 @@ static inline void MatmulInitAll(TPipe* pipe, MM& mm) {
 }  // namespace AscendC
 
 namespace matmul {
+// CANN's kernels write `using namespace matmul;` and then name AscendC's types.
+using namespace AscendC;
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = AscendC::CFG_NORM,
           class... Rest>
 using MatmulImpl = AscendC::Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, Rest...>;

@@ -29,7 +29,6 @@ CASES = {
     "and_float": ("BinaryRepeatParams p; And(t, t, t, (uint64_t)64, 1, p);",
                   "And: the CPU twin (as Atlas A2/A3) supports T = int16_t, uint16_t"),
     "shift_float": ("ShiftRight(t, t, 1.0f, 8);", "ShiftRight: the CPU twin (as Atlas A2/A3) supports T = int16_t"),
-    "cube_queue": ("TQue<TPosition::A1, 1> q;", "cube positions (A1, A2, B1, B2, CO1, CO2)"),
     "reduce_int": ("ReduceSum(ti, ti, ti, 8);", "ReduceSum: the CPU twin supports T = half, float"),
     "div_int": ("Div(ti, ti, ti, 8);", "Div: the CPU twin (as Atlas A2/A3) supports T = half, bfloat16_t, float"),
     "cast_double": ("LocalTensor<double> d = buf.Get<double>(); Cast(t, d, RoundMode::CAST_RINT, 8);",
