@@ -23,7 +23,10 @@
 //   Ascend C   half/bfloat16_t (sk_twin_half.h); TPipe, TQue, TQueBind, TBuf,
 //              GlobalTensor, LocalTensor, DataCopy, DataCopyPad and the
 //              vector instructions' count forms with the hardware's rules
-//              checked (sk_twin_ascendc.h, which lists what is unsupported)
+//              checked (sk_twin_ascendc.h, which lists what is unsupported);
+//              their mask/repeat forms, atomics, Gather/GatherMask and the
+//              reductions by repeat (sk_twin_vector_ext.h); the cube Matmul
+//              high-level API (sk_twin_matmul.h)
 //   CANN       tiling macros (sk_twin_tiling.h, also kernel_tiling/kernel_tiling.h),
 //              PRINTF/ASSERT/DumpTensor (sk_twin_debug.h), small utilities
 //              (sk_twin_cann_utils.h); what is not implemented yet fails to
@@ -538,6 +541,10 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 
 // TPipe/TQue/TBuf, Global/LocalTensor, DataCopy and vector instructions.
 #include "sk_twin_ascendc.h"
+// Mask/repeat forms, atomics, Gather/GatherMask, reductions by repeat.
+#include "sk_twin_vector_ext.h"
+// The cube Matmul high-level API.
+#include "sk_twin_matmul.h"
 // PRINTF, ASSERT, DumpTensor and the small utilities CANN's operators use.
 #include "sk_twin_debug.h"
 #include "sk_twin_cann_utils.h"

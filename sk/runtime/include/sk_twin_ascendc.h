@@ -19,10 +19,10 @@
 // A kernel object only references the runtime's sk_twin_* hooks: no libm,
 // no libstdc++ (the SuperKernel link allows nothing else).
 //
-// Not implemented, and rejected at compile time with a message: the cube
-// positions of queues (A1, B1, CO1, ...), the high-level Matmul API, and the
-// mask/repeat ("tensor high-dimension slicing") forms of the vector
-// instructions; only the count forms exist.
+// Not implemented: queues and buffers in the cube positions (A1, B1, CO1,
+// ...), whose TPipe::InitBuffer fails at run time naming them. The mask/repeat ("tensor
+// high-dimension slicing") forms are in sk_twin_vector_ext.h, the
+// high-level Matmul API in sk_twin_matmul.h.
 #ifndef SK_TWIN_ASCENDC_H_
 #define SK_TWIN_ASCENDC_H_
 
@@ -78,6 +78,7 @@ struct Dtype;
     static constexpr uint32_t value = CODE;    \
   };
 SK_TWIN_DTYPE(uint8_t, SK_TWIN_DT_U8)
+SK_TWIN_DTYPE(bool, SK_TWIN_DT_U8)  // one byte, as the hardware moves it
 SK_TWIN_DTYPE(int8_t, SK_TWIN_DT_I8)
 SK_TWIN_DTYPE(uint16_t, SK_TWIN_DT_U16)
 SK_TWIN_DTYPE(int16_t, SK_TWIN_DT_I16)
@@ -131,7 +132,7 @@ class GlobalTensor;
 template <typename T>
 class LocalTensor {
   static_assert(sk_detail::HasDtype<T>::value,
-                "LocalTensor<T>: the CPU twin supports T = int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, "
+                "LocalTensor<T>: the CPU twin supports T = bool, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, "
                 "int32_t, uint32_t, float, int64_t, uint64_t, double");
 
  public:
@@ -167,6 +168,16 @@ class LocalTensor {
     out.ref_ = ref_;
     return out;
   }
+  // Whole-tensor expressions (`dst = a + b`, `mask = a < b`), built by
+  // sk_twin_vector_ext.h: the instruction over the whole tensor.
+  template <typename E, typename = typename E::SkTwinExpr>
+  LocalTensor& operator=(const E& e) {
+    e.Eval(*this);
+    return *this;
+  }
+  LocalTensor(const LocalTensor&) = default;
+  LocalTensor& operator=(const LocalTensor&) = default;
+
   // The UB address, as the twin's raw local-memory intrinsics take it.
   uint64_t GetPhyAddr() const { return ref_.addr; }
   uint64_t GetPhyAddr(const uint32_t offset) const { return ref_.addr + uint64_t{offset} * sizeof(T); }
@@ -178,7 +189,7 @@ class LocalTensor {
 template <typename T>
 class GlobalTensor {
   static_assert(sk_detail::HasDtype<T>::value,
-                "GlobalTensor<T>: the CPU twin supports T = int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, "
+                "GlobalTensor<T>: the CPU twin supports T = bool, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, "
                 "int32_t, uint32_t, float, int64_t, uint64_t, double");
 
  public:
@@ -245,9 +256,9 @@ using TEventID = int8_t;
 // from TPipe::InitBuffer.
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind {
-  static_assert(sk_detail::IsVectorPosition(src) && sk_detail::IsVectorPosition(dst),
-                "the CPU twin implements queues on the vector core's Unified Buffer only (TPosition VECIN, VECOUT, "
-                "VECCALC); cube positions (A1, A2, B1, B2, CO1, CO2) and the Matmul data path are not supported");
+  // Queues in the cube's positions (A1, B1, CO1, ...) compile, so that a kernel
+  // that has such a path on another core type builds; TPipe::InitBuffer of one
+  // fails at run time, naming the position (the twin models only the UB). cube positions (A1, A2, B1, B2, CO1, CO2) and the Matmul data path are not supported");
   static_assert(depth >= 0, "TQue depth must be >= 0");
 
  public:
@@ -256,8 +267,10 @@ class TQueBind {
   static constexpr uint32_t kSkKind = 0;
 
   TQueBind() = default;
-  TQueBind(const TQueBind&) = delete;
-  TQueBind& operator=(const TQueBind&) = delete;
+  // A copy is another handle of the same queue (kernels keep queues in
+  // helper objects by assignment, as Ascend C's queue objects allow).
+  TQueBind(const TQueBind&) = default;
+  TQueBind& operator=(const TQueBind&) = default;
 
   template <typename T>
   LocalTensor<T> AllocTensor() {
@@ -311,9 +324,7 @@ class TQue : public TQueBind<pos, pos, depth, mask> {};
 // One UB buffer for temporaries; Get() always starts at its beginning.
 template <TPosition pos = TPosition::VECCALC>
 class TBuf {
-  static_assert(sk_detail::IsVectorPosition(pos),
-                "the CPU twin implements TBuf on the vector core's Unified Buffer only (TPosition VECCALC, VECIN, "
-                "VECOUT); cube positions are not supported");
+  // Cube positions compile; InitBuffer of one fails at run time (see TQueBind). cube positions are not supported");
 
  public:
   static constexpr TPosition kSkPosition = pos;
@@ -321,8 +332,8 @@ class TBuf {
   static constexpr uint32_t kSkKind = 1;
 
   TBuf() = default;
-  TBuf(const TBuf&) = delete;
-  TBuf& operator=(const TBuf&) = delete;
+  TBuf(const TBuf&) = default;  // another handle of the same buffer
+  TBuf& operator=(const TBuf&) = default;
 
   template <typename T>
   LocalTensor<T> Get() {
@@ -710,9 +721,7 @@ static inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMa
 #undef SK_TWIN_FLOAT_ONLY
 #undef SK_TWIN_ARITH_ONLY
 
-// ------------------------------------------------- not supported on the twin
-// Declared so that a kernel using them fails to compile with a message, not
-// with an unknown name or a link error.
+// ------------------------------------------------ repeat parameter structs
 
 struct BinaryRepeatParams {
   BinaryRepeatParams() {}
@@ -731,91 +740,10 @@ struct UnaryRepeatParams {
   uint8_t dstRepStride = 8, srcRepStride = 8;
 };
 
-#define SK_TWIN_NO_MASK_FORM(NAME)                                                                     \
-  "AscendC::" #NAME ": the CPU twin implements only the count form " #NAME                             \
-  "(dst, ..., count); the mask/repeatTime/repeatParams form (tensor high-dimension slicing) is not supported"
-
-#define SK_TWIN_BINARY_MASK_FORMS(NAME)                                                                          \
-  template <typename T, bool isSetMask = true>                                                                   \
-  static inline void NAME(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, uint64_t,        \
-                          const uint8_t, const BinaryRepeatParams&) {                                            \
-    static_assert(sk_detail::kFalse<T>, SK_TWIN_NO_MASK_FORM(NAME));                                             \
-  }                                                                                                              \
-  template <typename T, bool isSetMask = true>                                                                   \
-  static inline void NAME(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const uint64_t[], \
-                          const uint8_t, const BinaryRepeatParams&) {                                            \
-    static_assert(sk_detail::kFalse<T>, SK_TWIN_NO_MASK_FORM(NAME));                                             \
-  }
-SK_TWIN_BINARY_MASK_FORMS(Add)
-SK_TWIN_BINARY_MASK_FORMS(Sub)
-SK_TWIN_BINARY_MASK_FORMS(Mul)
-SK_TWIN_BINARY_MASK_FORMS(Div)
-SK_TWIN_BINARY_MASK_FORMS(Max)
-SK_TWIN_BINARY_MASK_FORMS(Min)
-#undef SK_TWIN_BINARY_MASK_FORMS
-
-#define SK_TWIN_UNARY_MASK_FORMS(NAME)                                                                           \
-  template <typename T, bool isSetMask = true>                                                                   \
-  static inline void NAME(const LocalTensor<T>&, const LocalTensor<T>&, uint64_t, const uint8_t,                \
-                          const UnaryRepeatParams&) {                                                            \
-    static_assert(sk_detail::kFalse<T>, SK_TWIN_NO_MASK_FORM(NAME));                                             \
-  }                                                                                                              \
-  template <typename T, bool isSetMask = true>                                                                   \
-  static inline void NAME(const LocalTensor<T>&, const LocalTensor<T>&, const uint64_t[], const uint8_t,        \
-                          const UnaryRepeatParams&) {                                                            \
-    static_assert(sk_detail::kFalse<T>, SK_TWIN_NO_MASK_FORM(NAME));                                             \
-  }                                                                                                              \
-  template <typename T, bool isSetMask = true>                                                                   \
-  static inline void NAME(const LocalTensor<T>&, const LocalTensor<T>&, const sk_detail::Scalar<T>&, uint64_t,  \
-                          const uint8_t, const UnaryRepeatParams&) {                                             \
-    static_assert(sk_detail::kFalse<T>, SK_TWIN_NO_MASK_FORM(NAME));                                             \
-  }                                                                                                              \
-  template <typename T, bool isSetMask = true>                                                                   \
-  static inline void NAME(const LocalTensor<T>&, const LocalTensor<T>&, const sk_detail::Scalar<T>&,            \
-                          const uint64_t[], const uint8_t, const UnaryRepeatParams&) {                           \
-    static_assert(sk_detail::kFalse<T>, SK_TWIN_NO_MASK_FORM(NAME));                                             \
-  }
-SK_TWIN_UNARY_MASK_FORMS(Exp)
-SK_TWIN_UNARY_MASK_FORMS(Ln)
-SK_TWIN_UNARY_MASK_FORMS(Abs)
-SK_TWIN_UNARY_MASK_FORMS(Sqrt)
-SK_TWIN_UNARY_MASK_FORMS(Rsqrt)
-SK_TWIN_UNARY_MASK_FORMS(Reciprocal)
-SK_TWIN_UNARY_MASK_FORMS(Relu)
-SK_TWIN_UNARY_MASK_FORMS(Adds)
-SK_TWIN_UNARY_MASK_FORMS(Muls)
-SK_TWIN_UNARY_MASK_FORMS(Maxs)
-SK_TWIN_UNARY_MASK_FORMS(Mins)
-SK_TWIN_UNARY_MASK_FORMS(LeakyRelu)
-#undef SK_TWIN_UNARY_MASK_FORMS
-#undef SK_TWIN_NO_MASK_FORM
-
-#define SK_TWIN_CUBE_UNSUPPORTED                                                                                \
-  "the CPU twin does not implement the cube Matmul high-level API (Matmul, MatmulType, REGIST_MATMUL_OBJ, "   \
-  "lib/matmul_intf.h); write the AIC side with the twin's cube intrinsics or plain loops over GM, or build with " \
-  "the CANN toolchain"
-
-enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
-
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false>
-struct MatmulType {
-  static_assert(sk_detail::kFalse<TYPE>, SK_TWIN_CUBE_UNSUPPORTED);
-};
-
-template <typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE = C_TYPE, typename... Rest>
-class Matmul {
-  static_assert(sk_detail::kFalse<A_TYPE>, SK_TWIN_CUBE_UNSUPPORTED);
-};
+// The mask/repeat forms of the vector instructions that take them are in
+// sk_twin_vector_ext.h, the cube Matmul API in sk_twin_matmul.h.
 
 }  // namespace AscendC
 
-namespace matmul {
-template <typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE = C_TYPE, typename... Rest>
-class MatmulImpl {
-  static_assert(AscendC::sk_detail::kFalse<A_TYPE>, SK_TWIN_CUBE_UNSUPPORTED);
-};
-}  // namespace matmul
-
-#define REGIST_MATMUL_OBJ(...) static_assert(false && sizeof(#__VA_ARGS__), SK_TWIN_CUBE_UNSUPPORTED)
 
 #endif  // SK_TWIN_ASCENDC_H_

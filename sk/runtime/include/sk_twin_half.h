@@ -25,11 +25,11 @@ namespace sk_twin_fp {
 // Rounding modes, in the order of AscendC::RoundMode after CAST_NONE.
 enum Round : int { kRint = 0, kFloor, kCeil, kAway, kTrunc, kOdd };
 
-static inline int Clz64(uint64_t v) { return __builtin_clzll(v); }
+static constexpr inline int Clz64(uint64_t v) { return __builtin_clzll(v); }
 
 // Rounds (-1)^sign * mag * 2^exp2 to a binary format with `ebits` exponent
 // and `mbits` fraction bits; returns the encoding in the low bits.
-static inline uint64_t PackRounded(bool sign, uint64_t mag, int exp2, int ebits, int mbits, Round mode) {
+static constexpr inline uint64_t PackRounded(bool sign, uint64_t mag, int exp2, int ebits, int mbits, Round mode) {
   const uint64_t sign_bit = static_cast<uint64_t>(sign) << (ebits + mbits);
   if (mag == 0) return sign_bit;
   const int bias = (1 << (ebits - 1)) - 1;
@@ -45,8 +45,8 @@ static inline uint64_t PackRounded(bool sign, uint64_t mag, int exp2, int ebits,
     return sign_bit | (to_inf ? inf : max_finite);
   }
   const int emin = 1 - bias;
-  int shift;  // bits of mag below the kept significand
-  uint64_t bits;
+  int shift = 0;  // bits of mag below the kept significand
+  uint64_t bits = 0;
   if (e >= emin) {
     shift = 63 - mbits;
     const uint64_t keep = mag >> shift;  // includes the implicit leading one
@@ -56,8 +56,8 @@ static inline uint64_t PackRounded(bool sign, uint64_t mag, int exp2, int ebits,
     bits = shift >= 64 ? 0 : (mag >> shift);  // subnormal: exponent field 0
   }
   // The discarded part, compared with one half unit in the last place.
-  bool nonzero;
-  int cmp_half;  // <0 below half, 0 exactly half, >0 above
+  bool nonzero = false;
+  int cmp_half = 0;  // <0 below half, 0 exactly half, >0 above
   if (shift >= 65) {
     nonzero = true;
     cmp_half = -1;
@@ -85,15 +85,14 @@ static inline uint64_t PackRounded(bool sign, uint64_t mag, int exp2, int ebits,
 }
 
 // The quiet NaN of a format, with the source's sign.
-static inline uint64_t QuietNan(bool sign, int ebits, int mbits) {
+static constexpr inline uint64_t QuietNan(bool sign, int ebits, int mbits) {
   return (static_cast<uint64_t>(sign) << (ebits + mbits)) | (((uint64_t{1} << ebits) - 1) << mbits) |
          (uint64_t{1} << (mbits - 1));
 }
 
 // Rounds a double to the format (see PackRounded).
-static inline uint64_t FromDouble(double v, int ebits, int mbits, Round mode) {
-  uint64_t b;
-  std::memcpy(&b, &v, sizeof b);
+static constexpr inline uint64_t FromDouble(double v, int ebits, int mbits, Round mode) {
+  const uint64_t b = __builtin_bit_cast(uint64_t, v);  // constexpr, unlike memcpy
   const bool sign = (b >> 63) != 0;
   const int exp_field = static_cast<int>((b >> 52) & 0x7ff);
   const uint64_t frac = b & ((uint64_t{1} << 52) - 1);
@@ -106,7 +105,7 @@ static inline uint64_t FromDouble(double v, int ebits, int mbits, Round mode) {
 }
 
 // Rounds a 64-bit integer to the format.
-static inline uint64_t FromInt64(int64_t v, int ebits, int mbits, Round mode) {
+static constexpr inline uint64_t FromInt64(int64_t v, int ebits, int mbits, Round mode) {
   const bool sign = v < 0;
   const uint64_t mag = sign ? (~static_cast<uint64_t>(v) + 1) : static_cast<uint64_t>(v);
   return PackRounded(sign, mag, 0, ebits, mbits, mode);
@@ -157,6 +156,9 @@ template <int EBITS, int MBITS, typename Self>
 struct Float16Base {
   uint16_t bits_;
 
+  Float16Base() = default;
+  constexpr Float16Base(uint16_t b, int) : bits_(b) {}  // from an encoding; usable in constant expressions
+
   static Self FromBits(uint16_t b) {
     Self h;
     h.bits_ = b;
@@ -178,11 +180,13 @@ struct Float16Base {
   struct NAME : sk_twin_fp::Float16Base<EBITS, MBITS, NAME> {                                                  \
     NAME() = default;                                                                                            \
     template <typename U, typename std::enable_if<std::is_arithmetic<U>::value, int>::type = 0>                \
-    NAME(U v) {                                                                                                  \
+    constexpr NAME(U v) : sk_twin_fp::Float16Base<EBITS, MBITS, NAME>(Encode(v), 0) {}                         \
+    template <typename U>                                                                                        \
+    static constexpr uint16_t Encode(U v) {                                                                      \
       if constexpr (std::is_integral<U>::value) {                                                                \
-        bits_ = static_cast<uint16_t>(sk_twin_fp::FromInt64(static_cast<int64_t>(v), EBITS, MBITS, sk_twin_fp::kRint)); \
+        return static_cast<uint16_t>(sk_twin_fp::FromInt64(static_cast<int64_t>(v), EBITS, MBITS, sk_twin_fp::kRint)); \
       } else {                                                                                                   \
-        bits_ = static_cast<uint16_t>(sk_twin_fp::FromDouble(static_cast<double>(v), EBITS, MBITS, sk_twin_fp::kRint)); \
+        return static_cast<uint16_t>(sk_twin_fp::FromDouble(static_cast<double>(v), EBITS, MBITS, sk_twin_fp::kRint)); \
       }                                                                                                          \
     }                                                                                                            \
     operator float() const { return static_cast<float>(ToDouble()); }                                           \

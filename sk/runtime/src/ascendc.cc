@@ -257,6 +257,14 @@ uint32_t sk_twin_pipe_init_buffer(uint32_t pipe, uint32_t kind, uint32_t pos, ui
   const std::string call = kind == 0 ? "TPipe::InitBuffer(que, num " + Num(num) + ", len " + Num(len) + ")"
                                      : "TPipe::InitBuffer(buf, len " + Num(len) + ")";
   PipeRec& p = sk_twin::Pipe(st, pipe, call);
+  if (pos != SK_TWIN_POS_VECIN && pos != SK_TWIN_POS_VECOUT && pos != SK_TWIN_POS_VECCALC) {
+    static const char* const kCube[] = {"GM", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2"};
+    FailRule(call,
+             std::string(kind == 0 ? "a TQue" : "a TBuf") + " in TPosition::" + (pos < 9 ? kCube[pos] : "?") +
+                 " (the cube's L1/L0 buffers), which the CPU twin does not implement",
+             "queues and buffers in VECIN, VECOUT or VECCALC; for the cube, the Matmul high-level API with A and B "
+             "in GM");
+  }
   if (old_id != 0 && old_id < st.objects.size() && st.objects[old_id].live) {
     FailRule(call, "this " + sk_twin::ObjectText(st, old_id) + " already has its memory",
              "InitBuffer once per queue/buffer; TPipe::Reset releases everything for a new InitBuffer");
@@ -509,7 +517,7 @@ void sk_twin_data_copy(uint32_t dir, const SkTwinLocalRef* local, const SkTwinGl
   uint8_t* gm = sk_twin::GlobalSpan(*global, 0, far_end, e, c.kind != 2, call);
   for (const auto& b : blocks) {
     if (dir == 1) {
-      std::memcpy(gm + b.gm, ub + b.ub, b.len);
+      sk_twin::StoreToGm(gm + b.gm, ub + b.ub, b.len, c.dtype, call);
       continue;
     }
     if (c.kind != 2) {

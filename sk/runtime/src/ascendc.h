@@ -28,6 +28,10 @@ void CheckLocalAlign(const SkTwinLocalRef& t, uint32_t align, const std::string&
 
 std::string Num(uint64_t v);
 
+// Writes len bytes of UB to GM: a plain copy, or, after SetAtomicAdd/Max/Min,
+// an element-wise accumulation under one lock (atomic.cc).
+void StoreToGm(uint8_t* gm, const uint8_t* ub, uint64_t len, uint32_t dtype, const std::string& call);
+
 }  // namespace sk_twin
 
 #endif  // SK_TWIN_SRC_ASCENDC_H_

@@ -83,6 +83,16 @@ struct AscendState {
   std::vector<UbObject> objects{1};   // [0] is "not initialised"
   std::vector<PipeRec> pipes{1};      // [0] is "no pipe"
   uint32_t ub_top = 0;
+  // The vector mask register (SetMaskNorm/SetMaskCount/SetVectorMask):
+  // normal mode, all lanes, after ResetMask.
+  bool mask_counter = false;
+  uint64_t mask_reg[2] = {~uint64_t{0}, ~uint64_t{0}};  // [0] lanes 0-63, [1] lanes 64-127
+  uint64_t cmp_reg[2] = {0, 0};  // CMPMASK: the bits of the last Compare into the register
+  uint32_t atomic = 0;            // SetAtomic*: 0 none, 1 add, 2 max, 3 min
+  uint32_t atomic_dtype = 0;
+  uint64_t rsvd_cnt = 0;           // elements the last GatherMask kept (GetRsvdCnt)
+  bool deq_set = false;            // SetDeqScale(half) was called; deq_scale its value
+  double deq_scale = 0;
 };
 
 struct FlagCell {

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "ascendc.h"
+#include "elem.h"
 #include "sk_twin_half.h"
 
 namespace sk_twin {
-namespace {
 
 const char* const kOpNames[SK_TWIN_V_COUNT] = {
     "Add",  "Sub",   "Mul",   "Div",  "Max",       "Min",        "Adds",       "Muls",
@@ -25,6 +25,8 @@ const char* const kOpNames[SK_TWIN_V_COUNT] = {
 };
 
 const char* OpName(uint32_t op) { return op < SK_TWIN_V_COUNT ? kOpNames[op] : "?"; }
+
+// The element helpers below are shared with vector_ext.cc (elem.h).
 
 // The exact value of a floating-point element.
 double LoadF(uint32_t dt, const uint8_t* p) {
@@ -53,7 +55,7 @@ double LoadF(uint32_t dt, const uint8_t* p) {
 }
 
 // Rounds v to the floating type dt with mode and stores it.
-void StoreF(uint32_t dt, uint8_t* p, double v, sk_twin_fp::Round mode = sk_twin_fp::kRint) {
+void StoreF(uint32_t dt, uint8_t* p, double v, sk_twin_fp::Round mode) {
   switch (dt) {
     case SK_TWIN_DT_HALF: {
       const uint16_t b = static_cast<uint16_t>(sk_twin_fp::FromDouble(v, 5, 10, mode));
@@ -262,7 +264,39 @@ const char* CmpName(uint32_t mode) {
   return mode < 6 ? kNames[mode] : "?";
 }
 
-}  // namespace
+// One element of a Cast: fv (floating source) or iv (integer source) to
+// dst_dtype at out, with an AscendC::RoundMode value.
+void CastElem(uint32_t dst_dtype, uint32_t src_dtype, uint32_t round_mode, double fv, int64_t iv, uint8_t* out) {
+  const bool df = DtypeIsFloat(dst_dtype), sf = DtypeIsFloat(src_dtype);
+  const uint64_t de = DtypeSize(dst_dtype);
+  if (df && sf) {
+    if (dst_dtype == src_dtype) {
+      StoreF(dst_dtype, out, round_mode == 0 ? fv : RoundIntegral(fv, round_mode));
+    } else {
+      StoreF(dst_dtype, out, fv, FpMode(round_mode));
+    }
+  } else if (df) {
+    const int ebits = dst_dtype == SK_TWIN_DT_HALF ? 5 : dst_dtype == SK_TWIN_DT_F64 ? 11 : 8;
+    const int mbits = dst_dtype == SK_TWIN_DT_HALF ? 10 : dst_dtype == SK_TWIN_DT_BF16 ? 7
+                      : dst_dtype == SK_TWIN_DT_F32 ? 23 : 52;
+    // u64 sources above INT64_MAX are not among the supported casts.
+    const uint64_t bits = sk_twin_fp::FromInt64(iv, ebits, mbits, FpMode(round_mode));
+    std::memcpy(out, &bits, de);
+  } else {
+    int64_t v;
+    if (sf) {
+      const double r = RoundIntegral(fv, round_mode);
+      if (std::isnan(r)) v = 0;
+      else if (r <= static_cast<double>(IntMin(dst_dtype))) v = IntMin(dst_dtype);
+      else if (r >= static_cast<double>(IntMax(dst_dtype))) v = IntMax(dst_dtype);
+      else v = static_cast<int64_t>(r);
+    } else {
+      v = iv < IntMin(dst_dtype) ? IntMin(dst_dtype) : iv > IntMax(dst_dtype) ? IntMax(dst_dtype) : iv;
+    }
+    StoreI(dst_dtype, out, v);
+  }
+}
+
 }  // namespace sk_twin
 
 using sk_twin::FailRule;
@@ -351,7 +385,7 @@ void sk_twin_cast(uint32_t dst_dtype, uint32_t src_dtype, uint32_t round_mode, c
   const uint64_t de = sk_twin::DtypeSize(dst_dtype), se = sk_twin::DtypeSize(src_dtype);
   uint8_t* d = sk_twin::Operand(dst, count * de, call, "dst");
   const uint8_t* s = sk_twin::Operand(src, count * se, call, "src");
-  const bool df = sk_twin::DtypeIsFloat(dst_dtype), sf = sk_twin::DtypeIsFloat(src_dtype);
+  const bool sf = sk_twin::DtypeIsFloat(src_dtype);
   // Read everything first: dst and src may be the same buffer.
   std::vector<double> fv;
   std::vector<int64_t> iv;
@@ -359,36 +393,13 @@ void sk_twin_cast(uint32_t dst_dtype, uint32_t src_dtype, uint32_t round_mode, c
     if (sf) fv.push_back(sk_twin::LoadF(src_dtype, s + i * se));
     else iv.push_back(sk_twin::LoadI(src_dtype, s + i * se));
   }
-  const sk_twin_fp::Round mode = sk_twin::FpMode(round_mode);
+  if (dst_dtype == SK_TWIN_DT_HALF && src_dtype == SK_TWIN_DT_I32) {  // scaled by DEQSCALE, roundMode unused
+    const double scale = sk_twin::DeqScale(call);
+    for (int64_t i = 0; i < count; ++i) sk_twin::StoreF(dst_dtype, d + i * de, static_cast<double>(iv[i]) * scale);
+    return;
+  }
   for (int64_t i = 0; i < count; ++i) {
-    uint8_t* out = d + i * de;
-    if (df && sf) {
-      if (dst_dtype == src_dtype) {
-        sk_twin::StoreF(dst_dtype, out, round_mode == 0 ? fv[i] : sk_twin::RoundIntegral(fv[i], round_mode));
-      } else {
-        sk_twin::StoreF(dst_dtype, out, fv[i], mode);
-      }
-    } else if (df) {
-      const int ebits = dst_dtype == SK_TWIN_DT_HALF ? 5 : dst_dtype == SK_TWIN_DT_F64 ? 11 : 8;
-      const int mbits = dst_dtype == SK_TWIN_DT_HALF ? 10 : dst_dtype == SK_TWIN_DT_BF16 ? 7
-                        : dst_dtype == SK_TWIN_DT_F32 ? 23 : 52;
-      // u64 sources above INT64_MAX are not among the supported casts.
-      const uint64_t bits = sk_twin_fp::FromInt64(iv[i], ebits, mbits, mode);
-      std::memcpy(out, &bits, de);
-    } else {
-      int64_t v;
-      if (sf) {
-        const double r = sk_twin::RoundIntegral(fv[i], round_mode);
-        if (std::isnan(r)) v = 0;
-        else if (r <= static_cast<double>(sk_twin::IntMin(dst_dtype))) v = sk_twin::IntMin(dst_dtype);
-        else if (r >= static_cast<double>(sk_twin::IntMax(dst_dtype))) v = sk_twin::IntMax(dst_dtype);
-        else v = static_cast<int64_t>(r);
-      } else {
-        v = iv[i] < sk_twin::IntMin(dst_dtype) ? sk_twin::IntMin(dst_dtype)
-            : iv[i] > sk_twin::IntMax(dst_dtype) ? sk_twin::IntMax(dst_dtype) : iv[i];
-      }
-      sk_twin::StoreI(dst_dtype, out, v);
-    }
+    sk_twin::CastElem(dst_dtype, src_dtype, round_mode, sf ? fv[i] : 0.0, sf ? 0 : iv[i], d + i * de);
   }
 }
 

@@ -20,15 +20,15 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x) {
 """
 
 CASES = {
-    "matmul": ("Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, "
-               "half>, MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;",
-               "does not implement the cube Matmul high-level API"),
-    "matmul_header": ("}\n#include \"lib/matmul_intf.h\"\nvoid f() {", "does not implement the cube Matmul"),
-    "regist_matmul": ("REGIST_MATMUL_OBJ(&pipe, nullptr, t);", "does not implement the cube Matmul"),
-    "mask_form": ("BinaryRepeatParams p; Add(t, t, t, (uint64_t)64, 1, p);",
-                  "implements only the count form Add(dst, ..., count)"),
-    "unary_mask_form": ("UnaryRepeatParams p; Exp(t, t, (uint64_t)64, 1, p);", "implements only the count form Exp"),
-    "cube_queue": ("TQue<TPosition::A1, 1> q;", "cube positions (A1, A2, B1, B2, CO1, CO2)"),
+    "matmul_ub_input": ("Matmul<MatmulType<TPosition::VECOUT, CubeFormat::ND, half>, MatmulType<TPosition::GM, "
+                        "CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;",
+                        "Matmul: the CPU twin takes A and B in GM"),
+    "matmul_int16": ("Matmul<MatmulType<TPosition::GM, CubeFormat::ND, int16_t>, MatmulType<TPosition::GM, "
+                     "CubeFormat::ND, int16_t>, MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;",
+                     "Matmul: the CPU twin supports A/B of half, bfloat16_t, float, int8_t"),
+    "and_float": ("BinaryRepeatParams p; And(t, t, t, (uint64_t)64, 1, p);",
+                  "And: the CPU twin (as Atlas A2/A3) supports T = int16_t, uint16_t"),
+    "shift_float": ("ShiftRight(t, t, 1.0f, 8);", "ShiftRight: the CPU twin (as Atlas A2/A3) supports T = int16_t"),
     "reduce_int": ("ReduceSum(ti, ti, ti, 8);", "ReduceSum: the CPU twin supports T = half, float"),
     "div_int": ("Div(ti, ti, ti, 8);", "Div: the CPU twin (as Atlas A2/A3) supports T = half, bfloat16_t, float"),
     # sk_twin_not_yet.h: one line naming the function, whatever the arguments and explicit template arguments.
@@ -59,7 +59,13 @@ def test_the_supported_surface_compiles(tmp_path):
     res = _compile(tmp_path, "Add(t, t, t, 8); Exp(t, t, 8); ReduceSum(t, t, t, 8); Cast(ti, t, RoundMode::CAST_RINT, 8);"
                              "GlobalTensor<float> g; DataCopyPad(g, t, {1, 4, 0, 0}); DataCopyPad(g, t, {1, 4, 0, 0, 0});"
                              "event_t e = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));"
-                             "SetFlag<HardEvent::V_S>(e); WaitFlag<HardEvent::V_S>(e); PipeBarrier<PIPE_V>();")
+                             "SetFlag<HardEvent::V_S>(e); WaitFlag<HardEvent::V_S>(e); PipeBarrier<PIPE_V>();"
+                             "BinaryRepeatParams p; Add(t, t, t, (uint64_t)64, 1, p); Exp(t, t, (uint64_t)64, 1, {});"
+                             "SetAtomicAdd<float>(); SetAtomicNone(); Axpy(t, t, 2.0f, 8);"
+                             "}\n#include \"lib/matmul_intf.h\"\nvoid f(TPipe* pipe, TCubeTiling* t) {"
+                             "Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, "
+                             "CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;"
+                             "REGIST_MATMUL_OBJ(pipe, nullptr, mm, t); GlobalTensor<float> c; mm.IterateAll(c);")
     assert res.returncode == 0, res.stdout
 
 

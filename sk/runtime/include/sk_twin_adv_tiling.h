@@ -1,0 +1,68 @@
+// sk_twin_adv_tiling.h - the tiling structs of the high-level APIs the twin
+// implements, as the kernel reads them from the tiling buffer (plain int32
+// fields in the order of the host-side definition, so that a tiling blob
+// written by the host tiling function reads the same here). Included by
+// kernel_tiling/kernel_tiling.h and sk_twin_matmul.h.
+#ifndef SK_TWIN_ADV_TILING_H_
+#define SK_TWIN_ADV_TILING_H_
+
+#include <cstdint>
+
+// The Matmul tiling (Ascend C TCubeTiling): shapes M/N/Ka/Kb of the whole
+// problem, the single-core shapes, the base block and the buffer settings
+// the twin reads but does not need.
+struct TCubeTiling {
+  int32_t usedCoreNum;
+  int32_t M;
+  int32_t N;
+  int32_t Ka;
+  int32_t Kb;
+  int32_t singleCoreM;
+  int32_t singleCoreN;
+  int32_t singleCoreK;
+  int32_t baseM;
+  int32_t baseN;
+  int32_t baseK;
+  int32_t depthA1;
+  int32_t depthB1;
+  int32_t stepM;
+  int32_t stepN;
+  int32_t isBias;
+  int32_t transLength;
+  int32_t iterateOrder;
+  int32_t shareMode;
+  int32_t shareL1Size;
+  int32_t shareL0CSize;
+  int32_t shareUbSize;
+  int32_t batchM;
+  int32_t batchN;
+  int32_t singleBatchM;
+  int32_t singleBatchN;
+  int32_t stepKa;
+  int32_t stepKb;
+  int32_t depthAL1CacheUB;
+  int32_t depthBL1CacheUB;
+  int32_t dbL0A;
+  int32_t dbL0B;
+  int32_t dbL0C;
+  int32_t ALayoutInfoB;
+  int32_t ALayoutInfoS;
+  int32_t ALayoutInfoN;
+  int32_t ALayoutInfoG;
+  int32_t ALayoutInfoD;
+  int32_t BLayoutInfoB;
+  int32_t BLayoutInfoS;
+  int32_t BLayoutInfoN;
+  int32_t BLayoutInfoG;
+  int32_t BLayoutInfoD;
+  int32_t CLayoutInfoB;
+  int32_t CLayoutInfoS1;
+  int32_t CLayoutInfoN;
+  int32_t CLayoutInfoG;
+  int32_t CLayoutInfoS2;
+  int32_t BatchNum;
+  int32_t mxTypePara;
+};
+static_assert(sizeof(TCubeTiling) == 200, "TCubeTiling is 50 int32 fields");
+
+#endif  // SK_TWIN_ADV_TILING_H_

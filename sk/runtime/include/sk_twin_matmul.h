@@ -1,0 +1,279 @@
+// sk_twin_matmul.h - the cube Matmul high-level API on the CPU twin
+// (lib/matmul_intf.h), written from the public Ascend C documentation:
+// MatmulType, Matmul (Init with a TCubeTiling, SetOrgShape, SetSingleShape,
+// SetTail, SetTensorA/B with transpose, SetBias/DisableBias, IterateAll,
+// Iterate + GetTensorC, End) and REGIST_MATMUL_OBJ, for the ND format with
+// A/B in GM.
+//
+// Numerics (src/matmul.cc): every product is rounded to float (exact for
+// half and bfloat16_t inputs), the products of one output are summed in
+// float in k order (each add rounded to float),
+// the bias is added in float, and the result is rounded once to C's type
+// (nearest even). int8_t inputs accumulate exactly in int32_t.
+//
+// Where it runs: on the worker that calls it. A kernel of the Matmul
+// "separated" style calls it on the AIC (ASCEND_IS_AIC); in the message
+// style (REGIST_MATMUL_OBJ in a MIX launch) the AIC of a block leaves the
+// kernel at REGIST_MATMUL_OBJ, as the hardware's AIC enters its message
+// loop there, and each AIV's calls are computed on that AIV's thread from
+// the same GM (the results in GM are the same; the twin has no message
+// queue between the two).
+#ifndef SK_TWIN_MATMUL_H_
+#define SK_TWIN_MATMUL_H_
+
+#include <cstdint>
+
+#include "sk_twin.h"
+#include "sk_twin_adv_tiling.h"
+#include "sk_twin_ascendc.h"
+#include "sk_twin_ext.h"
+
+
+namespace AscendC {
+
+enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+enum class IterateOrder : uint8_t { ORDER_M = 0, ORDER_N, UNDEF };
+
+// The configurations kernels name; the twin computes the same result with each.
+struct MatmulConfig {
+  bool doNorm = true;
+  bool doBasicBlock = false;
+  bool doMultiDataLoad = false;
+  uint32_t basicM = 0, basicN = 0, basicK = 0;
+  bool intrinsicsCheck = false;
+  bool isNBatch = false;
+  bool enVecND2NZ = false;
+  bool doSpecialBasicBlock = false;
+  uint32_t doMTE2Preload = 0;
+  uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
+};
+constexpr MatmulConfig CFG_NORM{};
+constexpr MatmulConfig CFG_MDL{false, false, true};
+constexpr MatmulConfig CFG_IBSHARE_NORM{};
+constexpr MatmulConfig MM_CFG_BB{false, true};
+static inline constexpr MatmulConfig GetNormalConfig(bool = false, bool = false, bool = false, int = 0) {
+  return CFG_NORM;
+}
+static inline constexpr MatmulConfig GetMDLConfig(bool = false, bool = false, uint32_t = 0, bool = false,
+                                                  bool = false, bool = false, bool = false) {
+  return CFG_MDL;
+}
+
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct MatmulType {
+  constexpr static TPosition pos = POSITION;
+  constexpr static CubeFormat format = FORMAT;
+  using T = TYPE;
+  constexpr static bool isTrans = ISTRANS;
+  constexpr static LayoutMode layout = LAYOUT;
+  constexpr static bool ibShare = IBSHARE;
+};
+
+namespace sk_detail {
+template <typename T>
+constexpr bool kCubeIn = kOneOf<T, half, bfloat16_t, float, int8_t>;
+template <typename T>
+constexpr bool kCubeOut = kOneOf<T, half, bfloat16_t, float, int32_t>;
+}  // namespace sk_detail
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class... Rest>
+class Matmul {
+ public:
+  using SrcAT = typename A_TYPE::T;
+  using SrcBT = typename B_TYPE::T;
+  using DstT = typename C_TYPE::T;
+  using BiasT = typename BIAS_TYPE::T;
+  static_assert(sk_detail::kCubeIn<SrcAT> && sk_detail::kCubeIn<SrcBT>,
+                "AscendC::Matmul: the CPU twin supports A/B of half, bfloat16_t, float, int8_t");
+  static_assert(sk_detail::kCubeOut<DstT>, "AscendC::Matmul: the CPU twin supports C of half, bfloat16_t, float, int32_t");
+  static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
+                "AscendC::Matmul: the CPU twin takes A and B in GM (TPosition::GM)");
+
+  void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr) {
+    (void)tpipe;
+    if (cubeTiling == nullptr) return;
+    tiling_ = *cubeTiling;
+    orgM_ = tiling_.M;
+    orgN_ = tiling_.N;
+    orgKa_ = tiling_.Ka;
+    orgKb_ = tiling_.Kb;
+    singleM_ = tiling_.singleCoreM;
+    singleN_ = tiling_.singleCoreN;
+    singleK_ = tiling_.singleCoreK;
+    hasBias_ = false;
+  }
+  void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
+  void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
+    (void)orgKc;
+    orgM_ = orgM;
+    orgN_ = orgN;
+    orgKa_ = orgKa;
+    orgKb_ = orgKb;
+  }
+  void SetSingleShape(int singleM, int singleN, int singleK) {
+    singleM_ = singleM;
+    singleN_ = singleN;
+    singleK_ = singleK;
+  }
+  void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+    if (tailM >= 0) singleM_ = tailM;
+    if (tailN >= 0) singleN_ = tailN;
+    if (tailK >= 0) singleK_ = tailK;
+  }
+  void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
+    a_ = gm.g_;
+    transA_ = isTransposeA;
+    hasA_ = true;
+  }
+  void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
+    b_ = gm.g_;
+    transB_ = isTransposeB;
+    hasB_ = true;
+  }
+  void SetBias(const GlobalTensor<BiasT>& biasGlobal) {
+    bias_ = biasGlobal.g_;
+    hasBias_ = true;
+  }
+  void DisableBias() { hasBias_ = false; }
+  void ClearBias() { hasBias_ = false; }
+  void SetWorkspace(GM_ADDR, int) {}
+  template <class T>
+  void SetWorkspace(GlobalTensor<T>&) {}
+  template <class T>
+  void SetLocalWorkspace(const LocalTensor<T>&) {}
+  void SetHF32(bool, int32_t = 0) {}
+  void SetSubBlockIdx(uint8_t) {}
+
+  template <bool sync = true>
+  void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                  bool waitIterateAll = false, bool fakeMsg = false) {
+    (void)enSequentialWrite;
+    (void)waitIterateAll;
+    (void)fakeMsg;
+    SkTwinMatmul m = Call("IterateAll", 0, 0, singleM_, singleN_);
+    m.c = &gm.g_;
+    m.atomic = enAtomic;
+    ::sk_twin_matmul(&m);
+  }
+  // Moves to the next baseM x baseN block of C (in tiling.iterateOrder);
+  // false when every block was visited. GetTensorC computes the block.
+  template <bool sync = true>
+  bool Iterate(bool enPartialSum = false) {
+    (void)enPartialSum;
+    const int64_t bm = tiling_.baseM > 0 ? tiling_.baseM : singleM_, bn = tiling_.baseN > 0 ? tiling_.baseN : singleN_;
+    if (bm <= 0 || bn <= 0) return false;
+    const int64_t mb = (singleM_ + bm - 1) / bm, nb = (singleN_ + bn - 1) / bn;
+    if (iter_ >= mb * nb) {
+      iter_ = 0;
+      return false;
+    }
+    const bool m_first = tiling_.iterateOrder == 0;
+    blockM_ = m_first ? iter_ % mb : iter_ / nb;
+    blockN_ = m_first ? iter_ / mb : iter_ % nb;
+    ++iter_;
+    return true;
+  }
+  template <bool sync = true>
+  void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
+    (void)enSequentialWrite;  // the block goes to its place in C either way
+    SkTwinMatmul m = Block("GetTensorC");
+    m.c = &gm.g_;
+    m.atomic = enAtomic;
+    ::sk_twin_matmul(&m);
+  }
+  template <bool sync = true>
+  void GetTensorC(const LocalTensor<DstT>& c, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
+    (void)enSequentialWrite;
+    SkTwinMatmul m = Block("GetTensorC(LocalTensor)");
+    m.c_local = &c.ref_;
+    m.atomic = enAtomic;
+    ::sk_twin_matmul(&m);
+  }
+  void End() { iter_ = 0; }
+
+ private:
+  SkTwinMatmul Call(const char* name, int64_t row0, int64_t col0, int64_t m, int64_t n) {
+    if (!hasA_ || !hasB_) {
+      ::sk_twin_matmul_fail(name, hasA_ ? "SetTensorB was not called" : "SetTensorA was not called",
+                            "SetTensorA and SetTensorB before IterateAll/Iterate");
+    }
+    SkTwinMatmul mm{};
+    mm.call = name;
+    mm.a = &a_;
+    mm.b = &b_;
+    mm.bias = hasBias_ ? &bias_ : nullptr;
+    mm.a_dtype = sk_detail::Dtype<SrcAT>::value;
+    mm.b_dtype = sk_detail::Dtype<SrcBT>::value;
+    mm.c_dtype = sk_detail::Dtype<DstT>::value;
+    mm.bias_dtype = sk_detail::Dtype<BiasT>::value;
+    mm.a_format = static_cast<uint32_t>(A_TYPE::format);
+    mm.b_format = static_cast<uint32_t>(B_TYPE::format);
+    mm.c_format = static_cast<uint32_t>(C_TYPE::format);
+    mm.trans_a = transA_;
+    mm.trans_b = transB_;
+    mm.m = m;
+    mm.n = n;
+    mm.k = singleK_;
+    mm.row0 = row0;
+    mm.col0 = col0;
+    mm.lda = transA_ ? orgM_ : orgKa_;
+    mm.ldb = transB_ ? orgKb_ : orgN_;
+    mm.ldc = orgN_;
+    mm.n_stride = n;
+    return mm;
+  }
+  SkTwinMatmul Block(const char* name) {
+    const int64_t bm = tiling_.baseM > 0 ? tiling_.baseM : singleM_, bn = tiling_.baseN > 0 ? tiling_.baseN : singleN_;
+    if (iter_ == 0) ::sk_twin_matmul_fail(name, "no Iterate() returned true before it", "call Iterate() first");
+    const int64_t r0 = blockM_ * bm, c0 = blockN_ * bn;
+    const int64_t m = singleM_ - r0 < bm ? singleM_ - r0 : bm, n = singleN_ - c0 < bn ? singleN_ - c0 : bn;
+    SkTwinMatmul mm = Call(name, r0, c0, m, n);
+    mm.n_stride = bn;
+    return mm;
+  }
+
+  TCubeTiling tiling_{};
+  int64_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
+  int64_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
+  SkTwinGlobalRef a_{nullptr, 0, 0}, b_{nullptr, 0, 0}, bias_{nullptr, 0, 0};
+  bool hasA_ = false, hasB_ = false, hasBias_ = false;
+  uint32_t transA_ = 0, transB_ = 0;
+  int64_t iter_ = 0, blockM_ = 0, blockN_ = 0;
+};
+
+namespace sk_detail {
+static inline void MatmulInitAll(TPipe*) {}
+template <class MM, class... More>
+static inline void MatmulInitAll(TPipe* pipe, MM& mm, const void* tiling, More&&... more) {
+  mm.Init(static_cast<const TCubeTiling*>(tiling), pipe);
+  MatmulInitAll(pipe, more...);
+}
+template <class MM>
+static inline void MatmulInitAll(TPipe* pipe, MM& mm) {
+  mm.Init(nullptr, pipe);
+}
+}  // namespace sk_detail
+
+}  // namespace AscendC
+
+namespace matmul {
+// CANN's kernels write `using namespace matmul;` and then name AscendC's types.
+using namespace AscendC;
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = AscendC::CFG_NORM,
+          class... Rest>
+using MatmulImpl = AscendC::Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, Rest...>;
+}  // namespace matmul
+
+// Registers the Matmul objects with their tilings (each may be nullptr). In a
+// MIX launch the AIC leaves the kernel here (it would serve the AIVs' calls).
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                       \
+  do {                                                                 \
+    (void)(workspace);                                                 \
+    if (::sk_twin_matmul_is_server()) return;                          \
+    ::AscendC::sk_detail::MatmulInitAll((tpipe), __VA_ARGS__);         \
+  } while (0)
+
+#endif  // SK_TWIN_MATMUL_H_

@@ -1,0 +1,140 @@
+// The cube Matmul high-level API's computation (sk_twin_matmul.h): one
+// block of C from A and B in GM, on the calling worker, with every operand
+// checked against its GlobalTensor's size before it is read or written.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ascendc.h"
+#include "elem.h"
+#include "sk_twin_ext.h"
+
+namespace sk_twin {
+namespace {
+
+std::string MatmulCall(const SkTwinMatmul& m) {
+  return std::string("Matmul<") + DtypeName(m.a_dtype) + ", " + DtypeName(m.b_dtype) + ", " + DtypeName(m.c_dtype) +
+         ">::" + m.call + "(m " + std::to_string(m.m) + ", n " + std::to_string(m.n) + ", k " + std::to_string(m.k) +
+         (m.trans_a ? ", A transposed" : "") + (m.trans_b ? ", B transposed" : "") + ")";
+}
+
+// Checks that elements [first, last] of a GM operand lie in its view; its base.
+const uint8_t* GmOperand(const SkTwinGlobalRef& g, uint64_t last_elem, uint32_t e, const std::string& call,
+                    const char* role) {
+  if (g.base == nullptr) FailRule(call, std::string(role) + " has no memory", "SetGlobalBuffer before SetTensor*");
+  const uint64_t end = g.offset_bytes + (last_elem + 1) * e;
+  if (g.size_bytes != 0 && end > g.size_bytes) {
+    FailRule(call,
+             std::string(role) + " needs GM elements up to " + Num(last_elem) + " of the view, bytes up to " + Num(end) +
+                 ", but its SetGlobalBuffer size is " + Num(g.size_bytes) + " bytes",
+             "the org shapes (SetOrgShape / TCubeTiling M, N, Ka, Kb) and single shapes must fit the tensors");
+  }
+  return g.base + g.offset_bytes;
+}
+
+}  // namespace
+}  // namespace sk_twin
+
+using sk_twin::FailRule;
+using sk_twin::Num;
+
+extern "C" {
+
+int32_t sk_twin_matmul_is_server(void) {
+  sk_twin::Worker& w = sk_twin::CurrentWorker("REGIST_MATMUL_OBJ");
+  if (w.type != sk_twin::CoreType::kAic) return 0;
+  sk_twin::LaunchContext& ctx = sk_twin::CurrentLaunch();
+  return w.block < ctx.aivs_of_block.size() && !ctx.aivs_of_block[w.block].empty() ? 1 : 0;
+}
+
+void sk_twin_matmul_fail(const char* call, const char* problem, const char* allowed) {
+  FailRule(std::string("Matmul::") + call, problem, allowed);
+}
+
+void sk_twin_matmul(const SkTwinMatmul* mm) {
+  const SkTwinMatmul& m = *mm;
+  const std::string call = sk_twin::MatmulCall(m);
+  if (m.a_format != 0 || m.b_format != 0 || m.c_format != 0) {
+    FailRule(call, "a CubeFormat other than ND (A " + Num(m.a_format) + ", B " + Num(m.b_format) + ", C " +
+                       Num(m.c_format) + ")",
+             "the CPU twin implements Matmul for CubeFormat::ND operands");
+  }
+  if (m.m < 0 || m.n < 0 || m.k <= 0 || m.lda <= 0 || m.ldb <= 0 || m.ldc <= 0) {
+    FailRule(call, "shape m " + std::to_string(m.m) + ", n " + std::to_string(m.n) + ", k " + std::to_string(m.k) +
+                       ", row strides A " + std::to_string(m.lda) + ", B " + std::to_string(m.ldb) + ", C " +
+                       std::to_string(m.ldc),
+             "Init with a TCubeTiling (or SetOrgShape/SetSingleShape) giving positive shapes");
+  }
+  if (m.m == 0 || m.n == 0) return;
+  const bool ints = m.a_dtype == SK_TWIN_DT_I8;
+  if (ints != (m.b_dtype == SK_TWIN_DT_I8) || ints != (m.c_dtype == SK_TWIN_DT_I32)) {
+    if (ints || m.b_dtype == SK_TWIN_DT_I8 || m.c_dtype == SK_TWIN_DT_I32) {
+      FailRule(call, "int8_t and floating operands are mixed", "int8_t A and B give int32_t C; floating A/B give half, "
+                                                              "bfloat16_t or float C");
+    }
+  }
+  const uint32_t ea = sk_twin::DtypeSize(m.a_dtype), eb = sk_twin::DtypeSize(m.b_dtype);
+  const uint32_t ec = sk_twin::DtypeSize(m.c_dtype);
+  const int64_t r_last = m.row0 + m.m - 1, c_last = m.col0 + m.n - 1, k_last = m.k - 1;
+  auto a_index = [&](int64_t i, int64_t k) { return m.trans_a ? k * m.lda + i : i * m.lda + k; };
+  auto b_index = [&](int64_t k, int64_t j) { return m.trans_b ? j * m.ldb + k : k * m.ldb + j; };
+  const uint8_t* a = sk_twin::GmOperand(*m.a, static_cast<uint64_t>(a_index(r_last, k_last)), ea, call, "A");
+  const uint8_t* b = sk_twin::GmOperand(*m.b, static_cast<uint64_t>(b_index(k_last, c_last)), eb, call, "B");
+  const uint8_t* bias = m.bias != nullptr
+                            ? sk_twin::GmOperand(*m.bias, static_cast<uint64_t>(c_last), sk_twin::DtypeSize(m.bias_dtype),
+                                            call, "bias")
+                            : nullptr;
+  // The block, in float (or int32) with the hardware's accumulation.
+  std::vector<uint8_t> out(static_cast<size_t>(m.m * m.n) * ec);
+  for (int64_t i = 0; i < m.m; ++i) {
+    for (int64_t j = 0; j < m.n; ++j) {
+      uint8_t* o = out.data() + (i * m.n + j) * ec;
+      if (ints) {
+        int64_t acc = 0;
+        for (int64_t k = 0; k < m.k; ++k) {
+          acc += sk_twin::LoadI(m.a_dtype, a + a_index(m.row0 + i, k) * ea) *
+                 sk_twin::LoadI(m.b_dtype, b + b_index(k, m.col0 + j) * eb);
+          acc = static_cast<int32_t>(static_cast<uint32_t>(acc));
+        }
+        if (bias != nullptr) acc += sk_twin::LoadI(m.bias_dtype, bias + (m.col0 + j) * sk_twin::DtypeSize(m.bias_dtype));
+        sk_twin::StoreI(SK_TWIN_DT_I32, o, acc);
+        continue;
+      }
+      float acc = 0.0f;
+      for (int64_t k = 0; k < m.k; ++k) {
+        const double p = sk_twin::LoadF(m.a_dtype, a + a_index(m.row0 + i, k) * ea) *
+                         sk_twin::LoadF(m.b_dtype, b + b_index(k, m.col0 + j) * eb);
+        acc = static_cast<float>(static_cast<double>(acc) + static_cast<double>(static_cast<float>(p)));
+      }
+      if (bias != nullptr) {
+        acc = static_cast<float>(static_cast<double>(acc) +
+                                 sk_twin::LoadF(m.bias_dtype, bias + (m.col0 + j) * sk_twin::DtypeSize(m.bias_dtype)));
+      }
+      sk_twin::StoreF(m.c_dtype, o, acc);
+    }
+  }
+  if (m.c_local != nullptr) {
+    uint8_t* d = sk_twin::LocalAccess(*m.c_local, 0, static_cast<uint64_t>((m.m - 1) * m.n_stride + m.n) * ec, call,
+                                      "C (LocalTensor)");
+    for (int64_t i = 0; i < m.m; ++i) std::memcpy(d + i * m.n_stride * ec, out.data() + i * m.n * ec, m.n * ec);
+    return;
+  }
+  uint8_t* c = const_cast<uint8_t*>(
+      sk_twin::GmOperand(*m.c, static_cast<uint64_t>(r_last * m.ldc + c_last), ec, call, "C"));
+  for (int64_t i = 0; i < m.m; ++i) {
+    uint8_t* row = c + ((m.row0 + i) * m.ldc + m.col0) * ec;
+    if (m.atomic) {
+      sk_twin::AscendState& st = sk_twin::CurrentWorker("Matmul").ascendc;
+      const uint32_t saved = st.atomic, saved_dt = st.atomic_dtype;
+      st.atomic = 1;
+      st.atomic_dtype = m.c_dtype;
+      sk_twin::StoreToGm(row, out.data() + i * m.n * ec, m.n * ec, m.c_dtype, call);
+      st.atomic = saved;
+      st.atomic_dtype = saved_dt;
+    } else {
+      std::memcpy(row, out.data() + i * m.n * ec, m.n * ec);
+    }
+  }
+}
+
+}  // extern "C"
