@@ -11,9 +11,11 @@
 //   AscendC::SetSysWorkspace / GetSysWorkSpacePtr   the registered system workspace (per worker)
 //   AscendC::InitGlobalMemory(gm, size, value)      size elements set, bounds-checked
 //   float16_t, float32_t                   the compiler's names for half and float
+//   scalar sqrt, exp, ... (<cmath>)        a kernel that calls one references libm
 #ifndef SK_TWIN_CANN_UTILS_H_
 #define SK_TWIN_CANN_UTILS_H_
 
+#include <cmath>  // scalar sqrt/exp/... that kernels call unqualified, as bisheng's builtins allow
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
