@@ -1,9 +1,10 @@
 """Public API of rules_superkernel.
 
     load("@rules_superkernel//rules:defs.bzl", "sk_sub_kernel", "sk_op", "super_kernel", "sk_model",
-         "sk_cann_launch_library", "sk_tiling_task", "sk_prefetch_task")
+         "sk_cann_launch_library", "sk_tiling_task", "sk_prefetch_task", "sk_cann_op")
 """
 
+load("//rules/private:cann_op.bzl", _sk_cann_op = "sk_cann_op")
 load("//rules/private:launch.bzl", _sk_cann_launch_library = "sk_cann_launch_library")
 load("//rules/private:providers.bzl", _SkOpInfo = "SkOpInfo", _SkSubKernelInfo = "SkSubKernelInfo", _SkTaskInfo = "SkTaskInfo", _SuperKernelInfo = "SuperKernelInfo")
 load("//rules/private:sk_model.bzl", _sk_model = "sk_model", _sk_model_test = "sk_model_test")
@@ -19,6 +20,7 @@ sk_model_test = _sk_model_test
 sk_tiling_task = _sk_tiling_task
 sk_prefetch_task = _sk_prefetch_task
 sk_cann_launch_library = _sk_cann_launch_library
+sk_cann_op = _sk_cann_op
 
 SkSubKernelInfo = _SkSubKernelInfo
 SkOpInfo = _SkOpInfo

@@ -73,7 +73,19 @@ def _tiling_key_args(args, tiling_keys):
     for k in tiling_keys:
         args.add("--tiling-key", str(k))
 
-def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts, hdrs, op_type = "", loc = None, sync_out = None, tiling_keys = [], entry = None):
+def _cann_args(args, cann, entry, params):
+    # One instance of a CANN-style operator (docs/cann-ops.md): sk generates its entry and reads its
+    # variant's defines and tiling key from the binary config and the kernel's ASCENDC_TPL_* macros.
+    args.add("--entry", entry)
+    args.add("--cann-kernel", cann.kernel)
+    if cann.binary_config:
+        args.add("--binary-config", cann.binary_config)
+        args.add("--variant", cann.variant)
+    if cann.tpl_args:
+        args.add("--tpl-args", cann.tpl_args)
+    args.add_all(params, before_each = "--param")
+
+def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts, hdrs, op_type = "", loc = None, sync_out = None, tiling_keys = [], entry = None, cann = None, params = []):
     """SkCompile: the user's kernel source, in SK mode at scope location `loc`, or plain when loc is None.
 
     In SK mode the one action preprocesses the source, scans it for
@@ -95,6 +107,8 @@ def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts
     if tiling_keys:
         args.add("--entry", entry)
         _tiling_key_args(args, tiling_keys)
+    if cann:
+        _cann_args(args, cann, entry, params)
     args.add("-o", out)
     args.add(src)
     extra = tc.copts + copts
@@ -107,7 +121,7 @@ def compile_sub_kernel(ctx, tc, src, out, kernel_type, block_dim, options, copts
         "SkCompile",
         "Compiling %s%s" % (src.short_path, " (SK mode, %s)" % loc if loc else ""),
         args,
-        [src] + hdrs,
+        [src] + hdrs + ([cann.binary_config] if cann and cann.binary_config else []),
         [out] + ([sync_out] if loc else []),
     )
 

@@ -170,8 +170,8 @@ def _sk_model_impl(ctx):
 # `bazel run` writes prof_result/ in the directory it was started from;
 # `bazel test` into the test's undeclared outputs.
 set -eu
-out="${{BUILD_WORKING_DIRECTORY:-${{TEST_UNDECLARED_OUTPUTS_DIR:-.}}}}/prof_result"
-exec "{sk}" run --model "{data}" --built "{manifest}" --repeat {repeat} --seed {seed} --prof-dir "$out" "$@"
+base="${{BUILD_WORKING_DIRECTORY:-${{TEST_UNDECLARED_OUTPUTS_DIR:-.}}}}"
+exec "{sk}" run --model "{data}" --built "{manifest}" --repeat {repeat} --seed {seed} --prof-dir "$base/prof_result" --outputs-dir "$base/sk_outputs/{name}" "$@"
 """.format(
         name = ctx.label.name,
         sk = ctx.executable._sk.short_path,
@@ -188,7 +188,7 @@ exec "{sk}" run --model "{data}" --built "{manifest}" --repeat {repeat} --seed {
     write_model(ctx, tc, manifest, ctx.file.data, model)
     sources = [k.info.src for k in kernels.values()] + [h for k in kernels.values() for h in k.info.hdrs + k.info.tiling_srcs]
 
-    runfiles = ctx.runfiles(files = [ctx.file.data, manifest, model, tc.runtime_lib] + libs + plans + sources)
+    runfiles = ctx.runfiles(files = [ctx.file.data, manifest, model, tc.runtime_lib] + libs + plans + sources + ctx.files.data_files)
     runfiles = runfiles.merge(ctx.attr._sk[DefaultInfo].default_runfiles)
     return [
         DefaultInfo(executable = script, runfiles = runfiles),
@@ -209,6 +209,11 @@ _ATTRS = {
 It may also be a self-contained model (`kernels`, op `kernel`/`bind`, `super_kernels`, as `python -m sk run --model` reads):
 every such field must then agree with BUILD, or the run fails naming the field.""",
     ),
+    "data_files": attr.label_list(
+        allow_files = True,
+        doc = """The files `data` names: tensor contents (`"file"`), reference outputs (`"expected"`) and tiling
+buffers (`"tiling": {"file": ...}`), as .npy or raw .bin, paths relative to the data file (docs/cann-ops.md).""",
+    ),
     "tasks": attr.label_list(
         providers = [SkTaskInfo],
         doc = "The tasks of other engines the SuperKernels talk to (sk_tiling_task, sk_prefetch_task): threads beside the fused launch, following the memory-semantic protocol of facts section 15.3; in the separate run a tiling-sink op's tiling function runs on the host before its launch. A tiling-sink op in a SuperKernel without its tiling task, or an event no op and no task sends, fails the build.",
@@ -225,7 +230,10 @@ SuperKernels, and compares every output tensor bit for bit (`bazel run`).
 
 Kernels, op bindings, scopes and their options come from the `ops` targets;
 tensors and tiling data from `data`. Prints op_statistic tables for both runs
-and `superkernel benefit: X.XX%`; exits non-zero when any output differs.
+and `superkernel benefit: X.XX%`; exits non-zero when any output differs, or when a tensor with
+an `expected` file misses it (rtol/atol) in either run. Every output tensor is written as .npy to
+`sk_outputs/<name>/{separate,fused}/` under the directory `bazel run` was started in (a test:
+its undeclared outputs); the run prints where.
 
 Output group `model`: `_sk_model/<name>/model.json`, the whole model (BUILD + data) as one
 self-contained model file for `python -m sk run --model`; it is in the runfiles with the kernel
@@ -237,7 +245,7 @@ sources and headers, so a target taking this one as `data` can run it (`--tsan` 
 
 sk_model_test = rule(
     implementation = _sk_model_impl,
-    doc = "sk_model as a test: fails when the fused outputs differ from the separate launches.",
+    doc = "sk_model as a test: fails when the fused outputs differ from the separate launches or a tensor misses its `expected` reference; the outputs land in the test's undeclared outputs (sk_outputs/<name>/).",
     attrs = _ATTRS,
     test = True,
     toolchains = [SK_TOOLCHAIN_TYPE],

@@ -61,6 +61,13 @@ def _check(ctx):
             fail("%s: a tiling-sink kernel (tiling_keys) needs tiling_function (its host tiling function, sk_tiling.h), tiling_srcs (its C++ sources) and tiling_bytes (> 0, the tiling buffer it fills)" % ctx.label)
     elif ctx.attr.tiling_function or ctx.attr.tiling_srcs or ctx.attr.tiling_bytes:
         fail("%s: tiling_function, tiling_srcs and tiling_bytes belong to a tiling-sink kernel; set its tiling_keys" % ctx.label)
+    if (ctx.attr.binary_config or ctx.attr.variant or ctx.attr.tpl_args) and not ctx.attr.cann_kernel:
+        fail("%s: binary_config, variant and tpl_args describe a CANN-style operator; set cann_kernel (its __global__ function) too" % ctx.label)
+    if ctx.attr.cann_kernel:
+        if ctx.attr.tiling_keys or not ctx.attr.srcs:
+            fail("%s: cann_kernel needs srcs (the op's kernel source) and no tiling_keys: each instance is one tiling key, from tpl_args" % ctx.label)
+        if ctx.attr.variant and not ctx.attr.binary_config:
+            fail("%s: variant = '%s' names a variant of a binary config; set binary_config" % (ctx.label, ctx.attr.variant))
     if len(ctx.files.srcs) > 1:
         fail("%s: srcs has %d files; a sub-kernel is one translation unit (put helpers in hdrs)" % (ctx.label, len(ctx.files.srcs)))
 
@@ -71,6 +78,12 @@ def _sk_sub_kernel_impl(ctx):
     options = ctx.attr._inherited_options[BuildSettingInfo].value
     kernel_name = ctx.attr.entry or ctx.label.name
     keys = ctx.attr.tiling_keys
+    cann = struct(
+        kernel = ctx.attr.cann_kernel,
+        binary_config = ctx.file.binary_config,
+        variant = ctx.attr.variant or "0",
+        tpl_args = ctx.attr.tpl_args,
+    ) if ctx.attr.cann_kernel else None
     standalone = None
     if ctx.attr.srcs:
         tc = find_sk_toolchain(ctx)
@@ -85,7 +98,7 @@ def _sk_sub_kernel_impl(ctx):
             d = prefix + loc + "/"
             raw = ctx.actions.declare_file(d + "kernel_sk.o")
             scan = ctx.actions.declare_file(d + "kernel_sk.sync.json")
-            compile_sub_kernel(ctx, tc, src, raw, kernel_type, ctx.attr.block_dim, options, ctx.attr.copts, ctx.files.hdrs, ctx.attr.op_type, loc, scan, keys, kernel_name)
+            compile_sub_kernel(ctx, tc, src, raw, kernel_type, ctx.attr.block_dim, options, ctx.attr.copts, ctx.files.hdrs, ctx.attr.op_type, loc, scan, keys, kernel_name, cann, params)
             wrapper = ctx.actions.declare_file(d + "wrapper.o")
             wrap_sub_kernel(ctx, tc, raw, scan, wrapper, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type, loc, keys)
             obj = ctx.actions.declare_file(d + "%s_%s.o" % (kernel_name, loc))
@@ -93,7 +106,7 @@ def _sk_sub_kernel_impl(ctx):
             pack_sub_kernel(ctx, tc, raw, wrapper, scan, obj, meta, kernel_name, kernel_type, ctx.attr.block_dim, params, options, ctx.attr.op_type, loc, keys)
             by_loc[loc] = struct(object = obj, json = meta)
         standalone = ctx.actions.declare_file(prefix + "standalone/" + kernel_name + ".o")
-        compile_sub_kernel(ctx, tc, src, standalone, kernel_type, ctx.attr.block_dim, "", ctx.attr.copts, ctx.files.hdrs, tiling_keys = keys, entry = kernel_name)
+        compile_sub_kernel(ctx, tc, src, standalone, kernel_type, ctx.attr.block_dim, "", ctx.attr.copts, ctx.files.hdrs, tiling_keys = keys, entry = kernel_name, cann = cann, params = params)
     else:
         # A prebuilt object serves every place in the scope.
         by_loc = {loc: struct(object = ctx.file.object, json = ctx.file.subop_json) for loc in LOCS}
@@ -185,6 +198,10 @@ the same inherited options are compiled once.""",
         "tiling_srcs": attr.label_list(allow_files = [".cpp", ".cc", ".cxx", ".h", ".hpp"], doc = "The tiling function's C++ sources (and headers)"),
         "tiling_bytes": attr.int(default = 0, doc = "A tiling-sink kernel: bytes of the tiling buffer its tiling function fills"),
         "copts": attr.string_list(doc = "Extra compiler flags"),
+        "cann_kernel": attr.string(doc = "A CANN-style operator (docs/cann-ops.md; sk_cann_op sets this): `srcs` is its `op_kernel/<op>.cpp` and this its `__global__` function, a template over ASCENDC_TPL arguments or a plain function; sk generates the entry `entry` calling it as the ADK's generated kernel file does"),
+        "binary_config": attr.label(allow_single_file = [".json"], doc = "With cann_kernel: the op's `op_host/config/<soc>/<op>_binary.json`; the variant's `-DDTYPE_*`/`-DORIG_DTYPE_*`/`-DFORMAT_*` defines come from it"),
+        "variant": attr.string(doc = "With binary_config: the variant, its op_list index (default \"0\") or bin_filename"),
+        "tpl_args": attr.string(doc = "With cann_kernel: the template-argument combination, `name=value,...` (one that ASCENDC_TPL_SEL selects; empty when it selects exactly one); its tiling key is encoded as the ADK encodes it"),
         "fusable": attr.bool(default = True, doc = "False: SuperKernels split their scope around this kernel"),
         "object": attr.label(allow_single_file = [".o", ".a"], doc = "Prebuilt SK-mode object (with `subop_json`)"),
         "subop_json": attr.label(allow_single_file = [".json"], doc = "Sub-op JSON of the prebuilt object"),

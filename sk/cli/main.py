@@ -26,6 +26,7 @@ COMMANDS = {
     "entry": ("sk.cli.commands.entry", "compile the generated SuperKernel source (cube/vector halves)"),
     "link": ("sk.cli.commands.link", "link a SuperKernel in plan order, localise, verify, fill sha256"),
     "twin": ("sk.cli.commands.twin", "link a shared library the CPU twin loads (from sk's objects)"),
+    "cannop": ("sk.cli.commands.cannop", "list an operator folder's binary variants and template combinations"),
     "run": ("sk.cli.commands.run", "run a model separately and fused on the CPU twin; compare bit for bit"),
     "model": ("sk.cli.commands.model", "write the self-contained model file of an sk_model (BUILD + data file)"),
     "report": ("sk.cli.commands.report", "write the human-readable fusion report of a SuperKernel"),

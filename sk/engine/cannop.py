@@ -156,25 +156,64 @@ def binary_variant_defines(config_path: str, selector: str) -> list:
 # Kinds of ASCENDC_TPL_*_DECL and their bit widths (template_argument.h: DTYPE/FORMAT/KERNEL_TYPE 8,
 # BOOL 1, UINT as declared).
 UINT, BOOL, DTYPE, FORMAT, KERNEL_TYPE = "UINT", "BOOL", "DTYPE", "FORMAT", "KERNEL_TYPE"
+# ASCENDC_TPL_DATATYPE_*: values are ge::DataType numbers (C_DT_* names allowed) and the kernel's template
+# parameter is the type itself, `TypeFromId<n>::type` (template_tiling.py).
+DATATYPE = "DATATYPE"
+INPUT_BIAS, OUTPUT_BIAS = 100000000, 900000000
+# C_DT_<name> -> ge::DataType number (asc-devkit template_tiling.py ASCENDC_COMPILE_DATATYPE_MAP).
+DT_NUMBERS = {
+    "DT_FLOAT": 0, "DT_FLOAT16": 1, "DT_INT8": 2, "DT_INT32": 3, "DT_UINT8": 4, "DT_INT16": 6, "DT_UINT16": 7,
+    "DT_UINT32": 8, "DT_INT64": 9, "DT_UINT64": 10, "DT_DOUBLE": 11, "DT_BOOL": 12, "DT_COMPLEX64": 16,
+    "DT_BF16": 27, "DT_INT4": 29, "DT_UINT1": 30, "DT_INT2": 31, "DT_COMPLEX32": 33, "DT_HIFLOAT8": 34,
+    "DT_FLOAT8_E5M2": 35, "DT_FLOAT8_E4M3FN": 36, "DT_FLOAT4_E2M1": 40, "DT_FLOAT4_E1M2": 41,
+}
 UI_RANGE, UI_LIST, UI_MIX = 0, 1, 2
 MAX_KEY_BITS = 64
 
-TplArg = namedtuple("TplArg", "name kind bits values")
+# bound: ("input"|"output", index) for a DATATYPE argument declared with ASCENDC_TPL_INPUT(i) /
+# ASCENDC_TPL_OUTPUT(i): its value follows that parameter's dtype in the variant.
+TplArg = namedtuple("TplArg", "name kind bits values bound", defaults=(None,))
 TemplateArgs = namedtuple("TemplateArgs", "op decls selections")
 Instance = namedtuple("Instance", "key args")  # args: ((name, value), …) in declaration order
 
 _MARK = re.compile(r"@@([A-Za-z0-9_]*)@@\s*=\s*\{")
 
 
+def _int_expr(text: str) -> int:
+    """An integer literal or +, -, *, |, << of them with parentheses (what the macros expand to)."""
+    import ast
+    import operator
+
+    ops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.BitOr: operator.or_,
+           ast.LShift: operator.lshift}
+
+    def ev(node):
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.BinOp) and type(node.op) in ops:
+            return ops[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -ev(node.operand)
+        raise ValueError(text)
+
+    return ev(ast.parse(re.sub(r"(?<=\d)[uUlL]+\b", "", text), mode="eval"))
+
+
 def _numbers(body: str, where: str) -> list:
     out = []
     for item in [x.strip() for x in body.split(",") if x.strip()]:
-        item = re.sub(r"(?<=\d)[uUlL]+\b", "", item.strip("() "))
+        name = item.split("::")[-1]
+        if name.startswith("C_DT_") and name[2:] in DT_NUMBERS:
+            out.append(DT_NUMBERS[name[2:]])
+            continue
         try:
-            out.append(int(item, 0))
-        except ValueError:
+            out.append(_int_expr(item))
+        except (ValueError, SyntaxError, RecursionError):
             raise SkError("a template-argument value is not an integer after preprocessing", where=where,
-                          value=item, allowed="integer literals (C_DT_* / C_FORMAT_* names are not supported)") from None
+                          value=item, allowed="integer expressions, C_DT_* data types (C_FORMAT_* names are "
+                                              "not supported)") from None
     return out
 
 
@@ -211,8 +250,8 @@ def _block(text: str, start: int) -> tuple:
     raise SkError("an ASCENDC_TPL_ marker's braces are not closed in the preprocessed source")
 
 
-_KINDS = (("DTYPE_", DTYPE), ("DATATYPE_", DTYPE), ("FORMAT_", FORMAT), ("UINT_", UINT), ("BOOL_", BOOL),
-          ("SHARED_KERNEL_TYPE_", KERNEL_TYPE), ("KERNEL_TYPE_", KERNEL_TYPE))
+_KINDS = (("DTYPE_", DTYPE), ("DATATYPE_", DATATYPE), ("FORMAT_", FORMAT), ("UINT_", UINT), ("BOOL_", BOOL),
+          ("SHARED_KERNEL_TYPE_", KERNEL_TYPE))
 
 
 def _items(body: str, where: str, role: str) -> list:
@@ -233,7 +272,9 @@ def _items(body: str, where: str, role: str) -> list:
                 if tail.startswith(role + "_") or tail == role:
                     out.append((kind, tail[len(role) + 1:], _numbers(inner, where)))
                 break
-        # KERNEL_TYPE_SEL / DETERMINISTIC_SEL / TILING_STRUCT_SEL do not enter the key: skipped.
+        # KERNEL_TYPE_SEL (the selection's kernel type: BUILD's kernel_type here), DETERMINISTIC_SEL and
+        # TILING_STRUCT_SEL do not enter the key: skipped. ASCENDC_TPL_KERNEL_TYPE_DECL arrives as
+        # SHARED_KERNEL_TYPE (template_argument.h), an 8-bit argument like a DTYPE.
 
 
 def parse_template_args(text: str, where: str):
@@ -246,19 +287,27 @@ def parse_template_args(text: str, where: str):
     decl_body, _ = _block(text, m.end() - 1)
     decls = []
     for kind, name, vals in _items(decl_body, where, "DECL"):
+        bound = None
         if kind == UINT:
             if not vals:
                 raise SkError(f"ASCENDC_TPL_UINT_DECL {name} has no bit width", where=where)
             bits, values = vals[0], _expand_uint(name, vals[1:], where)
         else:
-            bits, values = (1 if kind == BOOL else 8), vals
+            bits, values = (1 if kind == BOOL else 8), [v for v in vals if v < INPUT_BIAS]
+            links = [v for v in vals if v >= INPUT_BIAS]
+            if links and kind == DATATYPE:
+                v = links[0]
+                bound = ("output", v - OUTPUT_BIAS) if v >= OUTPUT_BIAS else ("input", v - INPUT_BIAS)
+            elif links:
+                raise SkError(f"ASCENDC_TPL_{kind}_DECL {name} names a parameter (ASCENDC_TPL_INPUT/OUTPUT); "
+                              "sk supports that for ASCENDC_TPL_DATATYPE_DECL only", where=where, value=links[0])
         if not values or len(set(values)) != len(values):
             raise SkError(f"ASCENDC_TPL_{kind}_DECL {name} has no values or a value twice", where=where, value=values)
         limit = len(values) if kind == UINT else max(values) + 1
         if bits < 1 or limit > (1 << bits):
             raise SkError(f"the bit width of ASCENDC_TPL_{kind}_DECL {name} cannot hold its values",
                           where=where, value=bits, allowed=f"at least {max(limit - 1, 1).bit_length()} bits")
-        decls.append(TplArg(name, kind, bits, tuple(values)))
+        decls.append(TplArg(name, kind, bits, tuple(values), bound))
     if sum(d.bits for d in decls) > MAX_KEY_BITS:
         raise SkError("the template arguments need more than 64 key bits", where=where,
                       value=sum(d.bits for d in decls))
@@ -325,7 +374,27 @@ def selected_instances(tpl) -> list:
 
 def template_param_text(decls, args: dict) -> str:
     """TEMPLATE_PARAMS of an instance (the ADK's paramArgs): the values in declaration order."""
-    return ", ".join(str(args[d.name]) for d in decls)
+    return ", ".join(f"TypeFromId<{args[d.name]}>::type" if d.kind == DATATYPE else str(args[d.name]) for d in decls)
+
+
+def bound_args(decls, variant) -> dict:
+    """The values of DATATYPE arguments declared with ASCENDC_TPL_INPUT(i)/OUTPUT(i): the dtype (as a
+    ge::DataType number) of that parameter in the variant (None: no variant, nothing bound)."""
+    out = {}
+    for d in decls:
+        if d.bound is None or variant is None:
+            continue
+        params = variant.inputs if d.bound[0] == "input" else variant.outputs
+        param = params[d.bound[1]] if 0 <= d.bound[1] < len(params) else None
+        if param is None:
+            raise SkError(f"ASCENDC_TPL_DATATYPE_DECL {d.name} follows {d.bound[0]} {d.bound[1]}, which the "
+                          "binary variant does not have", value=variant.bin_filename or variant.index)
+        number = DT_NUMBERS.get(DTYPES[param.dtype][0])
+        if number is None:
+            raise SkError(f"ASCENDC_TPL_DATATYPE_DECL {d.name} follows a parameter of a dtype without a "
+                          "ge::DataType number here", value=param.dtype, allowed=", ".join(sorted(DT_NUMBERS)))
+        out[d.name] = number
+    return out
 
 
 def parse_combination(text: str, where: str) -> dict:

@@ -40,7 +40,7 @@ import re
 from collections import namedtuple
 
 from sk.binfmt import ar, objfacts
-from sk.toolflow import syncscan
+from sk.toolflow import cannbuild, syncscan
 from sk.toolflow import toolargv
 from sk.base import numbers
 from sk.base.errors import SkError
@@ -148,7 +148,8 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
                    options: str | None, op_type: str = "", loc: str = "middle", include_dirs=(),
                    extra=(), plain: bool = False, defines=(), stdin: str | None = None,
                    calls: syncscan.SyncCalls | None = None, sync_out: str | None = None,
-                   tiling_keys=(), entry: str | None = None, dynamic: bool = False) -> list[list[str]]:
+                   tiling_keys=(), entry: str | None = None, dynamic: bool = False,
+                   cann: cannbuild.CannInstance | None = None) -> list[list[str]]:
     """Compiles a kernel (or wrapper) source; returns the argv that ran.
 
     In SK mode the source is first preprocessed with the same flags and
@@ -160,6 +161,9 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
     tiling_keys: a tiling-sink kernel, compiled once per key as the ADK compiles a
     multi-tiling-key kernel (TILING_KEY_VAR=<key>, `entry` renamed `<entry>_<key>`): the
     output is then an archive of `<side>.k<key>.o` (key_objects reads it).
+    cann: one instance of a CANN-style operator (sk/toolflow/cannbuild.py): `src` is its template
+    kernel; the compile is of the generated per-key entry `entry`, with the variant's defines and
+    TILING_KEY_VAR set to the instance's tiling key.
     """
     check_block_dim(block_dim)
     keys = check_tiling_keys(tiling_keys)
@@ -177,10 +181,23 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
         raise SkError("a plain compile is not scanned for SuperKernel sync calls", where="--sync-out",
                       allowed="drop --sync-out, or compile in SK mode (without --plain)")
     units = compile_units(tools.flavor, kt)
+    where = src if src != "-" else out
+    instance_key = 0
+    if cann is not None:
+        if keys:
+            raise SkError("a CANN operator instance is one tiling key; tiling-sink keys do not apply",
+                          where="--tiling-key", allowed="drop --tiling-key (the key comes from --tpl-args)")
+        with scratch_dir(out) as work:
+            # The ADK reads the markers from the cube side's preprocess (kernel_info_infer.py).
+            pre_arch = "cube" if tools.flavor == toolargv.CANN else units[0]
+            stdin, cdefs, instance_key, pre = cannbuild.prepare(tools, src, cann, entry, work, arch=pre_arch,
+                                                                include_dirs=include_dirs, extra=extra)
+        ran_pre = [pre]
+        src, defines = "-", [*cdefs, *defines]
     # As upstream compiles any kernel for one side: the MIX macros and TILING_KEY_VAR after the tail
     # (the scan preprocesses with them too, so it reads the text that is compiled).
-    tail = toolargv.kernel_type_tail(kt.name, keys[0] if keys else 0)
-    ran, doc = [], None
+    tail = toolargv.kernel_type_tail(kt.name, keys[0] if keys else instance_key)
+    ran, doc = (ran_pre if cann is not None else []), None
     with scratch_dir(out) as work:
         if opts is not None and calls is None:
             scan = {}
@@ -190,8 +207,7 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
                                                 defines=[*sk_defines(block_dim, opts, op_type, loc), *defines,
                                                          *tail],
                                                 include_dirs=include_dirs, extra=extra)
-                run_tool(argv, step="preprocessing the kernel (sync-call scan)",
-                         where=src if src != "-" else out, stdin=stdin)
+                run_tool(argv, step="preprocessing the kernel (sync-call scan)", where=where, stdin=stdin)
                 ran.append(argv)
                 with open(text_path, encoding="utf-8", errors="replace") as f:
                     scan[side] = syncscan.count(f.read())
@@ -208,7 +224,7 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
                                              include_dirs=include_dirs, extra=extra,
                                              tail=tail if key is None else toolargv.kernel_type_tail(kt.name, key))
                 run_tool(argv, step="compiling the kernel" + ("" if key is None else f" for tiling key {key}"),
-                         where=src if src != "-" else out, stdin=stdin)
+                         where=where, stdin=stdin)
                 ran.append(argv)
                 objects.append((f"{stem}.o", obj))
         _bundle(out, objects)

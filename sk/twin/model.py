@@ -15,7 +15,10 @@ A model is a JSON object (paths relative to the file):
      "super_kernels": [{"name": "add_skp", "ops": ["a", "b", "c", "d"], "options": ""}]}
 
 * tensors: dtype one of DTYPES; init "random" (seeded), "zeros" or "ones";
-  default: random for tensors no op writes, zeros otherwise.
+  default: random for tensors no op writes, zeros otherwise. TENSOR_FIELDS below lists
+  every field: a tensor's contents may come from a file ("file": .npy, or raw .bin in the
+  tensor's dtype and shape), and an output may name its expected contents ("expected", same
+  forms), compared after each run within rtol/atol (defaults per dtype: DEFAULT_TOLERANCES).
 * kernels: a kernel's parameters are inputs + outputs, then `output_shape`
   (a tensor, bound like an output) when "output_shape" is true, then
   `workspace` when "workspace" is true, then `tiling` when "tiling" is true
@@ -36,12 +39,14 @@ A model is a JSON object (paths relative to the file):
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
 import re
 import struct
 import zlib
+from collections import namedtuple
 from dataclasses import dataclass
 
 from sk.base import infile, jsonload, numbers
@@ -53,6 +58,29 @@ DTYPES = {
     "int32": ("i", 4), "uint32": ("I", 4), "int64": ("q", 8),
 }
 INITS = ("random", "zeros", "ones")
+
+# A field of a tensor in the model / data file: its JSON name, type, default and allowed values.
+Field = namedtuple("Field", "name type default allowed meaning")
+TENSOR_FIELDS = (
+    Field("dtype", "string", None, "one of DTYPES", "element type"),
+    Field("shape", "list of integers >= 1", None, "non-empty", "dimensions, C order"),
+    Field("init", "string", "random for tensors no op writes, zeros otherwise", "random, zeros, ones",
+          "initial contents when no file is given (random: seeded by --seed and the tensor's name)"),
+    Field("file", "string (path relative to the data file)", None,
+          "*.npy (its dtype and shape must equal the tensor's) or any other name: raw little-endian bytes "
+          "of the tensor's dtype, exactly its element count",
+          "initial contents, read from the file (excludes init)"),
+    Field("expected", "string (path relative to the data file)", None, "*.npy or raw, as file",
+          "reference contents the tensor must hold after the separate run and after the fused run"),
+    Field("rtol", "number >= 0", "DEFAULT_TOLERANCES[dtype][0]", ">= 0",
+          "with expected: relative tolerance, |got - want| <= atol + rtol * |want|"),
+    Field("atol", "number >= 0", "DEFAULT_TOLERANCES[dtype][1]", ">= 0", "with expected: absolute tolerance"),
+)
+# (rtol, atol) per dtype for `expected`: floating types within their precision, integers exact.
+DEFAULT_TOLERANCES = {"float32": (1e-4, 1e-5), "float16": (1e-3, 1e-3)}
+EXACT = (0.0, 0.0)
+# A tensor file larger than this is refused before reading (the twin's buffers are capped below it).
+MAX_TENSOR_FILE_BYTES = (1 << 30) + (1 << 16)
 DEFAULT_WORKSPACE_BYTES = 1024
 # The twin holds every buffer in host memory (and `sk run` snapshots tensors for the
 # comparison): a larger one is a typo in a shape, not a model to run.
@@ -70,6 +98,16 @@ class Tensor:
     dtype: str
     shape: tuple[int, ...]
     init: str
+    file: str | None = None      # absolute path: initial contents (TENSOR_FIELDS)
+    expected: str | None = None  # absolute path: reference contents after each run
+    rtol: float | None = None
+    atol: float | None = None
+
+    @property
+    def tolerance(self) -> tuple:
+        """(rtol, atol) of the comparison with `expected`."""
+        rtol, atol = DEFAULT_TOLERANCES.get(self.dtype, EXACT)
+        return (rtol if self.rtol is None else self.rtol, atol if self.atol is None else self.atol)
 
     @property
     def nbytes(self) -> int:
@@ -79,6 +117,8 @@ class Tensor:
         return count * DTYPES[self.dtype][1]
 
     def initial_bytes(self, seed: int) -> bytes:
+        if self.file:
+            return read_tensor_file(self, self.file, "file")
         count = self.nbytes // DTYPES[self.dtype][1]
         code = DTYPES[self.dtype][0]
         if self.init == "zeros":
@@ -94,6 +134,33 @@ class Tensor:
             lo, hi = (0, 2 ** bits - 1) if code.isupper() else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
             values = [rng.randint(max(lo, -100), min(hi, 100)) for _ in range(count)]
         return struct.pack(f"<{count}{code}", *values)
+
+
+def read_tensor_file(t: Tensor, path: str, field: str) -> bytes:
+    """The bytes of tensor t in `path` (.npy: dtype and shape checked; otherwise raw), or an SkError
+    naming the tensor, the field and the file."""
+    from sk.binfmt import npy
+
+    where = f"tensor {t.name}: {field} {os.path.basename(path)}"
+    try:
+        data = infile.read_bytes(path, MAX_TENSOR_FILE_BYTES)
+    except (OSError, infile.NotReadable) as err:
+        raise _err(f"cannot read the file ({err.strerror if isinstance(err, OSError) and err.strerror else err})",
+                   where) from None
+    if path.endswith(".npy"):
+        try:
+            dtype, shape, body = npy.parse(data)
+        except npy.NpyError as err:
+            raise _err(f"not a readable .npy file: {err}", where) from None
+        if dtype != t.dtype or shape != t.shape:
+            raise _err(f"the file holds {dtype} {list(shape)}, the tensor is {t.dtype} {list(t.shape)}", where,
+                       allowed=f"an .npy of {t.dtype} with shape {list(t.shape)}")
+        return body
+    if len(data) != t.nbytes:
+        raise _err(f"a raw file must hold the tensor's {t.nbytes} bytes ({t.dtype} {list(t.shape)}); "
+                   f"it holds {len(data)}", where,
+                   allowed="raw little-endian elements of the tensor's dtype and shape, or an .npy file")
+    return data
 
 
 @dataclass(frozen=True)
@@ -276,7 +343,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
     for tname, t in sorted(doc["tensors"].items()):
         where = f"{w}: tensors.{tname}"
         _name(tname, where)
-        _obj(t, where, ("dtype", "shape"), ("init",))
+        _obj(t, where, ("dtype", "shape"), tuple(f.name for f in TENSOR_FIELDS[2:]))
         _one_of(t["dtype"], DTYPES, "dtype", f"{where}.dtype")
         if not isinstance(t["shape"], list) or not t["shape"]:
             raise _err("shape must be a non-empty list of sizes", f"{where}.shape", t["shape"])
@@ -284,7 +351,8 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         init = t.get("init")  # None: resolved once the ops are known
         if init is not None and init not in INITS:
             raise _err("unknown init", f"{where}.init", init, "one of " + ", ".join(INITS))
-        tensors[tname] = Tensor(tname, t["dtype"], shape, init)
+        files = _tensor_files(t, where, base, init)
+        tensors[tname] = Tensor(tname, t["dtype"], shape, init, **files)
         if tensors[tname].nbytes > MAX_BUFFER_BYTES:
             raise _err("tensor is too large for the CPU twin", where, f"{tensors[tname].nbytes} bytes",
                        f"at most {MAX_BUFFER_BYTES} bytes per tensor; check the shape")
@@ -363,7 +431,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         if ws > MAX_BUFFER_BYTES:
             raise _err("workspace is too large for the CPU twin", f"{where}.workspace_bytes", ws,
                        f"at most {MAX_BUFFER_BYTES} bytes")
-        tiling = _tiling(o.get("tiling"), f"{where}.tiling", kernel)
+        tiling = _tiling(o.get("tiling"), f"{where}.tiling", kernel, base)
         stream = _pos_int(o.get("stream", 0), f"{where}.stream", minimum=0, ctype=numbers.INT32)
         send, recv = (_events(o.get(f, []), f"{where}.{f}") for f in ("send_events", "recv_events"))
         ops.append(Op(i, oname, kernel, dict(bind), ws, tiling, stream, send, recv))
@@ -371,7 +439,7 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
     written = {op.bind[p] for op in ops for p in op.kernel.written}
     for tname, t in tensors.items():
         if t.init is None:
-            tensors[tname] = Tensor(tname, t.dtype, t.shape, "zeros" if tname in written else "random")
+            tensors[tname] = dataclasses.replace(t, init="zeros" if tname in written else "random")
 
     scopes, taken = [], {}
     if not isinstance(doc.get("super_kernels", []), list):
@@ -406,6 +474,27 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
 
 
 _SINK_FIELDS = ("tiling_keys", "tiling_func", "tiling_srcs", "tiling_bytes")
+
+
+def _tensor_files(t: dict, where: str, base: str, init) -> dict:
+    """file / expected (absolute) and rtol / atol of a tensor, checked (TENSOR_FIELDS)."""
+    out = {}
+    for field in ("file", "expected"):
+        if field in t:
+            out[field] = os.path.normpath(os.path.join(base, _path(t[field], f"{where}.{field}")))
+    if "file" in out and init is not None:
+        raise _err("a tensor's contents come from init or from a file, not both", f"{where}.init", init,
+                   "drop init (or file)")
+    for field in ("rtol", "atol"):
+        if field in t:
+            v = t[field]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0 or v != v or v == float("inf"):
+                raise _err("a tolerance is a finite number >= 0", f"{where}.{field}", v, "e.g. 1e-3")
+            if "expected" not in out:
+                raise _err("a tolerance applies to the comparison with expected", f"{where}.{field}", v,
+                           "give expected (the reference file) too")
+            out[field] = float(v)
+    return out
 
 
 def _tiling_sink(k: dict, where: str, base: str, need_sources: bool) -> dict:
@@ -535,7 +624,13 @@ def _tasks(doc, w: str, ops, names: dict, scopes, tensors) -> tuple:
     return tuple(tasks)
 
 
-def _tiling(value, where, kernel) -> bytes:
+# An op's tiling: {"dtype": ..., "values": [...]} packed little-endian, or {"file": path} whose raw bytes
+# are the tiling buffer (as the tiling.bin an operator's data script writes, e.g. with numpy's tofile).
+TILING_FORMS = ('{"dtype": <one of DTYPES>, "values": [...]}', '{"file": <path relative to the data file>}')
+MAX_TILING_FILE_BYTES = 1 << 20
+
+
+def _tiling(value, where, kernel, base: str = "") -> bytes:
     if kernel.dynamic:
         if value is not None:
             raise _err("a tiling-sink op's tiling is its tiling function's to write", where,
@@ -547,6 +642,18 @@ def _tiling(value, where, kernel) -> bytes:
         return b""
     if not kernel.tiling:
         raise _err("the kernel takes no tiling parameter", where, allowed=f'set "tiling": true on {kernel.key}')
+    if isinstance(value, dict) and "file" in value:
+        _obj(value, where, ("file",), ())
+        path = os.path.normpath(os.path.join(base, _path(value["file"], f"{where}.file")))
+        try:
+            data = infile.read_bytes(path, MAX_TILING_FILE_BYTES)
+        except (OSError, infile.NotReadable) as err:
+            raise _err(f"cannot read the tiling file ({err})", f"{where}.file", value["file"]) from None
+        if not data:
+            raise _err("the tiling file is empty", f"{where}.file", value["file"], "the tiling struct's bytes")
+        return data
+    if not isinstance(value, dict) or "dtype" not in value:
+        raise _err("unsupported tiling", where, value, " or ".join(TILING_FORMS))
     _obj(value, where, ("dtype", "values"), ())
     _one_of(value["dtype"], DTYPES, "dtype", f"{where}.dtype")
     values = value["values"]
@@ -632,6 +739,21 @@ def self_contained(build: dict, base_dir: str, data_path: str, out_path: str) ->
         k["src"] = os.path.relpath(k["src"], out_dir).replace(os.sep, "/")
         if "tiling_srcs" in k:
             k["tiling_srcs"] = [os.path.relpath(x, out_dir).replace(os.sep, "/") for x in k["tiling_srcs"]]
+    # Files the data file names are relative to it; BUILD's manifest says where it lies beside the
+    # kernel sources (runfiles layout), so the model file finds them the same way.
+    data_dir = (os.path.join(base_dir, os.path.dirname(build["data"])) if build.get("data")
+                else os.path.dirname(os.path.abspath(data_path)))
+
+    def moved(rel):
+        return os.path.relpath(os.path.normpath(os.path.join(data_dir, rel)), out_dir).replace(os.sep, "/")
+
+    for t in doc["tensors"].values():
+        for field in ("file", "expected"):
+            if isinstance(t, dict) and isinstance(t.get(field), str):
+                t[field] = moved(t[field])
+    for o in doc["ops"]:
+        if isinstance(o.get("tiling"), dict) and isinstance(o["tiling"].get("file"), str):
+            o["tiling"] = {"file": moved(o["tiling"]["file"])}
     return json.dumps(doc, indent=1, sort_keys=True) + "\n"
 
 

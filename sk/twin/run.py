@@ -32,6 +32,7 @@ import tempfile
 from sk.toolflow import toolargv
 from sk.engine import inherited, kernel_types, planfacts
 from sk.twin import model as model_mod
+from sk.twin import reference
 from sk.base import infile
 from sk.base.errors import SkError
 from sk.base.toolrun import write_text_atomic
@@ -529,10 +530,19 @@ class RunReport:
     residual: tuple
     first_separate: list
     first_fused: list
+    # Tensors with `expected` that missed their reference (sk/twin/reference.py), separate run first.
+    ref_mismatches: tuple = ()
+    references: int = 0  # tensors with `expected`
+    outputs_written: tuple = ()  # .npy files of the output tensors (--outputs-dir)
 
     @property
     def identical(self) -> bool:
         return not self.mismatches
+
+    @property
+    def passed(self) -> bool:
+        """Both runs agree bit for bit and every reference is met."""
+        return not self.mismatches and not self.ref_mismatches
 
     @property
     def total_separate_us(self) -> float:
@@ -565,11 +575,22 @@ class RunReport:
         else:
             out.append(f"outputs identical: {self.output_tensors} output tensors ({self.tensors} tensors in all) "
                        "bit-exact between separate launches and SuperKernel launches")
+        for mm in self.ref_mismatches[:20]:
+            out.append(reference.line(mm))
+        if self.references:
+            bad = len({mm.tensor for mm in self.ref_mismatches})
+            out.append(f"references: {self.references - bad} of {self.references} tensors match their expected "
+                       "files in both runs" + (f"; {bad} do not" if bad else ""))
+        if self.outputs_written:
+            out.append(f"output tensors written as .npy to {os.path.dirname(os.path.dirname(self.outputs_written[0]))}"
+                       " (fused/, separate/)")
         return out
 
 
-def execute(m: model_mod.Model, built: Built, *, seed: int, repeat: int) -> RunReport:
-    """Runs `m` separately and fused (the first round checked and traced, `repeat` rounds timed)."""
+def execute(m: model_mod.Model, built: Built, *, seed: int, repeat: int, outputs_dir: str | None = None) -> RunReport:
+    """Runs `m` separately and fused (the first round checked and traced, `repeat` rounds timed).
+    Tensors with `expected` are compared with it after both first rounds; outputs_dir receives
+    <outputs_dir>/{separate,fused}/<tensor>.npy of every output tensor."""
     if repeat < 1:
         raise SkError("repeat must be at least 1", where="--repeat", value=repeat)
     session = Session(m, built, seed)
@@ -586,11 +607,14 @@ def execute(m: model_mod.Model, built: Built, *, seed: int, repeat: int) -> RunR
         times_sk += session.run(session.fused(False)[0])
     mismatches = tuple(Mismatch(name, sum(1 for a, b in zip(expected[name], got[name]) if a != b), len(expected[name]))
                        for name in sorted(expected) if expected[name] != got[name])
+    refs = tuple(reference.check(m, expected, "separate run") + reference.check(m, got, "fused run"))
+    written = tuple(reference.write_outputs(m, {"separate": expected, "fused": got}, outputs_dir)) if outputs_dir else ()
     return RunReport(rounds=repeat, rows_separate=op_statistic_rows(kinds_no_sk * repeat, times_no_sk),
                      rows_fused=op_statistic_rows(kinds_sk * repeat, times_sk),
                      output_tensors=len(set(m.output_tensors())), tensors=len(expected), mismatches=mismatches,
                      residual=tuple(f"{r.name}: {r.residual}" for r in first_sk if r.residual),
-                     first_separate=first_no_sk, first_fused=first_sk)
+                     first_separate=first_no_sk, first_fused=first_sk, ref_mismatches=refs,
+                     references=sum(1 for tn in m.tensors.values() if tn.expected), outputs_written=written)
 
 
 def write_profile(report: RunReport, prof_dir: str) -> None:
@@ -702,7 +726,7 @@ def _read_manifest(manifest_path: str) -> dict:
 
 def run_model(model_path: str, *, seed: int, repeat: int, build_dir: str | None = None, compiler: str | None = None,
               ld: str | None = None, objcopy: str | None = None, tsan: bool = False, runtime_dir: str | None = None,
-              built_manifest: str | None = None, progress=None, warn=None) -> RunReport:
+              built_manifest: str | None = None, progress=None, warn=None, outputs_dir: str | None = None) -> RunReport:
     """`sk run`: loads the model, builds it (or loads the prebuilt manifest), executes it.
 
     Tools default to g++, ld and objcopy on PATH; build_dir to a per-model temp directory.
@@ -712,10 +736,10 @@ def run_model(model_path: str, *, seed: int, repeat: int, build_dir: str | None 
         raise SkError("repeat must be at least 1", where="--repeat", value=repeat)
     if built_manifest:
         m = load_model(built_manifest, model_path)
-        return execute(m, load_built(built_manifest, m), seed=seed, repeat=repeat)
+        return execute(m, load_built(built_manifest, m), seed=seed, repeat=repeat, outputs_dir=outputs_dir)
     m = model_mod.load(model_path)
     build_dir = build_dir or os.path.join(tempfile.gettempdir(), f"sk-run-{m.name}")
     built = build(m, build_dir, compiler=compiler or find_tool("g++", "--compiler"), ld=ld or find_tool("ld", "--ld"),
                   objcopy=objcopy or find_tool("objcopy", "--objcopy"), tsan=tsan, runtime_dir=runtime_dir,
                   progress=progress, warn=warn)
-    return execute(m, built, seed=seed, repeat=repeat)
+    return execute(m, built, seed=seed, repeat=repeat, outputs_dir=outputs_dir)

@@ -6,7 +6,8 @@
 Prints an op_statistic table for each run, the totals, `superkernel benefit:
 X.XX%` and whether the outputs are identical; writes
 <prof-dir>/{no_sk_model,sk_model}/op_statistic.csv and a Chrome trace.
-Exits 1 when any tensor differs. Tools default to g++, ld and objcopy on PATH.
+Tensors with `expected` files are compared with them after both runs (rtol/atol); --outputs-dir
+writes every output tensor as .npy. Exits 1 when any tensor differs or misses its reference. Tools default to g++, ld and objcopy on PATH.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ def configure(parser):
     parser.add_argument("--seed", type=int, default=0, help="seed of the input generator")
     parser.add_argument("--repeat", type=int, default=3, help="timed rounds of each run")
     parser.add_argument("--prof-dir", default="prof_result", help="op_statistic.csv output directory")
+    parser.add_argument("--outputs-dir", metavar="DIR",
+                        help="write every output tensor as <DIR>/separate/<tensor>.npy and <DIR>/fused/<tensor>.npy")
     parser.add_argument("--trace", help="Chrome trace path (default: <prof-dir>/trace.json)")
     parser.add_argument("--compiler", help="host C++ compiler (default: g++ on PATH)")
     parser.add_argument("--ld", help="linker (default: ld on PATH)")
@@ -47,14 +50,14 @@ def run(args) -> int:
     trace = args.trace or os.path.join(args.prof_dir, "trace.json")
     report = run_mod.run_model(args.model, build_dir=args.build_dir, seed=args.seed, repeat=args.repeat,
                                compiler=args.compiler, ld=args.ld, objcopy=args.objcopy, built_manifest=args.built,
-                               tsan=args.tsan, progress=print,
+                               tsan=args.tsan, progress=print, outputs_dir=args.outputs_dir,
                                warn=lambda w: print(f"sk gen: warning: {w}", file=sys.stderr))
     for line in report.lines():
         print(line)
     if args.prof_dir:
         run_mod.write_profile(report, args.prof_dir)
     run_mod.write_trace(report, trace)
-    return 0 if report.identical else 1
+    return 0 if report.passed else 1
 
 
 def _under_tsan(args, twin) -> int:

@@ -50,7 +50,16 @@ def configure(parser):
     _kernel(p, options_required=False)
     p.add_argument("--plain", action="store_true", help="ordinary compile for standalone launches")
     p.add_argument("--sync-out", help="SK mode: write the sync-call scan of the source here (for wrap and pack)")
-    p.add_argument("--entry", help="the kernel's entry function (needed with --tiling-key)")
+    p.add_argument("--entry", help="the kernel's entry function (needed with --tiling-key and --cann-kernel)")
+    p.add_argument("--cann-kernel", metavar="FUNC",
+                   help="a CANN-style operator (docs/cann-ops.md): src is its kernel, FUNC its (template) "
+                        "__global__ function; sk generates the entry --entry calling FUNC<args>(params)")
+    p.add_argument("--binary-config", metavar="JSON", help="with --cann-kernel: the op's <op>_binary.json")
+    p.add_argument("--variant", help="with --binary-config: the variant, its op_list index or bin_filename")
+    p.add_argument("--tpl-args", default="", metavar="NAME=V,...",
+                   help="with --cann-kernel: the template-argument combination (one ASCENDC_TPL_SEL selects)")
+    p.add_argument("--param", action="append", default=[],
+                   help="with --cann-kernel: the entry's parameters in signature order (repeatable)")
     p.add_argument("-o", dest="out", required=True, help="output object")
     p.add_argument("src", help="kernel source")
     p.add_argument("extra", nargs="*", help="extra compiler flags, after --")
@@ -90,6 +99,23 @@ def _step_tools(args, **paths) -> toolargv.Tools:
     return toolargv.Tools(args.toolchain, **paths, chip=get_platform(args.soc).chip)
 
 
+def _cann_instance(args):
+    from sk.base.errors import SkError
+    from sk.toolflow.cannbuild import CannInstance
+
+    if not args.cann_kernel:
+        for flag, value in (("--binary-config", args.binary_config), ("--variant", args.variant),
+                            ("--tpl-args", args.tpl_args), ("--param", args.param)):
+            if value:
+                raise SkError("this flag describes a CANN-style operator", where=flag, value=value,
+                              allowed="give --cann-kernel FUNC too, or drop it")
+        return None
+    if args.variant and not args.binary_config:
+        raise SkError("a variant is one of a binary config's", where="--variant", value=args.variant,
+                      allowed="give --binary-config too")
+    return CannInstance(args.cann_kernel, args.binary_config, args.variant, args.tpl_args, tuple(args.param))
+
+
 def run(args: argparse.Namespace) -> int:
     from sk.toolflow import subkernel
     from sk.engine import kernel_types
@@ -100,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         subkernel.compile_source(tools, args.src, args.out, kt=kt, block_dim=args.block_dim, options=args.options,
                                  op_type=args.op_type, loc=args.loc, include_dirs=args.include, extra=args.extra,
                                  plain=args.plain, sync_out=args.sync_out, tiling_keys=args.tiling_keys,
-                                 entry=args.entry)
+                                 entry=args.entry, cann=_cann_instance(args))
         return 0
     name = args.name or args.entry
     if args.step == "wrap":

@@ -6,7 +6,8 @@
 //   ASCENDC_TPL_SEL into `@@NAME@@ = {values}` markers that sk/engine/cannop.py reads (declared
 //   arguments, bit widths, selected combinations);
 // * ASCENDC_TPL_KERNEL (every compile of a template kernel): the declarations vanish; the kernel is
-//   a template instantiated by sk's generated entry with the combination's values;
+//   a template instantiated by sk's generated entry with the combination's values (a DATATYPE
+//   argument as TypeFromId<ge::DataType number>::type);
 // * otherwise (host code): the declarations vanish too, and GET_TPL_TILING_KEY encodes a key from
 //   the declared widths with a constexpr encoder, for host tiling code compiled with the twin.
 #ifndef SK_TWIN_TEMPLATE_ARGUMENT_H_
@@ -85,6 +86,32 @@
 #if defined(ASCENDC_TPL_KERNEL)
 #define ASCENDC_TPL_UINT_DECL(...)
 #define ASCENDC_TPL_ARGS_DECL(...)
+// A DATATYPE argument is instantiated as the type of its ge::DataType number (the ADK's generated
+// TEMPLATE_PARAMS name `TypeFromId<n>::type`).
+#include "kernel_operator.h"
+template <int dataTypeId>
+struct TypeFromId {
+    using type = void;
+};
+#define SK_TWIN_TPL_TYPE_FROM_ID(id, t) \
+    template <>                         \
+    struct TypeFromId<id> {             \
+        using type = t;                 \
+    }
+SK_TWIN_TPL_TYPE_FROM_ID(0, float);
+SK_TWIN_TPL_TYPE_FROM_ID(1, half);
+SK_TWIN_TPL_TYPE_FROM_ID(2, int8_t);
+SK_TWIN_TPL_TYPE_FROM_ID(3, int32_t);
+SK_TWIN_TPL_TYPE_FROM_ID(4, uint8_t);
+SK_TWIN_TPL_TYPE_FROM_ID(6, int16_t);
+SK_TWIN_TPL_TYPE_FROM_ID(7, uint16_t);
+SK_TWIN_TPL_TYPE_FROM_ID(8, uint32_t);
+SK_TWIN_TPL_TYPE_FROM_ID(9, int64_t);
+SK_TWIN_TPL_TYPE_FROM_ID(10, uint64_t);
+SK_TWIN_TPL_TYPE_FROM_ID(11, double);
+SK_TWIN_TPL_TYPE_FROM_ID(12, bool);
+SK_TWIN_TPL_TYPE_FROM_ID(27, bfloat16_t);
+#undef SK_TWIN_TPL_TYPE_FROM_ID
 #else
 // Host side: each declaration becomes {kind, bit width, values...}; GET_TPL_TILING_KEY(args...) packs
 // the arguments in declaration order, first lowest, a UINT argument as its index in the declared list.

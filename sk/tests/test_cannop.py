@@ -1,0 +1,280 @@
+"""CANN-style operators (docs/cann-ops.md): binary-config defines, template arguments and their tiling
+keys, the .npy reader/writer, tensor files and reference comparisons of the data file.
+
+The key encoding is checked against hand-computed bit fields and against the twin's host-side
+GET_TPL_TILING_KEY compiled with g++; the .npy code against numpy's own files.
+"""
+
+import io
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+from sk.base.errors import SkError
+from sk.binfmt import npy
+from sk.engine import cannop
+from sk.tests.harness import HOST_TOOLS, REPO, needs_host_tools
+from sk.twin import model as model_mod
+from sk.twin import reference
+
+INCLUDE = os.path.join(REPO, "sk", "runtime", "include")
+EXAMPLE = os.path.join(REPO, "examples", "cann_ops")
+
+
+def _pre(tmp_path, text: str) -> str:
+    """The -DASCENDC_TPL_PRE preprocess of `text` with the twin's template_argument.h."""
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "ascendc/host_api/tiling/template_argument.h"\n' + text)
+    return subprocess.run([HOST_TOOLS["g++"], "-E", "-x", "c++", cannop.TPL_PRE_DEFINE, f"-I{INCLUDE}", str(src)],
+                          check=True, capture_output=True, text=True).stdout
+
+
+DECL = """
+ASCENDC_TPL_ARGS_DECL(Foo,
+    ASCENDC_TPL_UINT_DECL(m, 2, ASCENDC_TPL_UI_MIX, 1, 0, 1, 7),
+    ASCENDC_TPL_BOOL_DECL(b, 0, 1),
+    ASCENDC_TPL_DTYPE_DECL(d, 0, 1, 27),
+    ASCENDC_TPL_UINT_DECL(r, ASCENDC_TPL_4_BW, ASCENDC_TPL_UI_RANGE, 2, 0, 2, 5, 6));
+ASCENDC_TPL_SEL(
+    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(m, ASCENDC_TPL_UI_LIST, 7), ASCENDC_TPL_BOOL_SEL(b, 0, 1),
+                         ASCENDC_TPL_DTYPE_SEL(d, 27), ASCENDC_TPL_UINT_SEL(r, ASCENDC_TPL_UI_LIST, 6)),
+    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
+                         ASCENDC_TPL_UINT_SEL(m, ASCENDC_TPL_UI_RANGE, 1, 0, 1), ASCENDC_TPL_BOOL_SEL(b, 1),
+                         ASCENDC_TPL_DTYPE_SEL(d, 0), ASCENDC_TPL_UINT_SEL(r, ASCENDC_TPL_UI_LIST, 0)));
+"""
+
+
+@needs_host_tools
+def test_decl_and_sel_read_from_the_pre_pass(tmp_path):
+    tpl = cannop.parse_template_args(_pre(tmp_path, DECL), "k.cpp")
+    assert tpl.op == "Foo"
+    assert tpl.decls == (cannop.TplArg("m", "UINT", 2, (0, 1, 7)), cannop.TplArg("b", "BOOL", 1, (0, 1)),
+                         cannop.TplArg("d", "DTYPE", 8, (0, 1, 27)), cannop.TplArg("r", "UINT", 4, (0, 1, 2, 5, 6)))
+    # Bits: m (index in [0, 1, 7]) 0-1, b 2, d 3-10, r (index in [0, 1, 2, 5, 6]) 11-14.
+    keys = [i.key for i in cannop.selected_instances(tpl)]
+    want = sorted({2 | (b << 2) | (27 << 3) | (4 << 11) for b in (0, 1)} | {m | (1 << 2) for m in (0, 1)})
+    assert keys == want
+    assert cannop.encode_key(tpl.decls, {"m": 7, "b": 1, "d": 27, "r": 6}) == 2 | 4 | (27 << 3) | (4 << 11)
+    assert cannop.template_param_text(tpl.decls, {"m": 7, "b": 1, "d": 27, "r": 6}) == "7, 1, 27, 6"
+
+
+@needs_host_tools
+def test_keys_equal_the_host_side_encoder(tmp_path):
+    """The kernel-side key (sk) is the one host tiling code sets with GET_TPL_TILING_KEY."""
+    src = tmp_path / "host.cpp"
+    src.write_text('#include "ascendc/host_api/tiling/template_argument.h"\n#include <cstdio>\n'
+                   + DECL.split("ASCENDC_TPL_SEL")[0]
+                   + "int main() { printf(\"%llu %llu\\n\", (unsigned long long)GET_TPL_TILING_KEY(7, 1, 27, 6),"
+                     " (unsigned long long)GET_TPL_TILING_KEY(1, 0, 1, 2)); }\n")
+    exe = tmp_path / "host"
+    subprocess.run([HOST_TOOLS["g++"], "-std=c++17", f"-I{INCLUDE}", str(src), "-o", str(exe)], check=True)
+    got = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.split()
+    tpl = cannop.parse_template_args(_pre(tmp_path, DECL), "k.cpp")
+    assert [int(x) for x in got] == [cannop.encode_key(tpl.decls, {"m": 7, "b": 1, "d": 27, "r": 6}),
+                                     cannop.encode_key(tpl.decls, {"m": 1, "b": 0, "d": 1, "r": 2})]
+
+
+@needs_host_tools
+def test_example_op_keys(tmp_path):
+    text = (tmp_path / "x").parent / "ex.i"
+    pre = subprocess.run([HOST_TOOLS["g++"], "-E", "-x", "c++", cannop.TPL_PRE_DEFINE, f"-I{INCLUDE}",
+                          os.path.join(EXAMPLE, "scaled_add", "op_kernel", "scaled_add_tiling_key.h")],
+                         check=True, capture_output=True, text=True).stdout
+    tpl = cannop.parse_template_args(pre, str(text))
+    assert [(i.key, i.args) for i in cannop.selected_instances(tpl)] == [
+        (0, (("mode", 0), ("useRelu", 0))), (2, (("mode", 0), ("useRelu", 1))), (3, (("mode", 1), ("useRelu", 1)))]
+
+
+def test_bad_template_arguments():
+    decls = (cannop.TplArg("m", "UINT", 1, (0, 1)), cannop.TplArg("b", "BOOL", 1, (0, 1)))
+    with pytest.raises(SkError, match="'m' has a value its DECL does not declare"):
+        cannop.encode_key(decls, {"m": 2, "b": 0})
+    with pytest.raises(SkError, match="no value for template argument 'b'"):
+        cannop.encode_key(decls, {"m": 1})
+    with pytest.raises(SkError, match="does not declare.*got 'x'"):
+        cannop.encode_key(decls, {"m": 1, "b": 0, "x": 1})
+    with pytest.raises(SkError, match="bit width of ASCENDC_TPL_UINT_DECL m cannot hold"):
+        cannop.parse_template_args("@@ASCENDC_TPL_ARGS_DECL_F@@ = {@@ASCENDC_TPL_UINT_DECL_m@@ = {1, 1, 0, 1, 2}}", "k")
+    with pytest.raises(SkError, match="name=value pairs"):
+        cannop.parse_combination("mode", "BUILD")
+
+
+def _config(tmp_path, doc) -> str:
+    path = tmp_path / "op_binary.json"
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+def test_variant_defines(tmp_path):
+    p = lambda n, dt, fmt="ND": {"name": n, "dtype": dt, "format": fmt, "paramType": "required"}
+    path = _config(tmp_path, {"op_type": "Op", "op_list": [
+        {"bin_filename": "Op_1", "inputs": [p("x", "bfloat16"), None, [p("xs", "int8"), p("xs", "int8")], []],
+         "outputs": [p("x", "bfloat16"), p("idx", "int64", "NCHW")]}]})
+    assert cannop.binary_variant_defines(path, "Op_1") == cannop.binary_variant_defines(path, "0") == [
+        "-DDTYPE_X=bfloat16_t", "-DORIG_DTYPE_X=DT_BF16", "-DFORMAT_X=FORMAT_ND",
+        "-DDTYPE_XS=int8_t", "-DORIG_DTYPE_XS=DT_INT8", "-DFORMAT_XS=FORMAT_ND",
+        "-DDTYPE_X_REF=bfloat16_t", "-DORIG_DTYPE_X_REF=DT_BF16", "-DFORMAT_X_REF=FORMAT_ND",
+        "-DDTYPE_IDX=int64_t", "-DORIG_DTYPE_IDX=DT_INT64", "-DFORMAT_IDX=FORMAT_NCHW"]
+    example = os.path.join(EXAMPLE, "scaled_add", "op_host", "config", "ascend910b", "scaled_add_binary.json")
+    assert cannop.binary_variant_defines(example, "ScaledAdd_93d7b415")[:3] == [
+        "-DDTYPE_X=half", "-DORIG_DTYPE_X=DT_FLOAT16", "-DFORMAT_X=FORMAT_ND"]
+
+
+def test_bad_binary_configs(tmp_path):
+    with pytest.raises(SkError, match=r"no binary variant.*got '3'.*0 \(A\)"):
+        cannop.binary_variant_defines(_config(tmp_path, {"op_list": [{"bin_filename": "A", "inputs": []}]}), "3")
+    with pytest.raises(SkError, match=r"op_list\[0\].inputs\[0\].*dtype the ADK cannot compile.*got 'qint8'"):
+        cannop.load_binary_config(_config(tmp_path, {"op_list": [{"inputs": [{"name": "x", "dtype": "qint8"}]}]}))
+    with pytest.raises(SkError, match="non-empty \"op_list\""):
+        cannop.load_binary_config(_config(tmp_path, {"op_type": "A"}))
+    with pytest.raises(SkError, match="not JSON"):
+        cannop.load_binary_config(str(tmp_path / "x.json") if (tmp_path / "x.json").write_text("{") else "")
+
+
+# ---------------------------------------------------------------- .npy
+
+@pytest.mark.parametrize("dtype,shape", [("float32", (3, 4)), ("float16", (5,)), ("int8", (2, 2, 2)),
+                                         ("uint8", (7,)), ("int16", (2, 3)), ("int32", (1,)), ("uint32", (4,)),
+                                         ("int64", ()), ("bool", (3,)), ("float64", (2, 2))])
+def test_npy_against_numpy(dtype, shape):
+    a = (np.arange(int(np.prod(shape))) % 7).astype(dtype).reshape(shape)
+    buf = io.BytesIO()
+    np.save(buf, a)
+    assert npy.parse(buf.getvalue()) == (dtype, shape, a.tobytes())
+    back = np.load(io.BytesIO(npy.dumps(dtype, shape, a.tobytes())))
+    assert back.dtype == a.dtype and back.shape == shape and (back == a).all()
+
+
+def test_npy_refusals():
+    buf = io.BytesIO()
+    np.save(buf, np.zeros(3, ">f4"))
+    with pytest.raises(npy.NpyError, match="'>f4' is not one sk reads"):
+        npy.parse(buf.getvalue())
+    buf = io.BytesIO()
+    np.save(buf, np.asfortranarray(np.zeros((2, 3), "<f4")))
+    with pytest.raises(npy.NpyError, match="Fortran-order"):
+        npy.parse(buf.getvalue())
+    with pytest.raises(npy.NpyError, match="no \\\\x93NUMPY magic"):
+        npy.parse(b"plain text")
+    buf = io.BytesIO()
+    np.save(buf, np.zeros(4, "<f4"))
+    with pytest.raises(npy.NpyError, match="holds 12 data bytes.*says 16"):
+        npy.parse(buf.getvalue()[:-4])
+
+
+# ---------------------------------------------------------------- data files
+
+def _model(tmp_path, tensors, ops_tiling=None):
+    (tmp_path / "k.cpp").write_text("")
+    doc = {"name": "m", "tensors": tensors,
+           "kernels": {"k": {"src": "k.cpp", "kernel_type": "AIV_ONLY", "block_dim": 1, "inputs": ["x"],
+                             "outputs": ["y"], "workspace": True, "tiling": True}},
+           "ops": [{"kernel": "k", "bind": {"x": "x", "y": "y"},
+                    "tiling": ops_tiling or {"dtype": "int32", "values": [1]}}]}
+    return model_mod.from_dict(doc, str(tmp_path / "model.json"))
+
+
+def test_tensor_from_npy_and_raw(tmp_path):
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.save(tmp_path / "x.npy", x)
+    (tmp_path / "y.bin").write_bytes(np.arange(6, dtype=np.float32).tobytes())
+    (tmp_path / "t.bin").write_bytes(b"\x01\x02\x03")
+    m = _model(tmp_path, {"x": {"dtype": "float32", "shape": [2, 3], "file": "x.npy"},
+                          "y": {"dtype": "float32", "shape": [6], "file": "y.bin"}}, {"file": "t.bin"})
+    assert m.tensors["x"].initial_bytes(0) == x.tobytes()
+    assert m.tensors["y"].initial_bytes(0) == x.tobytes()
+    assert m.ops[0].tiling == b"\x01\x02\x03"
+
+
+@pytest.mark.parametrize("content,field,message", [
+    (lambda p: np.save(p, np.zeros((2, 3), np.float64)), "x.npy", r"holds float64 \[2, 3\], the tensor is float32 \[2, 3\]"),
+    (lambda p: np.save(p, np.zeros((3, 2), np.float32)), "x.npy", r"holds float32 \[3, 2\], the tensor is float32 \[2, 3\]"),
+    (lambda p: open(p, "wb").write(b"not npy at all"), "x.npy", r"not a readable .npy file"),
+    (lambda p: open(p, "wb").write(b"\0" * 20), "x.bin", r"must hold the tensor's 24 bytes.*it holds 20"),
+])
+def test_bad_tensor_files_name_tensor_and_file(tmp_path, content, field, message):
+    content(str(tmp_path / field))
+    m = _model(tmp_path, {"x": {"dtype": "float32", "shape": [2, 3], "file": field},
+                          "y": {"dtype": "float32", "shape": [6]}})
+    with pytest.raises(SkError, match=message) as err:
+        m.tensors["x"].initial_bytes(0)
+    assert f"tensor x: file {field}:" in str(err.value).lower()
+
+
+def test_bad_tensor_fields(tmp_path):
+    with pytest.raises(SkError, match="from init or from a file, not both"):
+        _model(tmp_path, {"x": {"dtype": "float32", "shape": [2], "file": "x.npy", "init": "ones"},
+                          "y": {"dtype": "float32", "shape": [2]}})
+    with pytest.raises(SkError, match="applies to the comparison with expected"):
+        _model(tmp_path, {"x": {"dtype": "float32", "shape": [2]}, "y": {"dtype": "float32", "shape": [2], "rtol": 1}})
+    with pytest.raises(SkError, match="finite number >= 0"):
+        _model(tmp_path, {"x": {"dtype": "float32", "shape": [2]},
+                          "y": {"dtype": "float32", "shape": [2], "expected": "y.npy", "atol": -1}})
+
+
+def test_reference_comparison(tmp_path):
+    want = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+    np.save(tmp_path / "y.npy", want)
+    m = _model(tmp_path, {"x": {"dtype": "float32", "shape": [2, 2]},
+                          "y": {"dtype": "float32", "shape": [2, 2], "expected": "y.npy", "rtol": 0.01}})
+    t = m.tensors["y"]
+    assert t.tolerance == (0.01, 1e-5)
+    assert reference.compare(t, (want * 1.005).tobytes(), "fused run") is None
+    got = want.copy()
+    got[1, 0] = 3.5
+    got[1, 1] = 9.0
+    mm = reference.compare(t, got.tobytes(), "fused run")
+    assert (mm.tensor, mm.index, mm.got, mm.want, mm.bad, mm.total) == ("y", (1, 0), 3.5, 3.0, 2, 4)
+    assert reference.line(mm).startswith("REFERENCE MISMATCH y (fused run): at index [1, 0] got 3.5, expected 3.0")
+    out = reference.write_outputs(m, {"fused": {"y": got.tobytes()}}, str(tmp_path / "out"))
+    assert out == [str(tmp_path / "out" / "fused" / "y.npy")]
+    assert (np.load(out[0]) == got).all()
+
+
+@needs_host_tools
+def test_list_instances_of_the_example():
+    from sk.toolflow import cannbuild, toolargv
+
+    text = cannbuild.list_instances(toolargv.Tools(toolargv.HOST, compiler=HOST_TOOLS["g++"]),
+                                    os.path.join(EXAMPLE, "scaled_add"),
+                                    neighbours=[os.path.join(EXAMPLE, "elementwise_common")], include_dirs=[INCLUDE])
+    assert '    "float16": "1",  # ScaledAdd_93d7b415: x float16, y float16, z float16' in text
+    assert "\n".join(['combinations = {', '    "k0": "mode=0,useRelu=0",  # tiling key 0',
+                      '    "k2": "mode=0,useRelu=1",  # tiling key 2',
+                      '    "k3": "mode=1,useRelu=1",  # tiling key 3', '},']) in text
+
+
+@needs_host_tools
+def test_datatype_argument_follows_the_variant(tmp_path):
+    """ASCENDC_TPL_DATATYPE_DECL(T, C_DT_FLOAT, C_DT_FLOAT16, ASCENDC_TPL_INPUT(0)): the argument is the
+    variant's dtype of input 0 (ge::DataType 0 or 1, 8 bits), the kernel's template parameter its type."""
+    from sk.engine import kernel_types
+    from sk.toolflow import cannbuild, subkernel, toolargv
+
+    (tmp_path / "op.cpp").write_text("""
+#include "kernel_operator.h"
+#include "ascendc/host_api/tiling/template_argument.h"
+ASCENDC_TPL_ARGS_DECL(Op, ASCENDC_TPL_DATATYPE_DECL(T, C_DT_FLOAT, C_DT_FLOAT16, ASCENDC_TPL_INPUT(0)),
+                      ASCENDC_TPL_BOOL_DECL(neg, 0, 1));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(T, C_DT_FLOAT), ASCENDC_TPL_BOOL_SEL(neg, 0, 1)),
+                ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(T, C_DT_FLOAT16), ASCENDC_TPL_BOOL_SEL(neg, 1)));
+template <typename T, bool neg>
+__global__ __aicore__ void op(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling) {
+    static_assert(sizeof(T) == 2 && neg, "the float16 variant with neg=1");
+}
+""")
+    p = {"name": "x", "dtype": "float16", "format": "ND"}
+    config = _config(tmp_path, {"op_list": [{"inputs": [dict(p, dtype="float32")]}, {"inputs": [p]}]})
+    tools = toolargv.Tools(toolargv.HOST, compiler=HOST_TOOLS["g++"])
+    inst = cannbuild.CannInstance("op", config, "1", "", ("x", "workspace", "tiling"))
+    ran = subkernel.compile_source(tools, str(tmp_path / "op.cpp"), str(tmp_path / "op.o"),
+                                   kt=kernel_types.lookup("AIV_ONLY", "k"), block_dim=1, options=None, plain=True,
+                                   include_dirs=[INCLUDE], entry="op_f16", cann=inst)
+    assert "-DTILING_KEY_VAR=257UL" in ran[-1]  # T = 1 (DT_FLOAT16) in bits 0-7, neg in bit 8: 1 | 1 << 8
+    with pytest.raises(SkError, match="follows the binary variant's dtype.*got 0"):
+        subkernel.compile_source(tools, str(tmp_path / "op.cpp"), str(tmp_path / "op.o"),
+                                 kt=kernel_types.lookup("AIV_ONLY", "k"), block_dim=1, options=None, plain=True,
+                                 include_dirs=[INCLUDE], entry="op_f16", cann=inst._replace(combination="T=0,neg=1"))
