@@ -11,6 +11,7 @@
 //   AscendC::SetSysWorkspace / GetSysWorkSpacePtr   the registered system workspace (per worker)
 //   AscendC::InitGlobalMemory(gm, size, value)      size elements set, bounds-checked
 //   float16_t, float32_t                   the compiler's names for half and float
+//   g_coreType, AscendC::AIC/AIV           the worker's core type
 //   scalar sqrt, exp, ... (<cmath>)        a kernel that calls one references libm
 #ifndef SK_TWIN_CANN_UTILS_H_
 #define SK_TWIN_CANN_UTILS_H_
@@ -114,6 +115,12 @@ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t du
 }
 
 }  // namespace AscendC
+
+// The core type a unit runs on, as CANN's per-core global: `if (g_coreType == AIV)`.
+namespace AscendC {
+enum SkTwinCoreTag : int32_t { AIC = 0, AIV = 1 };
+}  // namespace AscendC
+#define g_coreType (::sk_twin_core_type() == 0 ? ::AscendC::AIC : ::AscendC::AIV)
 
 using float16_t = half;
 using float32_t = float;

@@ -178,6 +178,20 @@ TWIN_TEST(init_global_memory_and_workspaces) {
   CHECK_CONTAINS(bad.error(), "GlobalTensor::SetValue");
 }
 
+TWIN_TEST(g_core_type_is_the_worker_s) {
+  std::function<void()> body = [] {
+    // One AIC and one AIV: each names the type g_coreType says.
+    AscendC::PRINTF(g_coreType == AIV ? "aiv\n" : (g_coreType == AIC ? "aic\n" : "?\n"));
+  };
+  g_body = &body;
+  Stdout cap;
+  twin_test::Run run;
+  twin_test::Launch(&run, "coretype", Entry, {1, 1, 1}, {0}, 3000);
+  CHECK_OK(run);
+  const std::vector<std::string> want = {"[AIC Block 0/1] aic", "[AIV Block 0/1] aiv"};
+  CHECK(SortedLines(cap.Take()) == want);
+}
+
 TWIN_TEST(small_utilities) {
   static_assert(IsSameType<float32_t, float>::value && !IsSameType<half, float>::value, "IsSameType");
   static_assert(Std::is_same<float16_t, half>::value && Std::IsSame<int, int>::value, "Std");
