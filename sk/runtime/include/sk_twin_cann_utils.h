@@ -12,6 +12,7 @@
 //   AscendC::InitGlobalMemory(gm, size, value)      size elements set, bounds-checked
 //   float16_t, float32_t                   the compiler's names for half and float
 //   g_coreType, AscendC::AIC/AIV           the worker's core type
+//   AscendC::Barrier()                     a compiler memory barrier; Order_t (vcmax/vcmin operand)
 //   scalar sqrt, exp, ... (<cmath>)        a kernel that calls one references libm
 #ifndef SK_TWIN_CANN_UTILS_H_
 #define SK_TWIN_CANN_UTILS_H_
@@ -52,6 +53,9 @@ template <typename T, CacheLine entireType, DcciDst dcciDst = DcciDst::CACHELINE
 inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
   ::sk_twin_dcci(dst.GetPhyAddr(), entireType == CacheLine::ENTIRE_DATA_CACHE ? 1 : 0, static_cast<int32_t>(dcciDst));
 }
+
+// A compiler barrier: the order of memory accesses around it is kept (CANN's kfc Barrier).
+inline void Barrier() { __asm__ __volatile__("" ::: "memory"); }
 
 constexpr size_t RESERVED_WORKSPACE = 16 * 1024 * 1024;
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
@@ -115,6 +119,9 @@ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t du
 }
 
 }  // namespace AscendC
+
+// The order operand of the vcmax/vcmin intrinsics.
+enum Order_t { VALUE_INDEX = 0, INDEX_VALUE, ONLY_VALUE, ONLY_INDEX };
 
 // The core type a unit runs on, as CANN's per-core global: `if (g_coreType == AIV)`.
 namespace AscendC {
