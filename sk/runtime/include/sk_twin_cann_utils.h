@@ -8,7 +8,7 @@
 //   AscendC::GetUserWorkspace(workspace)   the workspace itself, as CANN's CPU debug mode returns it
 //        (on the device the user part starts RESERVED_WORKSPACE bytes in);
 //   AscendC::RESERVED_WORKSPACE            16 MiB (Atlas A2/A3)
-//   AscendC::SetSysWorkspace / GetSysWorkSpacePtr   the registered system workspace (per worker)
+//   AscendC::SetSysWorkspace[Force] / GetSysWorkSpacePtr   the registered system workspace (per worker)
 //   AscendC::InitGlobalMemory(gm, size, value)      size elements set, bounds-checked
 //   float16_t, float32_t                   the compiler's names for half and float
 //   g_coreType, AscendC::AIC/AIV           the worker's core type
@@ -66,6 +66,7 @@ inline GM_ADDR& SysWorkspaceSlot() {
   return workspace;
 }
 inline void SetSysWorkspace(GM_ADDR workspace) { SysWorkspaceSlot() = workspace; }
+inline void SetSysWorkspaceForce(GM_ADDR workspace) { SysWorkspaceSlot() = workspace; }
 inline GM_ADDR GetSysWorkSpacePtr() { return SysWorkspaceSlot(); }
 
 // size elements of gm set to value (converted to T), through the GlobalTensor's bounds checks.
