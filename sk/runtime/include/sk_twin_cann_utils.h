@@ -13,6 +13,7 @@
 //   float16_t, float32_t                   the compiler's names for half and float
 //   g_coreType, AscendC::AIC/AIV           the worker's core type
 //   AscendC::Barrier()                     a compiler memory barrier; Order_t (vcmax/vcmin operand)
+//   AscendC::DivCeil, AlignUp, CeilDiv; DropOutShapeInfo, SelectWithBytesMaskShapeInfo
 //   scalar sqrt, exp, ... (<cmath>)        a kernel that calls one references libm
 #ifndef SK_TWIN_CANN_UTILS_H_
 #define SK_TWIN_CANN_UTILS_H_
@@ -53,6 +54,26 @@ template <typename T, CacheLine entireType, DcciDst dcciDst = DcciDst::CACHELINE
 inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
   ::sk_twin_dcci(dst.GetPhyAddr(), entireType == CacheLine::ENTIRE_DATA_CACHE ? 1 : 0, static_cast<int32_t>(dcciDst));
 }
+
+// Integer helpers of Ascend C's utilities (a / b rounded up; a rounded up to a multiple of b).
+constexpr uint32_t DivCeil(uint32_t a, uint32_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+constexpr uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
+template <typename T, typename U>
+constexpr auto CeilDiv(T a, U b) -> typename std::common_type<T, U>::type {
+  return b == 0 ? 0 : (a + b - 1) / b;
+}
+
+// The shape operands of DropOut and Select with a byte mask (the APIs themselves are in sk_twin_not_yet.h).
+struct DropOutShapeInfo {
+  uint32_t firstAxis = 0;
+  uint32_t srcLastAxis = 0;
+  uint32_t maskLastAxis = 0;
+};
+struct SelectWithBytesMaskShapeInfo {
+  uint32_t firstAxis = 0;
+  uint32_t srcLastAxis = 0;
+  uint32_t maskLastAxis = 0;
+};
 
 // A compiler barrier: the order of memory accesses around it is kept (CANN's kfc Barrier).
 inline void Barrier() { __asm__ __volatile__("" ::: "memory"); }

@@ -250,6 +250,8 @@ TWIN_TEST(small_utilities) {
   static_assert(Ops::Base::CeilDiv(33u, 32u) == 2u && Ops::Base::CeilDiv(32, 32) == 1, "CeilDiv");
   static_assert(Ops::Base::CeilAlign(33, 32) == 64 && Ops::Base::FloorAlign(63, 32) == 32, "aligns");
   static_assert(Ops::Base::FloorDiv(7, 2) == 3 && Ops::Base::CeilDiv(7, 0) == 0, "FloorDiv, /0");
+  static_assert(DivCeil(33, 32) == 2 && AlignUp(33, 32) == 64 && CeilDiv(64u, 32u) == 2u && CeilDiv(7, 0) == 0,
+                "AscendC integer helpers");
   static_assert(Ops::Base::GetUbBlockSize() == 32 && Ops::Base::GetVRegSize() == 256, "platform");
   CHECK(ToFloat(bfloat16_t(3.0f)) == 3.0f);
   CHECK(ToFloat(half(0.5f)) == 0.5f);
