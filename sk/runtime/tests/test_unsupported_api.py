@@ -32,15 +32,15 @@ CASES = {
     "reduce_int": ("ReduceSum(ti, ti, ti, 8);", "ReduceSum: the CPU twin supports T = half, float"),
     "div_int": ("Div(ti, ti, ti, 8);", "Div: the CPU twin (as Atlas A2/A3) supports T = half, bfloat16_t, float"),
     # sk_twin_not_yet.h: one line naming the function, whatever the arguments and explicit template arguments.
-    # (Functions nobody has implemented yet: MrgSort, TransDataTo5HD, Extract, vconv_f322s16r.)
+    # (Functions nobody has implemented yet: MrgSort, TransDataTo5HD, Extract, Digamma, vconv_f322s16r.)
     "not_yet_api": ("MrgSort(t, {t, t, t, t}, {1, 1, 0, 0}, 4);",
                     "the CPU twin does not implement AscendC::MrgSort yet"),
     "not_yet_api_template_args": ("TransDataTo5HD<float>(t, t, {false, false, 1, 0, 0});",
                                   "the CPU twin does not implement AscendC::TransDataTo5HD yet"),
     "not_yet_api_value_args": ("Extract<float, true>(t, ti, t, 8);",
                                "the CPU twin does not implement AscendC::Extract yet"),
-    "not_yet_adv_api": ("}\n#include \"adv_api/math/sin.h\"\nvoid f(LocalTensor<float> t) { Sin(t, t, 8u);",
-                        "the CPU twin does not implement AscendC::Sin yet"),
+    "not_yet_adv_api": ("}\n#include \"adv_api/math/digamma.h\"\nvoid f(LocalTensor<float> t) { Digamma(t, t, 8u);",
+                        "the CPU twin does not implement AscendC::Digamma yet"),
     "not_yet_intrinsic": ("vconv_f322s16r(nullptr, nullptr, 1, 1, 1, 8, 4);",
                           "the CPU twin does not implement the intrinsic vconv_f322s16r yet"),
     "cast_double": ("LocalTensor<double> d = buf.Get<double>(); Cast(t, d, RoundMode::CAST_RINT, 8);",
