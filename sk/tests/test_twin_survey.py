@@ -63,15 +63,17 @@ def test_tiling_prelude_orders_structs_and_takes_constants(tmp_path):
     op_dir = tmp_path / "two" / "op_host"
     op_dir.mkdir(parents=True)
     (op_dir / "two_tiling.h").write_text(
-        "const int N_MAX = 3;\n#define UNUSED_MACRO 9\n"
+        "constexpr int N_BASE = 2;\nconst int N_MAX = N_BASE + 1;\n#define UNUSED_MACRO 9\n"
+        "void Tiling() {\n    const int IN_A_FUNCTION = 4;\n}\n"
         "BEGIN_TILING_DATA_DEF(Outer)\nTILING_DATA_FIELD_DEF_STRUCT(Inner, in);\n"
         "TILING_DATA_FIELD_DEF_ARR(int32_t, N_MAX, a);\nEND_TILING_DATA_DEF;\n"
         "BEGIN_TILING_DATA_DEF(Inner)\nTILING_DATA_FIELD_DEF(int64_t, x);\nEND_TILING_DATA_DEF;\n"
         "REGISTER_TILING_DATA_CLASS(Two, Outer)\nREGISTER_TILING_DATA_CLASS(Two_7, Inner)\n")
     text = opsrc.tiling_prelude(opsrc.Operator("two", tmp_path / "two", tmp_path / "two.cpp", ()))
-    assert text.index("const int N_MAX = 3;") < text.index("BEGIN_TILING_DATA_DEF(Inner)") \
+    assert text.index("const int N_MAX = N_BASE + 1;") < text.index("BEGIN_TILING_DATA_DEF(Inner)") \
         < text.index("BEGIN_TILING_DATA_DEF(Outer)")
-    assert "UNUSED_MACRO" not in text
+    assert "UNUSED_MACRO" not in text and "IN_A_FUNCTION" not in text
+    assert text.index("constexpr int N_BASE = 2;") < text.index("const int N_MAX")  # what N_MAX needs, first
     assert "template <> struct sk_twin::OpTilingDefault<0> { using type = Outer; };" in text
     assert "template <> struct sk_twin::OpTilingForKey<7UL> { using type = Inner; };" in text
 

@@ -114,8 +114,8 @@ class Survey:
     def _strip(self):
         return (str(self.stage) + "/", str(self.work) + "/", str(self.root) + "/", self.include_dir + "/")
 
-    def _check(self, op, defines, prelude, tag) -> tuple:
-        """(ok, first missing, instances) of one variant's defines."""
+    def _check(self, op, variant, defines, prelude, tag) -> tuple:
+        """(ok, first missing, instances) of one variant (and every variant with its defines)."""
         kernel = self.stage / op.name / f"{op.name}.cpp"
         if not kernel.is_file():
             return False, f"no kernel op_kernel/{op.name}.cpp", 0
@@ -132,6 +132,9 @@ class Survey:
         try:
             tpl = cannop.parse_template_args(text, where)
             selected = cannop.selected_instances(tpl) if tpl is not None else []
+            # A DATATYPE argument bound to a parameter (ASCENDC_TPL_INPUT/OUTPUT) takes the variant's dtype.
+            bound = cannop.bound_args(tpl.decls, variant) if tpl is not None else {}
+            selected = [i for i in selected if all(dict(i.args).get(k) == v for k, v in bound.items())]
         except SkError as e:
             return False, f"template arguments: {e.what}", 0
         source = kernel.read_text(encoding="utf-8", errors="replace")
@@ -170,7 +173,7 @@ class Survey:
                 ok, first, inst = False, f"variant {v.index}: {e.what}", 0
             else:
                 if defines not in done:
-                    done[defines] = self._check(op, defines, str(prelude), len(done))
+                    done[defines] = self._check(op, v, defines, str(prelude), len(done))
                 ok, first, inst = done[defines]
             res.compiled += ok
             res.instances = max(res.instances, inst)

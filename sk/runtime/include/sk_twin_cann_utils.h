@@ -8,12 +8,17 @@
 //   AscendC::GetUserWorkspace(workspace)   the workspace itself, as CANN's CPU debug mode returns it
 //        (on the device the user part starts RESERVED_WORKSPACE bytes in);
 //   AscendC::RESERVED_WORKSPACE            16 MiB (Atlas A2/A3)
-//   AscendC::SetSysWorkspace / GetSysWorkSpacePtr   the registered system workspace (per worker)
+//   AscendC::SetSysWorkspace[Force] / GetSysWorkSpacePtr   the registered system workspace (per worker)
 //   AscendC::InitGlobalMemory(gm, size, value)      size elements set, bounds-checked
 //   float16_t, float32_t                   the compiler's names for half and float
+//   g_coreType, AscendC::AIC/AIV           the worker's core type
+//   AscendC::Barrier()                     a compiler memory barrier; Order_t (vcmax/vcmin operand)
+//   AscendC::DivCeil, AlignUp, CeilDiv; DropOutShapeInfo, SelectWithBytesMaskShapeInfo
+//   scalar sqrt, exp, ... (<cmath>)        a kernel that calls one references libm
 #ifndef SK_TWIN_CANN_UTILS_H_
 #define SK_TWIN_CANN_UTILS_H_
 
+#include <cmath>  // scalar sqrt/exp/... that kernels call unqualified, as bisheng's builtins allow
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -50,6 +55,29 @@ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
   ::sk_twin_dcci(dst.GetPhyAddr(), entireType == CacheLine::ENTIRE_DATA_CACHE ? 1 : 0, static_cast<int32_t>(dcciDst));
 }
 
+// Integer helpers of Ascend C's utilities (a / b rounded up; a rounded up to a multiple of b).
+constexpr uint32_t DivCeil(uint32_t a, uint32_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+constexpr uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
+template <typename T, typename U>
+constexpr auto CeilDiv(T a, U b) -> typename std::common_type<T, U>::type {
+  return b == 0 ? 0 : (a + b - 1) / b;
+}
+
+// The shape operands of DropOut and Select with a byte mask (the APIs themselves are in sk_twin_not_yet.h).
+struct DropOutShapeInfo {
+  uint32_t firstAxis = 0;
+  uint32_t srcLastAxis = 0;
+  uint32_t maskLastAxis = 0;
+};
+struct SelectWithBytesMaskShapeInfo {
+  uint32_t firstAxis = 0;
+  uint32_t srcLastAxis = 0;
+  uint32_t maskLastAxis = 0;
+};
+
+// A compiler barrier: the order of memory accesses around it is kept (CANN's kfc Barrier).
+inline void Barrier() { __asm__ __volatile__("" ::: "memory"); }
+
 constexpr size_t RESERVED_WORKSPACE = 16 * 1024 * 1024;
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
 
@@ -59,6 +87,7 @@ inline GM_ADDR& SysWorkspaceSlot() {
   return workspace;
 }
 inline void SetSysWorkspace(GM_ADDR workspace) { SysWorkspaceSlot() = workspace; }
+inline void SetSysWorkspaceForce(GM_ADDR workspace) { SysWorkspaceSlot() = workspace; }
 inline GM_ADDR GetSysWorkSpacePtr() { return SysWorkspaceSlot(); }
 
 // size elements of gm set to value (converted to T), through the GlobalTensor's bounds checks.
@@ -112,6 +141,15 @@ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t du
 }
 
 }  // namespace AscendC
+
+// The order operand of the vcmax/vcmin intrinsics.
+enum Order_t { VALUE_INDEX = 0, INDEX_VALUE, ONLY_VALUE, ONLY_INDEX };
+
+// The core type a unit runs on, as CANN's per-core global: `if (g_coreType == AIV)`.
+namespace AscendC {
+enum SkTwinCoreTag : int32_t { AIC = 0, AIV = 1 };
+}  // namespace AscendC
+#define g_coreType (::sk_twin_core_type() == 0 ? ::AscendC::AIC : ::AscendC::AIV)
 
 using float16_t = half;
 using float32_t = float;

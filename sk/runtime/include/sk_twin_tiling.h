@@ -11,13 +11,15 @@
 //   REGISTER_TILING_DATA_CLASS(Op, S) / (Op_<key>, S)
 //        host-side registrations; on the twin a no-op (the generated prelude,
 //        `sk.twin.opsrc`, turns them into sk_twin::OpTiling specialisations);
-//   GET_TILING_DATA(t, tiling)                 t: a copy of the op's registered struct
+//   GET_TILING_DATA(t, tiling)                 t: a copy of the REGISTER_TILING_DEFAULT struct in
+//                                              scope, else of the op's registered struct
 //   GET_TILING_DATA_WITH_STRUCT(S, t, tiling)  t: a copy of S read from the tiling buffer
 //   GET_TILING_DATA_MEMBER(S, member, v, tiling)  v: a copy of one member
 //   GET_TILING_DATA_PTR_WITH_STRUCT(S, p, tiling) p: `const S*` onto the tiling buffer
 //   COPY_TILING_WITH_STRUCT(S, src, p), COPY_TILING_WITH_ARRAY(T, n, src, p)
-//   REGISTER_TILING_DEFAULT(S), REGISTER_TILING_FOR_TILINGKEY("expr", S)
-//        compile-time declarations for the op compiler; no code on the twin;
+//   REGISTER_TILING_DEFAULT(S)  the struct GET_TILING_DATA takes in the rest of the
+//        function (a type alias; no code);
+//   REGISTER_TILING_FOR_TILINGKEY("expr", S)  a declaration for the op compiler; no code;
 //   TILING_KEY_IS(k), TILING_KEY_LIST(k...), TILING_KEY_VAR
 //        the kernel is compiled once per key with -DTILING_KEY_VAR=<k>UL, so
 //        each branch is a constant (default 0).
@@ -50,7 +52,9 @@
   _Pragma("pack(pop)") static_assert(true, "")
 #define REGISTER_TILING_DATA_CLASS(op_type, struct_name)
 
-#define REGISTER_TILING_DEFAULT(tiling_struct) static_assert(sizeof(tiling_struct) > 0, "tiling struct")
+// In a kernel's body (where CANN's kernels write it) the default struct is also the one GET_TILING_DATA takes:
+// the alias shadows the global one below for the rest of the function.
+#define REGISTER_TILING_DEFAULT(tiling_struct) using SkTwinDefaultTiling = tiling_struct
 #define REGISTER_TILING_FOR_TILINGKEY(expression, tiling_struct) \
   static_assert(sizeof(tiling_struct) > 0, "tiling struct " expression)
 
@@ -87,6 +91,16 @@ struct OpTiling {
                 "compile with it (-include), or use GET_TILING_DATA_WITH_STRUCT(Struct, t, tiling)");
 };
 
+// GET_TILING_DATA's struct: REGISTER_TILING_DEFAULT's in scope, else the op's registered one.
+template <typename Registered, uint64_t Key>
+struct PickTiling {
+  using type = Registered;
+};
+template <uint64_t Key>
+struct PickTiling<NoOpTiling, Key> {
+  using type = typename OpTiling<Key>::type;
+};
+
 template <typename T>
 inline T ReadTiling(const void* tiling) {
   static_assert(std::is_trivially_copyable<T>::value, "a tiling struct is plain data");
@@ -97,11 +111,14 @@ inline T ReadTiling(const void* tiling) {
 
 }  // namespace sk_twin
 
+// No REGISTER_TILING_DEFAULT in scope.
+using SkTwinDefaultTiling = ::sk_twin::NoOpTiling;
+
 #define GET_TILING_DATA_WITH_STRUCT(tiling_struct, tiling_data, tiling_arg) \
   tiling_struct tiling_data = ::sk_twin::ReadTiling<tiling_struct>(tiling_arg)
-#define GET_TILING_DATA(tiling_data, tiling_arg)                                         \
-  typename ::sk_twin::OpTiling<TILING_KEY_VAR>::type tiling_data =                      \
-      ::sk_twin::ReadTiling<typename ::sk_twin::OpTiling<TILING_KEY_VAR>::type>(tiling_arg)
+#define GET_TILING_DATA(tiling_data, tiling_arg)                                                  \
+  typename ::sk_twin::PickTiling<SkTwinDefaultTiling, TILING_KEY_VAR>::type tiling_data =       \
+      ::sk_twin::ReadTiling<typename ::sk_twin::PickTiling<SkTwinDefaultTiling, TILING_KEY_VAR>::type>(tiling_arg)
 #define GET_TILING_DATA_MEMBER(tiling_type, member, var, tiling_arg)                     \
   decltype(tiling_type::member) var;                                                    \
   std::memcpy(static_cast<void*>(&var),                                                 \

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ascendc_util.h"
+#include "c_api/asc_simd.h"
 #include "kernel_operator_list_tensor_intf.h"
 #include "op_kernel/math_util.h"
 #include "op_kernel/platform_util.h"
@@ -178,6 +179,70 @@ TWIN_TEST(init_global_memory_and_workspaces) {
   CHECK_CONTAINS(bad.error(), "GlobalTensor::SetValue");
 }
 
+TWIN_TEST(g_core_type_is_the_worker_s) {
+  std::function<void()> body = [] {
+    // One AIC and one AIV: each names the type g_coreType says.
+    AscendC::PRINTF(g_coreType == AIV ? "aiv\n" : (g_coreType == AIC ? "aic\n" : "?\n"));
+  };
+  g_body = &body;
+  Stdout cap;
+  twin_test::Run run;
+  twin_test::Launch(&run, "coretype", Entry, {1, 1, 1}, {0}, 3000);
+  CHECK_OK(run);
+  const std::vector<std::string> want = {"[AIC Block 0/1] aic", "[AIV Block 0/1] aiv"};
+  CHECK(SortedLines(cap.Take()) == want);
+}
+
+// The C API on __ubuf__ arrays, as ops-math's add_example_c_api writes it, against references computed here:
+// half sums rounded by a search over all binary16 encodings, int32 sums wrapping, float max with NaN.
+TWIN_TEST(c_api_count_forms) {
+  const std::vector<float> hx = {1.0f, 2049.0f, 65504.0f, 0.1f, -3.5f, 1e-7f, 0.0f, 7.0f};
+  const std::vector<float> hy = {0.5f, 1.0f, 65504.0f, 0.2f, 3.5f, 1e-7f, -0.0f, -7.5f};
+  std::vector<half> gx, gy, gz(8);
+  for (size_t i = 0; i < 8; ++i) {
+    gx.push_back(half(hx[i]));
+    gy.push_back(half(hy[i]));
+  }
+  std::vector<int32_t> ia = {2147483647, -5, 6, 0, 1, 2, 3, 4}, ib = {1, 5, -7, 0, 1, 2, 3, 4}, ic(8);
+  std::vector<float> fa = {1.0f, std::nanf(""), -2.0f, 4.0f, 0.0f, 1.0f, 2.0f, 3.0f}, fb = {2.0f, 1.0f, -3.0f,
+                                                                                              std::nanf(""), -0.0f,
+                                                                                              1.0f, 2.0f, 3.0f},
+                     fc(8);
+  int64_t idx = -1;
+  twin_test::Run run;
+  RunAiv(&run, "capi", [&] {
+    asc_init();
+    idx = asc_get_block_idx();
+    __ubuf__ half x[16], y[16], z[16];
+    asc_copy_gm2ub_sync((__ubuf__ void*)x, (__gm__ void*)gx.data(), 8 * sizeof(half));
+    asc_copy_gm2ub_sync((__ubuf__ void*)y, (__gm__ void*)gy.data(), 8 * sizeof(half));
+    asc_add_sync(z, x, y, 8);
+    asc_copy_ub2gm_sync((__gm__ void*)gz.data(), (__ubuf__ void*)z, 8 * sizeof(half));
+    __ubuf__ int32_t a[8], b[8], c[8];
+    std::memcpy(a, ia.data(), 32);
+    std::memcpy(b, ib.data(), 32);
+    asc_add(c, a, b, 8);
+    asc_mul_scalar(c, c, int32_t{3}, 2);
+    std::memcpy(ic.data(), c, 32);
+    __ubuf__ float p[8], q[8], r[8];
+    std::memcpy(p, fa.data(), 32);
+    std::memcpy(q, fb.data(), 32);
+    asc_max_sync(r, p, q, 8);
+    std::memcpy(fc.data(), r, 32);
+  });
+  CHECK_OK(run);
+  CHECK_EQ(idx, int64_t{0});
+  for (size_t i = 0; i < 8; ++i) {
+    const double exact = ascendc_test::HalfValue(gx[i].bits_) + ascendc_test::HalfValue(gy[i].bits_);
+    CHECK_EQ(gz[i].bits_, ascendc_test::RefHalf(exact));
+  }
+  // (2^31 - 1 + 1) wraps to -2^31, times 3 wraps again; -5 + 5 = 0; 6 - 7 = -1.
+  CHECK_EQ(ic[0], static_cast<int32_t>(static_cast<uint32_t>(0x80000000u) * 3u));
+  CHECK_EQ(ic[1], 0);
+  CHECK_EQ(ic[2], -1);
+  CHECK(fc[0] == 2.0f && std::isnan(fc[1]) && fc[2] == -2.0f && std::isnan(fc[3]));
+}
+
 TWIN_TEST(small_utilities) {
   static_assert(IsSameType<float32_t, float>::value && !IsSameType<half, float>::value, "IsSameType");
   static_assert(Std::is_same<float16_t, half>::value && Std::IsSame<int, int>::value, "Std");
@@ -185,6 +250,8 @@ TWIN_TEST(small_utilities) {
   static_assert(Ops::Base::CeilDiv(33u, 32u) == 2u && Ops::Base::CeilDiv(32, 32) == 1, "CeilDiv");
   static_assert(Ops::Base::CeilAlign(33, 32) == 64 && Ops::Base::FloorAlign(63, 32) == 32, "aligns");
   static_assert(Ops::Base::FloorDiv(7, 2) == 3 && Ops::Base::CeilDiv(7, 0) == 0, "FloorDiv, /0");
+  static_assert(DivCeil(33, 32) == 2 && AlignUp(33, 32) == 64 && CeilDiv(64u, 32u) == 2u && CeilDiv(7, 0) == 0,
+                "AscendC integer helpers");
   static_assert(Ops::Base::GetUbBlockSize() == 32 && Ops::Base::GetVRegSize() == 256, "platform");
   CHECK(ToFloat(bfloat16_t(3.0f)) == 3.0f);
   CHECK(ToFloat(half(0.5f)) == 0.5f);

@@ -98,8 +98,20 @@ TWIN_TEST(get_tiling_data_member_and_pointer_forms) {
   CHECK((*fa)[1] == -2.0f);
 }
 
-REGISTER_TILING_DEFAULT(OuterTiling);
 REGISTER_TILING_FOR_TILINGKEY("TILING_KEY_VAR == 3", InnerTiling);
+
+TWIN_TEST(register_tiling_default_names_the_struct_get_tiling_data_takes) {
+  std::vector<uint8_t> bytes = OuterBytes();
+  {
+    REGISTER_TILING_DEFAULT(InnerTiling);  // over the op's registered OuterTiling, for this scope
+    GET_TILING_DATA(t, bytes.data() + 1 + 28);
+    static_assert(std::is_same<decltype(t), InnerTiling>::value, "the registered default");
+    CHECK_EQ(t.x, uint16_t{0xabcd});
+    CHECK_EQ(t.y, 123456u);
+  }
+  GET_TILING_DATA(o, bytes.data() + 1);
+  static_assert(std::is_same<decltype(o), OuterTiling>::value, "the op's struct again");
+}
 
 TWIN_TEST(tiling_key_forms) {
   // This unit is compiled without -DTILING_KEY_VAR: the key is 0.

@@ -32,15 +32,15 @@ CASES = {
     "reduce_int": ("ReduceSum(ti, ti, ti, 8);", "ReduceSum: the CPU twin supports T = half, float"),
     "div_int": ("Div(ti, ti, ti, 8);", "Div: the CPU twin (as Atlas A2/A3) supports T = half, bfloat16_t, float"),
     # sk_twin_not_yet.h: one line naming the function, whatever the arguments and explicit template arguments.
-    # (Functions nobody has implemented yet: MrgSort, TransDataTo5HD, Extract, vconv_f322s16r.)
+    # (Functions nobody has implemented yet: MrgSort, TransDataTo5HD, Extract, Digamma, vconv_f322s16r.)
     "not_yet_api": ("MrgSort(t, {t, t, t, t}, {1, 1, 0, 0}, 4);",
                     "the CPU twin does not implement AscendC::MrgSort yet"),
     "not_yet_api_template_args": ("TransDataTo5HD<float>(t, t, {false, false, 1, 0, 0});",
                                   "the CPU twin does not implement AscendC::TransDataTo5HD yet"),
     "not_yet_api_value_args": ("Extract<float, true>(t, ti, t, 8);",
                                "the CPU twin does not implement AscendC::Extract yet"),
-    "not_yet_adv_api": ("}\n#include \"adv_api/math/sin.h\"\nvoid f(LocalTensor<float> t) { Sin(t, t, 8u);",
-                        "the CPU twin does not implement AscendC::Sin yet"),
+    "not_yet_adv_api": ("}\n#include \"adv_api/math/digamma.h\"\nvoid f(LocalTensor<float> t) { Digamma(t, t, 8u);",
+                        "the CPU twin does not implement AscendC::Digamma yet"),
     "not_yet_intrinsic": ("vconv_f322s16r(nullptr, nullptr, 1, 1, 1, 8, 4);",
                           "the CPU twin does not implement the intrinsic vconv_f322s16r yet"),
     "cast_double": ("LocalTensor<double> d = buf.Get<double>(); Cast(t, d, RoundMode::CAST_RINT, 8);",
@@ -81,11 +81,12 @@ def test_unsupported_call_fails_to_compile_with_a_message(tmp_path, case):
 
 
 def test_every_cann_header_path_compiles(tmp_path):
-    """The paths CANN's kernels include (adv_api/..., lib/..., impl/..., kernel_tiling/, the list tensor and
+    """The paths CANN's kernels include (adv_api/..., lib/..., impl/..., c_api/, kernel_tiling/, the list tensor and
     *_intf.h headers) exist and compile together, each behind kernel_operator.h's surface."""
     include = twin.INCLUDE_DIR
-    paths = sorted(str(p.relative_to(include)) for sub in ("adv_api", "lib", "impl", "kernel_tiling", "op_kernel")
-                   for p in (include / sub).rglob("*.h") if "matmul" not in p.name)
+    subs = ("adv_api", "lib", "impl", "kernel_tiling", "op_kernel", "c_api")
+    paths = sorted(str(p.relative_to(include)) for sub in subs for p in (include / sub).rglob("*.h")
+                   if "matmul" not in p.name)
     paths += ["kernel_operator_list_tensor_intf.h", "kernel_operator_mm_intf.h", "kernel_operator_fixpipe_intf.h"]
     assert len(paths) > 200
     src = tmp_path / "all.cpp"
