@@ -78,6 +78,36 @@ def test_tiling_prelude_orders_structs_and_takes_constants(tmp_path):
     assert "template <> struct sk_twin::OpTilingForKey<7UL> { using type = Inner; };" in text
 
 
+def test_tiling_prelude_finds_shared_registrations(tmp_path):
+    """A tiling registered in a shared op_host/ folder: found through the op's include (beta) or the repository's
+    registrations (alpha, whose op_host/ includes nothing); each op takes its own type's struct."""
+    shared = tmp_path / "shared" / "op_host"
+    shared.mkdir(parents=True)
+    (shared / "defs.h").write_text(
+        "BEGIN_TILING_DATA_DEF(AlphaTiling)\nTILING_DATA_FIELD_DEF(int64_t, n);\nEND_TILING_DATA_DEF;\n"
+        "BEGIN_TILING_DATA_DEF(BetaTiling)\nTILING_DATA_FIELD_DEF(int32_t, m);\nEND_TILING_DATA_DEF;\n"
+        "REGISTER_TILING_DATA_CLASS(AlphaOp, AlphaTiling)\nREGISTER_TILING_DATA_CLASS(BetaOp, BetaTiling)\n"
+        "REGISTER_TILING_DATA_CLASS(BetaOp_3, AlphaTiling)\n")
+    ops = {}
+    for name, op_type, source in (("alpha", "AlphaOp", "// no include\n"),
+                                  ("beta", "BetaOp", '#include "../../shared/op_host/defs.h"\n')):
+        cfg = tmp_path / name / "op_host" / "config" / "ascend910b" / f"{name}_binary.json"
+        cfg.parent.mkdir(parents=True)
+        cfg.write_text(json.dumps({"op_type": op_type, "op_list": []}))
+        (tmp_path / name / "op_host" / f"{name}_def.cpp").write_text(source)
+        ops[name] = opsrc.Operator(name, tmp_path / name, tmp_path / name / "op_kernel" / f"{name}.cpp", (cfg,))
+    registry = opsrc.tiling_registry(tmp_path)
+    assert sorted(registry) == ["AlphaOp", "BetaOp"] and registry["BetaOp"] == [shared / "defs.h"]
+    assert opsrc.op_type(ops["beta"]) == "BetaOp"
+    alpha = opsrc.tiling_prelude(ops["alpha"], registry)
+    assert "template <> struct sk_twin::OpTilingDefault<0> { using type = AlphaTiling; };" in alpha
+    assert "OpTilingForKey" not in alpha  # BetaOp_3 is beta's
+    assert "OpTilingDefault" not in opsrc.tiling_prelude(ops["alpha"])  # without the registry: not found
+    beta = opsrc.tiling_prelude(ops["beta"])  # through its include alone
+    assert "template <> struct sk_twin::OpTilingDefault<0> { using type = BetaTiling; };" in beta
+    assert "template <> struct sk_twin::OpTilingForKey<3UL> { using type = AlphaTiling; };" in beta
+
+
 def test_call_counts(capsys):
     files, ops = apicalls.kernel_files(REPO, "ascend910b", ["ops"])
     assert [o.name for o in ops] == ["gather_pick", "mode_pick", "no_header", "scale_add"]
