@@ -14,6 +14,9 @@
 //   g_coreType, AscendC::AIC/AIV           the worker's core type
 //   AscendC::Barrier()                     a compiler memory barrier; Order_t (vcmax/vcmin operand)
 //   AscendC::DivCeil, AlignUp, CeilDiv; DropOutShapeInfo, SelectWithBytesMaskShapeInfo
+//   AscendC::MAX_REPEAT_TIMES, DEFAULT_REPEAT_STRIDE, FULL_MASK, ... GetDataBlockSizeInBytes()   (Atlas A2/A3)
+//   AscendC::AscendCUtils::{SetMask<T>(len | high, low), GetC0Count, GetC0Size, GetBitSize, GetDefaultBlockNum,
+//        GetRsvdCnt}
 //   scalar sqrt, exp, ... (<cmath>)        a kernel that calls one references libm
 #ifndef SK_TWIN_CANN_UTILS_H_
 #define SK_TWIN_CANN_UTILS_H_
@@ -139,6 +142,58 @@ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t du
   ::sk_twin_dump_tensor(desc, 0, sk_dump::TypeName<T>(), "GM", n, tensor.GetPhyAddr(), sk_dump::Kind<T>(),
                         sizeof(T));
 }
+
+// Constants of Ascend C's utilities (Atlas A2/A3): the repeat limit and default strides of the vector API, the
+// full mask word, the data block (C0) of 32 bytes, the blocks of one repeat.
+constexpr int32_t MAX_REPEAT_TIMES = 255;
+constexpr int32_t MIN_REPEAT_TIMES = 0;
+constexpr uint8_t DEFAULT_REPEAT_STRIDE = 8;
+constexpr uint8_t HALF_DEFAULT_REPEAT_STRIDE = 4;
+constexpr uint8_t ONE_FOURTH_DEFAULT_REPEAT_STRIDE = 2;
+constexpr int32_t DEFAULT_BLK_STRIDE = 1;
+constexpr int32_t DEFAULT_BLK_NUM = 8;
+constexpr int32_t DEFAULT_BLOCK_SIZE = 256;
+constexpr int32_t DEFAULT_C0_SIZE = 32;
+constexpr int32_t ONE_BYTE_BIT_SIZE = 8;
+constexpr uint64_t FULL_MASK = ~uint64_t{0};
+constexpr int32_t FULL_MASK_LEN = 128;
+constexpr int32_t HALF_MASK_LEN = 64;
+// The bytes of one data block (the unit of block strides and UB alignment).
+constexpr int16_t GetDataBlockSizeInBytes() { return 32; }
+
+// AscendCUtils: the static helpers kernels call directly. SetMask<T>(len) sets the mask register to the first len
+// lanes in the normal-mode layout whatever the mode (64 lanes a word, len >= 128 or a whole repeat of T: all);
+// SetMask<T>(high, low) sets it as given; both only on a vector core and only with isSetMask.
+class AscendCUtils {
+ public:
+  static constexpr int32_t GetBitSize(int32_t byteSize) { return byteSize * ONE_BYTE_BIT_SIZE; }
+  static constexpr int32_t GetC0Size() { return DEFAULT_C0_SIZE; }
+  static inline int32_t GetC0Count(const int32_t dtypeSize) {
+    if (dtypeSize == 0) ::sk_twin_fail("AscendCUtils::GetC0Count: dtypeSize can not be 0");
+    return dtypeSize == 0 ? 0 : GetC0Size() / dtypeSize;
+  }
+  static constexpr int32_t GetDefaultBlockNum() { return DEFAULT_BLK_NUM; }
+  // The kept count of the worker's last GatherMask (the RSVD_CNT register).
+  static inline int64_t GetRsvdCnt() { return static_cast<int64_t>(::sk_twin_rsvd_cnt()); }
+  template <typename T, bool isSetMask = true>
+  static inline void SetMask(const uint64_t& maskHigh, const uint64_t& maskLow) {
+    if (isSetMask && ASCEND_IS_NOT_AIC) SetVectorMask<T>(maskHigh, maskLow);
+  }
+  template <typename T, bool isSetMask = true>
+  static inline void SetMask(int32_t len) {
+    const int32_t whole = DEFAULT_BLOCK_SIZE / static_cast<int32_t>(sizeof(T));
+    const uint64_t n = len < 0 ? 0 : static_cast<uint64_t>(len);
+    if (len == whole || n >= 128) {
+      SetMask<T, isSetMask>(FULL_MASK, FULL_MASK);
+    } else {
+      SetMask<T, isSetMask>(n > 64 ? (uint64_t{1} << (n - 64)) - 1 : 0, n >= 64 ? FULL_MASK : (uint64_t{1} << n) - 1);
+    }
+  }
+  template <typename T>
+  static inline void SetMaskCount() { ::AscendC::SetMaskCount(); }
+  template <typename T>
+  static inline void SetMaskNorm() { ::AscendC::SetMaskNorm(); }
+};
 
 }  // namespace AscendC
 

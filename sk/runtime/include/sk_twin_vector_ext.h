@@ -540,10 +540,7 @@ static inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& s
                                   gatherMaskParams.src1RepeatStride);
 }
 
-// The kept count of the worker's last GatherMask (the RSVD_CNT register).
-struct AscendCUtils {
-  static inline int64_t GetRsvdCnt() { return static_cast<int64_t>(::sk_twin_rsvd_cnt()); }
-};
+// AscendCUtils::GetRsvdCnt (the kept count of the last GatherMask) is in sk_twin_cann_utils.h.
 
 // ------------------------------------------------------ per-repeat reductions
 #define SK_TWIN_REPEAT_REDUCE(NAME, OP, ORDER_PARAM, ORDER_VALUE)                                                  \

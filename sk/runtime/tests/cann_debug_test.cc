@@ -253,6 +253,14 @@ TWIN_TEST(small_utilities) {
   static_assert(DivCeil(33, 32) == 2 && AlignUp(33, 32) == 64 && CeilDiv(64u, 32u) == 2u && CeilDiv(7, 0) == 0,
                 "AscendC integer helpers");
   static_assert(Ops::Base::GetUbBlockSize() == 32 && Ops::Base::GetVRegSize() == 256, "platform");
+  static_assert(MAX_REPEAT_TIMES == 255 && DEFAULT_REPEAT_STRIDE == 8 && HALF_DEFAULT_REPEAT_STRIDE == 4 &&
+                    DEFAULT_BLK_STRIDE == 1 && DEFAULT_BLK_NUM == 8 && FULL_MASK == 0xffffffffffffffffull &&
+                    FULL_MASK_LEN == 128 && HALF_MASK_LEN == 64 && GetDataBlockSizeInBytes() == 32,
+                "utility constants");
+  static_assert(AscendCUtils::GetBitSize(2) == 16 && AscendCUtils::GetC0Size() == 32 &&
+                AscendCUtils::GetDefaultBlockNum() == 8, "AscendCUtils");
+  CHECK(AscendCUtils::GetC0Count(sizeof(half)) == 16 && AscendCUtils::GetC0Count(sizeof(float)) == 8 &&
+        AscendCUtils::GetC0Count(1) == 32);
   CHECK(ToFloat(bfloat16_t(3.0f)) == 3.0f);
   CHECK(ToFloat(half(0.5f)) == 0.5f);
   CHECK(ToFloat(ToBfloat16(1.0f + 1.0f / 256)) == 1.0f);  // ties to even: 1 + 2^-8 lies between 1 and 1 + 2^-7

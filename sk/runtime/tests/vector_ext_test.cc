@@ -141,6 +141,48 @@ TWIN_TEST(counter_mode_with_mask_register) {
   CHECK_EQ(bad, 0);
 }
 
+TWIN_TEST(ascendc_utils_set_mask_takes_the_first_len_lanes) {
+  // AscendCUtils::SetMask<T>(len) then Adds with the mask register: lanes [0, len) of one repeat change, the rest
+  // keep what was there; a whole repeat of T (or len >= 128) is every lane; isSetMask = false leaves the register.
+  struct Case { int32_t len; bool half_type; bool set; size_t lanes; };
+  const Case cases[] = {{5, false, true, 5}, {64, false, true, 64}, {100, true, true, 100}, {64, true, true, 64},
+                        {128, true, true, 128}, {200, true, true, 128}, {70, true, true, 70}, {0, false, true, 0},
+                        {5, false, false, 64}};
+  for (const Case& c : cases) {
+    std::vector<uint8_t> io(1024);
+    for (size_t k = 0; k < 256; ++k) {
+      if (c.half_type) Put(&io, 2 * k, H(static_cast<double>(k % 200)));
+      else Put(&io, 4 * k, static_cast<float>(k));
+    }
+    const std::vector<uint8_t> before = io;
+    WithUb(&io, [&c](LocalTensor<uint8_t>& ub) {
+      ResetMask();
+      if (c.half_type) {
+        LocalTensor<half> h = ub.ReinterpretCast<half>();
+        if (c.set) AscendCUtils::SetMask<half>(c.len); else AscendCUtils::SetMask<half, false>(c.len);
+        Adds<half, false>(h[256], h, half(1.0f), MASK_PLACEHOLDER, 1, {1, 1, 8, 8});
+      } else {
+        LocalTensor<float> f = ub.ReinterpretCast<float>();
+        if (c.set) AscendCUtils::SetMask<float>(c.len); else AscendCUtils::SetMask<float, false>(c.len);
+        Adds<float, false>(f[128], f, 1.0f, MASK_PLACEHOLDER, 1, {1, 1, 8, 8});
+      }
+      ResetMask();
+    });
+    int bad = 0;
+    const size_t per = c.half_type ? 128 : 64;
+    for (size_t i = 0; i < per; ++i) {
+      if (c.half_type) {
+        const uint16_t want = i < c.lanes ? RefHalf(static_cast<double>(i % 200) + 1.0) : At<uint16_t>(before, 512 + 2 * i);
+        if (At<uint16_t>(io, 512 + 2 * i) != want) ++bad;
+      } else {
+        const float want = i < c.lanes ? static_cast<float>(i) + 1.0f : At<float>(before, 512 + 4 * i);
+        if (At<float>(io, 512 + 4 * i) != want) ++bad;
+      }
+    }
+    CHECK_EQ(bad, 0);
+  }
+}
+
 TWIN_TEST(logic_and_shift_count_forms) {
   std::vector<uint8_t> io(4096);
   for (size_t k = 0; k < 64; ++k) {
