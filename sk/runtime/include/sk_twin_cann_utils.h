@@ -46,8 +46,11 @@ template <typename T>
 constexpr const T& max(const T& a, const T& b) { return a < b ? b : a; }
 }  // namespace Std
 
+// Atlas A2/A3 declare ToFloat(const bfloat16_t&) only, so ToFloat(float) rounds through bfloat16_t there; the twin's
+// half form is a template for half alone, so it never competes for other argument types.
 inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
-inline float ToFloat(const half& v) { return static_cast<float>(v); }
+template <typename T, typename std::enable_if<std::is_same<T, half>::value, int>::type = 0>
+inline float ToFloat(const T& v) { return static_cast<float>(v); }
 inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
 
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
@@ -61,10 +64,9 @@ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
 // Integer helpers of Ascend C's utilities (a / b rounded up; a rounded up to a multiple of b).
 constexpr uint32_t DivCeil(uint32_t a, uint32_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
 constexpr uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
-template <typename T, typename U>
-constexpr auto CeilDiv(T a, U b) -> typename std::common_type<T, U>::type {
-  return b == 0 ? 0 : (a + b - 1) / b;
-}
+// AscendC::CeilDiv is the matmul utilities' 16-bit form, not a template: a kernel's own CeilDiv template (with
+// `using namespace AscendC`) is the better match for its arguments, as on the device.
+constexpr uint16_t CeilDiv(uint16_t a, uint16_t b) { return b == 0 ? 0 : static_cast<uint16_t>((a + b - 1) / b); }
 
 // The shape operands of DropOut and Select with a byte mask (the APIs themselves are in sk_twin_not_yet.h).
 struct DropOutShapeInfo {

@@ -250,7 +250,8 @@ TWIN_TEST(small_utilities) {
   static_assert(Ops::Base::CeilDiv(33u, 32u) == 2u && Ops::Base::CeilDiv(32, 32) == 1, "CeilDiv");
   static_assert(Ops::Base::CeilAlign(33, 32) == 64 && Ops::Base::FloorAlign(63, 32) == 32, "aligns");
   static_assert(Ops::Base::FloorDiv(7, 2) == 3 && Ops::Base::CeilDiv(7, 0) == 0, "FloorDiv, /0");
-  static_assert(DivCeil(33, 32) == 2 && AlignUp(33, 32) == 64 && CeilDiv(64u, 32u) == 2u && CeilDiv(7, 0) == 0,
+  static_assert(DivCeil(33, 32) == 2 && AlignUp(33, 32) == 64 && CeilDiv(64u, 32u) == 2u && CeilDiv(7, 0) == 0 &&
+                    CeilDiv(65535, 2) == 32768,
                 "AscendC integer helpers");
   static_assert(Ops::Base::GetUbBlockSize() == 32 && Ops::Base::GetVRegSize() == 256, "platform");
   static_assert(MAX_REPEAT_TIMES == 255 && DEFAULT_REPEAT_STRIDE == 8 && HALF_DEFAULT_REPEAT_STRIDE == 4 &&
@@ -264,6 +265,7 @@ TWIN_TEST(small_utilities) {
   CHECK(ToFloat(bfloat16_t(3.0f)) == 3.0f);
   CHECK(ToFloat(half(0.5f)) == 0.5f);
   CHECK(ToFloat(ToBfloat16(1.0f + 1.0f / 256)) == 1.0f);  // ties to even: 1 + 2^-8 lies between 1 and 1 + 2^-7
+  CHECK(ToFloat(1.0f + 3.0f / 256) == 1.0f + 4.0f / 256 && ToFloat(2.5f) == 2.5f);  // a float rounds via bfloat16_t
   CHECK(unlikely(1 + 1 == 3) == false && likely(2 > 1));
 }
 
