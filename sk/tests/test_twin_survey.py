@@ -3,12 +3,16 @@ per-variant compiles with the ADK defines, the host tiling structs in front, eve
 the staging of sibling ops, and the first missing API or header named."""
 
 import json
+import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from sk.cli import main as cli
+from sk.engine import cannop
 from sk.twin import apicalls, opsrc
+from sk.twin import binding as twin
 
 REPO = Path(__file__).parent / "fixtures" / "oprepo"
 
@@ -142,3 +146,26 @@ def test_first_missing_reads_gcc_errors():
     assert first_missing("k.h:1:1: note: x\nk.h:2:2: error: odd in /abs/stage/f.h\nk.h:3:3: error: later",
                          ("/abs/stage/",)) == "odd in f.h"
     assert first_missing("") == ""
+
+
+def test_dtype_and_format_macros_are_the_ge_numbers(tmp_path):
+    """The twin's DT_/FORMAT_ macros (the toolkit's kernel_type.h) are the numbers the ADK's template arguments use
+    (cannop.DT_NUMBERS) and ge::Format's; `#if ORIG_DTYPE_X == DT_FLOAT` tells the variants apart."""
+    text = (twin.INCLUDE_DIR / "sk_twin_kernel_type.h").read_text()
+    macros = {m.group(1): int(m.group(2), 0) for m in re.finditer(r"#define (\w+)\s+(\w+)", text)
+              if m.group(1) != "SK_TWIN_KERNEL_TYPE_H_"}
+    assert {k: v for k, v in macros.items() if k in cannop.DT_NUMBERS} == cannop.DT_NUMBERS
+    assert [macros[f"FORMAT_{f}"] for f in ("NCHW", "NHWC", "ND", "NC1HWC0", "FRACTAL_Z", "NDHWC", "FRACTAL_NZ",
+                                            "NCDHW", "NDC1HWC0", "FRACTAL_Z_3D", "NCL")] == [
+        0, 1, 2, 3, 4, 27, 29, 30, 32, 33, 47]
+    src = tmp_path / "k.cpp"
+    src.write_text('#include "kernel_operator.h"\n'
+                   "#if ORIG_DTYPE_X == DT_FLOAT\nconstexpr int kPicked = 32;\n"
+                   "#elif ORIG_DTYPE_X == DT_FLOAT16\nconstexpr int kPicked = 16;\n#endif\n"
+                   "static_assert(kPicked == WANT, \"branch\");\n"
+                   "static_assert(FORMAT_X == FORMAT_FRACTAL_NZ, \"format\");\n")
+    for dt, want in (("DT_FLOAT", 32), ("DT_FLOAT16", 16)):
+        argv = [twin.compiler(), *twin.kernel_cflags(), "-fsyntax-only", f"-DORIG_DTYPE_X={dt}",
+                "-DFORMAT_X=FORMAT_FRACTAL_NZ", f"-DWANT={want}", str(src)]
+        res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert res.returncode == 0, res.stdout[-2000:]

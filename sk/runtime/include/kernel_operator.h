@@ -57,6 +57,7 @@
 #include <utility>
 
 #include "sk_twin.h"
+#include "sk_twin_kernel_type.h"
 
 #ifndef __CCE_KT_TEST__
 #define __CCE_KT_TEST__ 1
