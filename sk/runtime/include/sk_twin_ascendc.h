@@ -353,6 +353,16 @@ class TBuf {
     sk_twin_buf_get(sk_id_, size, sizeof(T), bufOffset, 1, &t.ref_);
     return t;
   }
+  // The queue interface a TBuf inherits: a buffer has no queue, so AllocTensor and DeQue are Get() (the whole
+  // buffer from its start) and EnQue and FreeTensor do nothing.
+  template <typename T>
+  LocalTensor<T> AllocTensor() { return Get<T>(); }
+  template <typename T>
+  void FreeTensor(LocalTensor<T>&) {}
+  template <typename T>
+  void EnQue(const LocalTensor<T>&) {}
+  template <typename T>
+  LocalTensor<T> DeQue() { return Get<T>(); }
 
   uint32_t sk_id_ = 0;
 };

@@ -183,6 +183,26 @@ TWIN_TEST(ascendc_utils_set_mask_takes_the_first_len_lanes) {
   }
 }
 
+TWIN_TEST(tbuf_queue_interface_is_the_whole_buffer) {
+  // TBuf::AllocTensor/DeQue hand out the buffer from its start, as Get does; EnQue/FreeTensor keep the data.
+  twin_test::Run run;
+  RunAiv(&run, "tbuf_queue", [] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    LocalTensor<float> a = buf.AllocTensor<float>();
+    CHECK_EQ(a.GetSize(), 64u);
+    Duplicate(a, 3.0f, 64);
+    buf.EnQue(a);
+    LocalTensor<float> b = buf.DeQue<float>();
+    CHECK(b.GetPhyAddr() == a.GetPhyAddr() && b.GetValue(5) == 3.0f);
+    buf.FreeTensor(b);
+    LocalTensor<float> c = buf.Get<float>();
+    CHECK(c.GetPhyAddr() == a.GetPhyAddr() && c.GetValue(63) == 3.0f);
+  });
+  CHECK_OK(run);
+}
+
 TWIN_TEST(logic_and_shift_count_forms) {
   std::vector<uint8_t> io(4096);
   for (size_t k = 0; k < 64; ++k) {
