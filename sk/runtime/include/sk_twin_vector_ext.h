@@ -163,14 +163,23 @@ constexpr bool kFloatHalf = kOneOf<T, half, float>;
 #define SK_TWIN_FLOAT_TYPES "half, bfloat16_t, float"
 
 // --------------------------------------- binary: count form (new ops) and mask/repeat forms
+// The repeat count is taken at the caller's integer type (the device's uint8_t would wrap a repeat over 255
+// before the twin could name it); the overload at the device's exact type (uint8_t) is what a kernel's function
+// pointer `void (*)(..., uint64_t, const uint8_t, const BinaryRepeatParams&)` = &Sub<T> binds to.
 #define SK_TWIN_BINARY_REP(NAME, OP, KIND, LIST)                                                                \
-  template <typename T, bool isSetMask = true>                                                                  \
+  template <typename T, bool isSetMask = true, typename SkTwinR,                                                \
+            typename = typename std::enable_if<std::is_integral<SkTwinR>::value>::type>                        \
   static inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
-                          uint64_t mask, const int64_t repeatTime, const BinaryRepeatParams& repeatParams) {     \
+                          uint64_t mask, const SkTwinR repeatTime, const BinaryRepeatParams& repeatParams) {     \
     SK_TWIN_TYPES_OF(NAME, KIND, LIST);                                                                         \
-    SkTwinRep r = sk_detail::Rep<T>(OP, isSetMask, mask, repeatTime);                                           \
+    SkTwinRep r = sk_detail::Rep<T>(OP, isSetMask, mask, static_cast<int64_t>(repeatTime));                     \
     sk_detail::Strides(r, repeatParams);                                                                        \
     sk_detail::Run<T>(r, &dst, &src0.ref_, &src1.ref_);                                                         \
+  }                                                                                                             \
+  template <typename T, bool isSetMask = true>                                                                  \
+  static inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
+                          uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {     \
+    NAME<T, isSetMask, int64_t>(dst, src0, src1, mask, static_cast<int64_t>(repeatTime), repeatParams);         \
   }                                                                                                             \
   template <typename T, bool isSetMask = true>                                                                  \
   static inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \

@@ -203,6 +203,32 @@ TWIN_TEST(tbuf_queue_interface_is_the_whole_buffer) {
   CHECK_OK(run);
 }
 
+TWIN_TEST(binary_repeat_form_binds_to_the_device_function_pointer_type) {
+  // A kernel passes &Sub<float> as `void (*)(..., uint64_t, const uint8_t, const BinaryRepeatParams&)`; the call
+  // through it computes as the direct call would: 64 lanes, 2 repeats, against plain float arithmetic.
+  using Op = void(const LocalTensor<float>&, const LocalTensor<float>&, const LocalTensor<float>&, uint64_t,
+                  const uint8_t, const BinaryRepeatParams&);
+  Op* const ops[] = {&Sub<float>, &Div<float>, &Add<float>};
+  for (size_t o = 0; o < 3; ++o) {
+    std::vector<uint8_t> io(2048);
+    for (size_t k = 0; k < 128; ++k) {
+      Put(&io, 4 * k, static_cast<float>(k) + 2.0f);
+      Put(&io, 512 + 4 * k, 0.5f + 0.25f * static_cast<float>(k));
+    }
+    WithUb(&io, [&](LocalTensor<uint8_t>& ub) {
+      LocalTensor<float> f = ub.ReinterpretCast<float>();
+      ops[o](f[256], f, f[128], 64, 2, {1, 1, 1, 8, 8, 8});
+    });
+    int bad = 0;
+    for (size_t k = 0; k < 128; ++k) {
+      const float a = static_cast<float>(k) + 2.0f, b = 0.5f + 0.25f * static_cast<float>(k);
+      const float ref = o == 0 ? a - b : o == 1 ? a / b : a + b;
+      if (At<float>(io, 1024 + 4 * k) != ref) ++bad;
+    }
+    CHECK_EQ(bad, 0);
+  }
+}
+
 TWIN_TEST(logic_and_shift_count_forms) {
   std::vector<uint8_t> io(4096);
   for (size_t k = 0; k < 64; ++k) {
