@@ -9,7 +9,7 @@
 //        "[AIV Block b/n] DumpTensor: desc=D, addr=A, data_type=T, position=P,
 //        dump_size=N" then "[v0, v1, ...]" (%f for floating types, %d/%u for
 //        integers); addr is the UB offset, or 0 for GM.
-//   ASSERT(expr), ascendc_assert(expr[, fmt, args...]), ASCENDC_ASSERT(expr, {stmts})
+//   ASSERT(expr), ascendc_assert / assert(expr[, fmt, args...]), ASCENDC_ASSERT(expr, {stmts})
 //        a false expr prints "[AIV Block b/n] [ASSERT] file:line: function:
 //        Assertion `expr' failed. <fmt>" and ends the launch with a kernel
 //        error holding that text (file: its base name); compiled out under
@@ -97,6 +97,11 @@ enum KernelLogLevel : int { KERNEL_DEBUG = 0, KERNEL_INFO, KERNEL_WARN, KERNEL_E
       ::sk_twin::AssertFail(__FILE__, __LINE__, __func__, #expr);   \
     }                                                                \
   } while (0)
+#endif
+// Ascend C's assert(expr[, fmt, args...]) (utils/debug/asc_assert.h) is ascendc_assert; a kernel that includes
+// <cassert> itself gets the standard one, as there.
+#ifndef assert
+#define assert(...) ascendc_assert(__VA_ARGS__)
 #endif
 
 #endif  // SK_TWIN_DEBUG_H_

@@ -10,7 +10,8 @@
 // Every argument reaches AnyArg through a user-defined conversion, so a viable
 // real overload wins wherever it needs only standard conversions: a name the
 // twin implements in some forms stays listed and catches the others. A catch-all is only instantiated, and its
-// static_assert only fires, when a call selects it.
+// static_assert only fires, when a call selects it. Its return type is deduced (an int), so a call whose value is
+// used (`acc = GetAccVal();`, `Ceil(a, b) * 32`) still stops at the static_assert, not at "void value not ignored".
 //
 // Implementing a function: add the real overloads anywhere before the call
 // (another header kernel_operator.h includes); remove the name here when
@@ -39,19 +40,22 @@ struct AnyArg {
       ::sk_twin::AnyArg = {}, ::sk_twin::AnyArg = {}, ::sk_twin::AnyArg = {}, ::sk_twin::AnyArg = {}
 #define SK_TWIN_NOT_YET_IMPL(Name, what)                                                       \
   template <typename... SkTwinT>                                                               \
-  inline void Name(SK_TWIN_NOT_YET_PARAMS) {                                                   \
+  inline auto Name(SK_TWIN_NOT_YET_PARAMS) {                                                   \
     static_assert(::sk_twin::kNotYet<SkTwinT...>,                                              \
                   "the CPU twin does not implement " what " yet (or not this form of it)");    \
+    return 0;                                                                                  \
   }                                                                                            \
   template <typename SkTwinT, auto SkTwinV, auto... SkTwinVs>                                  \
-  inline void Name(SK_TWIN_NOT_YET_PARAMS) {                                                   \
+  inline auto Name(SK_TWIN_NOT_YET_PARAMS) {                                                   \
     static_assert(::sk_twin::kNotYet<SkTwinT>,                                                 \
                   "the CPU twin does not implement " what " yet (or not this form of it)");    \
+    return 0;                                                                                  \
   }                                                                                            \
   template <typename SkTwinT, typename SkTwinU, auto SkTwinV, auto... SkTwinVs>                \
-  inline void Name(SK_TWIN_NOT_YET_PARAMS) {                                                   \
+  inline auto Name(SK_TWIN_NOT_YET_PARAMS) {                                                   \
     static_assert(::sk_twin::kNotYet<SkTwinT>,                                                 \
                   "the CPU twin does not implement " what " yet (or not this form of it)");    \
+    return 0;                                                                                  \
   }
 // In namespace AscendC: the API function AscendC::Name.
 #define SK_TWIN_NOT_YET(Name) SK_TWIN_NOT_YET_IMPL(Name, "AscendC::" #Name)

@@ -127,6 +127,22 @@ TWIN_TEST(ascendc_assert_formats_its_message) {
   CHECK_CONTAINS(out, "[AIV Block 0/1] [ASSERT] cann_debug_test.cc:");
 }
 
+TWIN_TEST(assert_is_ascendc_assert) {
+  Stdout cap;
+  twin_test::Run run;
+  int reached = 0;
+  RunAiv(&run, "asserting3", [&] {
+    int32_t count = 300;
+    assert(count > 0);  // holds
+    assert(count <= 255, "count %d\n", count);
+    reached = 1;
+  });
+  const std::string out = cap.Take();
+  CHECK(run.status != SK_TWIN_OK);
+  CHECK_EQ(reached, 0);
+  CHECK_CONTAINS(run.error(), "Assertion `count <= 255' failed. count 300");
+}
+
 TWIN_TEST(dump_tensor_prints_header_and_values) {
   Stdout cap;
   twin_test::Run run;
