@@ -65,4 +65,37 @@ struct TCubeTiling {
 };
 static_assert(sizeof(TCubeTiling) == 200, "TCubeTiling is 50 int32 fields");
 
+// The SoftMax family's tiling (SoftMaxTilingFunc on the host): shapes of the source, the max/sum outputs, one split,
+// its reduction and the tail, all uint32_t. The twin does not implement SoftMax; kernels and host tilings that carry
+// the struct (TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, ...)) read it at the host layout.
+struct SoftMaxTiling {
+  uint32_t srcM = 0, srcK = 0, srcSize = 0, outMaxM = 0;
+  uint32_t outMaxK = 0, outMaxSize = 0, splitM = 0, splitK = 0;
+  uint32_t splitSize = 0, reduceM = 0, reduceK = 0, reduceSize = 0;
+  uint32_t rangeM = 0, tailM = 0, tailSplitSize = 0, tailReduceSize = 0;
+};
+static_assert(sizeof(SoftMaxTiling) == 64, "SoftMaxTiling is 16 uint32 fields");
+
+// LayerNorm's tiling for the separate mean/rstd outputs (GetLayerNormNDTilingInfo on the host), at the host layout.
+struct LayerNormSeparateTiling {
+  uint32_t aLength = 0, rLength = 0, halfAddRepeatTimes = 0, rHeadLength = 0;
+  float k2Rec = 0, k2RRec = 0;
+  uint32_t inputXSize = 0, meanVarSize = 0, numberOfTmpBuf = 0, varianceTmpTensorPos = 0;
+  uint32_t varianceTmpTensorSize = 0, tmpBufSize = 0, oneTmpSize = 0, firstTmpStartPos = 0;
+  uint32_t secondTmpStartPos = 0, thirdTmpStartPos = 0, loopRound = 0, inputRoundSize = 0;
+  uint32_t inputTailSize = 0, inputTailPos = 0, meanVarRoundSize = 0, meanVarTailSize = 0;
+  uint32_t meanVarTailPos = 0, arCurLength = 0, aCurLength = 0;
+  float rValueBack = 0;
+};
+static_assert(sizeof(LayerNormSeparateTiling) == 104, "LayerNormSeparateTiling is 26 four-byte fields");
+
+// The generated kernel_tiling.h declares these in AscendC::tiling and exports them at global scope.
+namespace AscendC {
+namespace tiling {
+using ::LayerNormSeparateTiling;
+using ::SoftMaxTiling;
+using ::TCubeTiling;
+}  // namespace tiling
+}  // namespace AscendC
+
 #endif  // SK_TWIN_ADV_TILING_H_

@@ -73,6 +73,32 @@ TWIN_TEST(get_tiling_data_with_struct_copies_from_an_unaligned_buffer) {
   CHECK_EQ(t.a, 7u);
 }
 
+BEGIN_TILING_DATA_DEF(NormOpTiling)
+TILING_DATA_FIELD_DEF(uint32_t, rows);
+TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, softmax);
+TILING_DATA_FIELD_DEF_STRUCT(LayerNormSeparateTiling, layerNorm);
+END_TILING_DATA_DEF;
+
+TWIN_TEST(adv_api_tiling_structs_read_at_the_host_layout) {
+  // rows@0; SoftMaxTiling@4: 16 uint32 (srcM first, tailReduceSize at +60); LayerNormSeparateTiling@68: 26 four-byte
+  // fields (k2Rec float at +16, aCurLength at +96, rValueBack float at +100); size 172.
+  std::vector<uint8_t> buf(172, 0);
+  Put<uint32_t>(&buf, 0, 3u);
+  Put<uint32_t>(&buf, 4, 11u);
+  Put<uint32_t>(&buf, 4 + 60, 12u);
+  Put<uint32_t>(&buf, 68, 21u);
+  Put<float>(&buf, 68 + 16, 0.125f);
+  Put<uint32_t>(&buf, 68 + 96, 22u);
+  Put<float>(&buf, 68 + 100, -4.0f);
+  GET_TILING_DATA_WITH_STRUCT(NormOpTiling, t, buf.data());
+  CHECK_EQ(sizeof(NormOpTiling), size_t{172});
+  CHECK(t.rows == 3u && t.softmax.srcM == 11u && t.softmax.tailReduceSize == 12u);
+  CHECK(t.layerNorm.aLength == 21u && t.layerNorm.k2Rec == 0.125f && t.layerNorm.aCurLength == 22u &&
+        t.layerNorm.rValueBack == -4.0f);
+  AscendC::tiling::SoftMaxTiling fresh;
+  CHECK_EQ(fresh.splitK, 0u);
+}
+
 TWIN_TEST(get_tiling_data_takes_the_registered_struct) {
   std::vector<uint8_t> bytes = OuterBytes();
   GET_TILING_DATA(t, bytes.data() + 1);
