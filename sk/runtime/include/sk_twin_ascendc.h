@@ -372,9 +372,20 @@ class TBuf {
 class TPipe {
  public:
   TPipe() : sk_id_(sk_twin_pipe_create(this)) {}
-  ~TPipe() { sk_twin_pipe_destroy(sk_id_); }
+  ~TPipe() {
+    if (sk_owner_) sk_twin_pipe_destroy(sk_id_);
+  }
   TPipe(const TPipe&) = delete;
-  TPipe& operator=(const TPipe&) = delete;
+  // `member = pipeIn;` (kernels keep the kernel function's pipe in their op class): the assigned object becomes
+  // another handle of that pipe, its buffers and its lifetime; the pipe it was is released.
+  TPipe& operator=(const TPipe& other) {
+    if (this != &other && sk_id_ != other.sk_id_) {
+      if (sk_owner_) sk_twin_pipe_destroy(sk_id_);
+      sk_id_ = other.sk_id_;
+      sk_owner_ = false;
+    }
+    return *this;
+  }
 
   template <typename Q>
   bool InitBuffer(Q& que, uint8_t num, uint32_t len) {
@@ -412,6 +423,7 @@ class TPipe {
   }
 
   uint32_t sk_id_;
+  bool sk_owner_ = true;
 };
 
 static inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(sk_twin_pipe_current()); }

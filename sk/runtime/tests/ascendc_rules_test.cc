@@ -209,6 +209,48 @@ TWIN_TEST(use_after_the_tpipe_is_gone) {
   CHECK_CONTAINS(e, "used after the TPipe's destruction released it");
 }
 
+// A kernel's op class keeps the kernel function's pipe: `pipe = pipeIn;` in Init.
+struct OpWithPipe {
+  TPipe pipe;
+  TBuf<> buf;
+  void Init(TPipe& pipeIn) {
+    pipe = pipeIn;
+    pipe.InitBuffer(buf, 256);
+  }
+};
+
+TWIN_TEST(an_assigned_tpipe_is_a_handle_of_the_same_pipe) {
+  twin_test::Run run;
+  ascendc_test::RunAiv(&run, "pipe_assign", [] {
+    TPipe pipe;
+    {
+      OpWithPipe op;
+      op.Init(pipe);
+      LocalTensor<float> t = op.buf.Get<float>();
+      Duplicate(t, 2.0f, 64);
+      CHECK(t.GetValue(63) == 2.0f);
+      CHECK(GetTPipePtr() == &pipe);
+    }
+    // The op (and its handle) are gone; the pipe and the buffer it holds live on, and its next buffer follows it.
+    TBuf<> next;
+    pipe.InitBuffer(next, 32);
+    CHECK_EQ(next.Get<uint8_t>().GetPhyAddr(), uint64_t{256});
+  });
+  CHECK_OK(run);
+  // Released with the pipe it was assigned: using its buffer after that pipe's destruction is named.
+  const std::string e = Violation("pipe_assign_gone", [] {
+    LocalTensor<half> kept;
+    {
+      TPipe pipe;
+      OpWithPipe op;
+      op.Init(pipe);
+      kept = op.buf.Get<half>();
+    }
+    Duplicate(kept, 1.0f, 16);
+  });
+  CHECK_CONTAINS(e, "used after the TPipe's destruction released it");
+}
+
 TWIN_TEST(tensor_access_outside_its_buffer) {
   const std::string e = Violation("past_buffer", [] {
     TPipe pipe;
