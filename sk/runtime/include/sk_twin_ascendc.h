@@ -33,6 +33,25 @@
 #include "sk_twin.h"
 #include "sk_twin_half.h"
 
+// int4b_t, the 4-bit signed integer of Ascend C's type list: one value in the low 4 bits of a byte, set from an
+// integer modulo 16 and read sign-extended. Usable as a value and in type tests (IsSameType<T, int4b_t>); tensors
+// of it (two elements a byte) are not implemented, so LocalTensor/GlobalTensor<int4b_t> fail to compile naming T.
+struct int4b_t {
+  uint8_t storage = 0;
+  int4b_t() = default;
+  int4b_t(int32_t v) : storage(static_cast<uint8_t>(static_cast<uint32_t>(v) & 0xfu)) {}  // NOLINT: implicit
+  int4b_t(uint32_t v) : storage(static_cast<uint8_t>(v & 0xfu)) {}                         // NOLINT: implicit
+  operator int8_t() const {  // NOLINT: implicit, as the toolkit's
+    return static_cast<int8_t>((storage & 0x8u) ? (storage | 0xf0u) : storage);
+  }
+  bool operator==(const int4b_t& o) const { return storage == o.storage; }
+  bool operator!=(const int4b_t& o) const { return storage != o.storage; }
+  bool operator<(const int4b_t& o) const { return int8_t(*this) < int8_t(o); }
+  bool operator<=(const int4b_t& o) const { return int8_t(*this) <= int8_t(o); }
+  bool operator>(const int4b_t& o) const { return int8_t(*this) > int8_t(o); }
+  bool operator>=(const int4b_t& o) const { return int8_t(*this) >= int8_t(o); }
+};
+
 namespace AscendC {
 
 enum class TPosition : uint8_t {

@@ -278,6 +278,10 @@ TWIN_TEST(small_utilities) {
                 AscendCUtils::GetDefaultBlockNum() == 8, "AscendCUtils");
   CHECK(AscendCUtils::GetC0Count(sizeof(half)) == 16 && AscendCUtils::GetC0Count(sizeof(float)) == 8 &&
         AscendCUtils::GetC0Count(1) == 32);
+  static_assert(sizeof(int4b_t) == 1 && IsSameType<int4b_t, int4b_t>::value && !IsSameType<int4b_t, int8_t>::value,
+                "int4b_t");
+  CHECK(int8_t(int4b_t(7)) == 7 && int8_t(int4b_t(8)) == -8 && int8_t(int4b_t(-1)) == -1 && int8_t(int4b_t(17)) == 1);
+  CHECK(int8_t(int4b_t(15u)) == -1 && int4b_t(-8) < int4b_t(7) && int4b_t(3) == int4b_t(19) && int4b_t(-2) >= int4b_t(-3));
   CHECK(ToFloat(bfloat16_t(3.0f)) == 3.0f);
   CHECK(ToFloat(half(0.5f)) == 0.5f);
   CHECK(ToFloat(ToBfloat16(1.0f + 1.0f / 256)) == 1.0f);  // ties to even: 1 + 2^-8 lies between 1 and 1 + 2^-7
