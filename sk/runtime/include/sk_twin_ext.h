@@ -48,7 +48,14 @@ extern "C" {
 #define SK_TWIN_X_LOG2 57u
 #define SK_TWIN_X_LOG10 58u
 #define SK_TWIN_X_POWER 59u   /* src0 ^ (src1 or the scalar); scalar ^ src0 with mode 1 */
-#define SK_TWIN_X_END 60u
+#define SK_TWIN_X_ASIN 60u
+#define SK_TWIN_X_ACOS 61u
+#define SK_TWIN_X_ERFC 62u
+#define SK_TWIN_X_SIGMOID 63u  /* 1 / (1 + e^-x) */
+#define SK_TWIN_X_ASINH 64u
+#define SK_TWIN_X_ACOSH 65u
+#define SK_TWIN_X_ATANH 66u
+#define SK_TWIN_X_END 67u
 
 /* How the lanes of a call are chosen. */
 #define SK_TWIN_MASK_COUNT 0u  /* count form: mask[0] elements, contiguous */

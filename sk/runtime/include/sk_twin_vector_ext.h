@@ -613,7 +613,8 @@ static inline void CreateVecIndex(LocalTensor<T> dst, const sk_detail::Scalar<T>
 
 // ------------------------------------------- element-wise math (high level)
 // Floor Ceil Trunc Round Sign Sin Cos Tan Tanh Sinh Cosh Atan Erf Log Log2
-// Log10 (Log: natural) and Power: computed exactly in double and rounded once
+// Log10 (Log: natural), Asin Acos Erfc Sigmoid (1 / (1 + e^-x)) Asinh Acosh
+// Atanh and Power: computed exactly in double and rounded once
 // to T; the sharedTmpBuffer forms accept the buffer and do not need it.
 #define SK_TWIN_MATH_UNARY(NAME, OP)                                                                           \
   template <typename T, bool isReuseSource = false>                                                            \
@@ -644,6 +645,13 @@ SK_TWIN_MATH_UNARY(Erf, SK_TWIN_X_ERF)
 SK_TWIN_MATH_UNARY(Log, SK_TWIN_V_LN)
 SK_TWIN_MATH_UNARY(Log2, SK_TWIN_X_LOG2)
 SK_TWIN_MATH_UNARY(Log10, SK_TWIN_X_LOG10)
+SK_TWIN_MATH_UNARY(Asin, SK_TWIN_X_ASIN)
+SK_TWIN_MATH_UNARY(Acos, SK_TWIN_X_ACOS)
+SK_TWIN_MATH_UNARY(Erfc, SK_TWIN_X_ERFC)
+SK_TWIN_MATH_UNARY(Sigmoid, SK_TWIN_X_SIGMOID)
+SK_TWIN_MATH_UNARY(Asinh, SK_TWIN_X_ASINH)
+SK_TWIN_MATH_UNARY(Acosh, SK_TWIN_X_ACOSH)
+SK_TWIN_MATH_UNARY(Atanh, SK_TWIN_X_ATANH)
 #undef SK_TWIN_MATH_UNARY
 
 // Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor.

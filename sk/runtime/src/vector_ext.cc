@@ -59,6 +59,13 @@ const char* XName(uint32_t op) {
     case SK_TWIN_X_LOG2: return "Log2";
     case SK_TWIN_X_LOG10: return "Log10";
     case SK_TWIN_X_POWER: return "Power";
+    case SK_TWIN_X_ASIN: return "Asin";
+    case SK_TWIN_X_ACOS: return "Acos";
+    case SK_TWIN_X_ERFC: return "Erfc";
+    case SK_TWIN_X_SIGMOID: return "Sigmoid";
+    case SK_TWIN_X_ASINH: return "Asinh";
+    case SK_TWIN_X_ACOSH: return "Acosh";
+    case SK_TWIN_X_ATANH: return "Atanh";
     default: return OpName(op);
   }
 }
@@ -202,6 +209,13 @@ double MathF(uint32_t op, double x, double y, uint32_t mode) {
     case SK_TWIN_X_ERF: return std::erf(x);
     case SK_TWIN_X_LOG2: return std::log2(x);
     case SK_TWIN_X_LOG10: return std::log10(x);
+    case SK_TWIN_X_ASIN: return std::asin(x);
+    case SK_TWIN_X_ACOS: return std::acos(x);
+    case SK_TWIN_X_ERFC: return std::erfc(x);
+    case SK_TWIN_X_SIGMOID: return 1.0 / (1.0 + std::exp(-x));
+    case SK_TWIN_X_ASINH: return std::asinh(x);
+    case SK_TWIN_X_ACOSH: return std::acosh(x);
+    case SK_TWIN_X_ATANH: return std::atanh(x);
     default: return mode == 1 ? std::pow(y, x) : std::pow(x, y);  // POWER
   }
 }

@@ -459,6 +459,48 @@ TWIN_TEST(high_level_math_rounds_once_from_the_exact_value) {
   CHECK_EQ(bad, 0);
 }
 
+TWIN_TEST(inverse_trig_erfc_sigmoid_against_known_values) {
+  // Inputs 0.5, 1, 2, 0 (and 64 lanes of them); expected values written out (pi/6, pi/3, erfc(1), ...), rounded
+  // once to float; out-of-domain inputs give NaN.
+  std::vector<uint8_t> io(8192);
+  const float xs[4] = {0.5f, 1.0f, 2.0f, 0.0f};
+  for (size_t k = 0; k < 64; ++k) Put<float>(&io, 4 * k, xs[k % 4]);
+  for (size_t k = 0; k < 128; ++k) Put(&io, 7168 + 2 * k, H(k % 2 ? 2.0 : -3.0));
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    Asin(f[64], f, 64);
+    Acos(f[128], f, 64);
+    Erfc(f[192], f, 64);
+    Sigmoid(f[256], f, 64);
+    Asinh(f[320], f, 64);
+    Acosh(f[384], f, 64);
+    Atanh(f[448], f, 64);
+    LocalTensor<half> h = ub.ReinterpretCast<half>();
+    Sigmoid(h[3712], h[3584], 128);
+  });
+  const double nan = std::nan("");
+  const double want[7][4] = {
+      {0.52359877559829887, 1.5707963267948966, nan, 0.0},                        // Asin
+      {1.0471975511965979, 0.0, nan, 1.5707963267948966},                         // Acos
+      {0.47950012218695346, 0.15729920705028513, 0.0046777349810472658, 1.0},    // Erfc
+      {0.62245933120185459, 0.73105857863000490, 0.88079707797788231, 0.5},      // Sigmoid
+      {0.48121182505960347, 0.88137358701954303, 1.4436354751788103, 0.0},       // Asinh
+      {nan, 0.0, 1.3169578969248166, nan},                                        // Acosh
+      {0.54930614433405489, std::numeric_limits<double>::infinity(), nan, 0.0},  // Atanh
+  };
+  int bad = 0;
+  for (size_t op = 0; op < 7; ++op) {
+    for (size_t k = 0; k < 64; ++k) {
+      const float got = At<float>(io, 256 * (op + 1) + 4 * k), w = static_cast<float>(want[op][k % 4]);
+      bad += std::isnan(w) ? !std::isnan(got) : got != w;
+    }
+  }
+  for (size_t k = 0; k < 128; ++k) {
+    bad += At<uint16_t>(io, 7424 + 2 * k) != RefHalf(k % 2 ? 0.88079707797788231 : 0.047425873177566781);
+  }
+  CHECK_EQ(bad, 0);
+}
+
 TWIN_TEST(broadcast_repeats_dimensions_of_one) {
   std::vector<uint8_t> io(4096);
   for (size_t k = 0; k < 8; ++k) Put<float>(&io, 4 * k, static_cast<float>(k) + 0.5f);
