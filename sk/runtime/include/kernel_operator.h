@@ -224,6 +224,17 @@ static inline int64_t get_coreid() { return ::sk_twin_core_id(); }
 static inline uint64_t get_para_base() { return ::sk_twin_para_base(); }
 static inline void set_ffts_base_addr(uint64_t addr) { ::sk_twin_set_ffts_base(addr); }
 
+// The compiler's per-core globals block_idx, block_num, sub_block_idx (what get_block_idx() etc. return: on an AIV
+// of a mix kernel block_idx is its AI core's block, not GetBlockIdx()), read as int64_t. Objects, not macros, so a
+// kernel's own variable of the same name shadows them.
+struct SkTwinCoreVar {
+  int64_t (*read)();
+  operator int64_t() const { return read(); }  // NOLINT: implicit, as the integer it stands for
+};
+static const SkTwinCoreVar block_idx{&get_block_idx};
+static const SkTwinCoreVar block_num{&get_block_num};
+static const SkTwinCoreVar sub_block_idx{&get_subblockid};
+
 static inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config) { ::sk_twin_ffts_set(pipe, config); }
 static inline void wait_flag_dev(int64_t flagId) { ::sk_twin_wait_flag(flagId); }
 // c310 (Ascend950) names the pipe the wait blocks; the twin's waits block the worker whatever the pipe.

@@ -160,6 +160,15 @@ constexpr int32_t ONE_BYTE_BIT_SIZE = 8;
 constexpr uint64_t FULL_MASK = ~uint64_t{0};
 constexpr int32_t FULL_MASK_LEN = 128;
 constexpr int32_t HALF_MASK_LEN = 64;
+constexpr uint8_t B64_BYTE_SIZE = 8;
+constexpr uint8_t B32_BYTE_SIZE = 4;
+constexpr uint8_t B16_BYTE_SIZE = 2;
+constexpr uint8_t B8_BYTE_SIZE = 1;
+constexpr uint8_t B32_DATA_NUM_PER_BLOCK = 8;
+constexpr uint8_t B16_DATA_NUM_PER_BLOCK = 16;
+constexpr int32_t B16_DATA_NUM_PER_REPEAT = 128;
+constexpr int32_t B32_DATA_NUM_PER_REPEAT = 64;
+constexpr int32_t DEFAULT_REDUCE_DST_REP_STRIDE = 1;
 // The bytes of one data block (the unit of block strides and UB alignment).
 constexpr int16_t GetDataBlockSizeInBytes() { return 32; }
 

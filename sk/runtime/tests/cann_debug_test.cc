@@ -209,6 +209,27 @@ TWIN_TEST(g_core_type_is_the_worker_s) {
   CHECK(SortedLines(cap.Take()) == want);
 }
 
+TWIN_TEST(block_idx_is_the_ai_core_s_block) {
+  std::function<void()> body = [] {
+    // On an AIV of a 1:2 mix launch, block_idx is the AI core's block (GetBlockIdx() / 2), sub_block_idx its half.
+    const int64_t b = block_idx, n = block_num, s = sub_block_idx;
+    if (g_coreType == AIV) {
+      AscendC::PRINTF("aiv %d %d %d %d\n", static_cast<int32_t>(b), static_cast<int32_t>(s),
+                      static_cast<int32_t>(GetBlockIdx()), static_cast<int32_t>(n));
+    }
+    int64_t block_idx = 7;  // a kernel's own variable of that name shadows it
+    CHECK_EQ(block_idx, 7);
+  };
+  g_body = &body;
+  Stdout cap;
+  twin_test::Run run;
+  twin_test::Launch(&run, "blockvars", Entry, {2, 1, 2}, {0}, 3000);
+  CHECK_OK(run);
+  const std::vector<std::string> want = {"[AIV Block 0/4] aiv 0 0 0 2", "[AIV Block 1/4] aiv 0 1 1 2",
+                                         "[AIV Block 2/4] aiv 1 0 2 2", "[AIV Block 3/4] aiv 1 1 3 2"};
+  CHECK(SortedLines(cap.Take()) == want);
+}
+
 // The C API on __ubuf__ arrays, as ops-math's add_example_c_api writes it, against references computed here:
 // half sums rounded by a search over all binary16 encodings, int32 sums wrapping, float max with NaN.
 TWIN_TEST(c_api_count_forms) {
@@ -274,6 +295,10 @@ TWIN_TEST(small_utilities) {
                     DEFAULT_BLK_STRIDE == 1 && DEFAULT_BLK_NUM == 8 && FULL_MASK == 0xffffffffffffffffull &&
                     FULL_MASK_LEN == 128 && HALF_MASK_LEN == 64 && GetDataBlockSizeInBytes() == 32,
                 "utility constants");
+  static_assert(B32_DATA_NUM_PER_BLOCK == 32 / 4 && B16_DATA_NUM_PER_BLOCK == 32 / 2 &&
+                    B16_DATA_NUM_PER_REPEAT == 256 / 2 && B32_DATA_NUM_PER_REPEAT == 256 / 4 && B64_BYTE_SIZE == 8 &&
+                    B8_BYTE_SIZE == 1,
+                "per-block and per-repeat element counts");
   static_assert(AscendCUtils::GetBitSize(2) == 16 && AscendCUtils::GetC0Size() == 32 &&
                 AscendCUtils::GetDefaultBlockNum() == 8, "AscendCUtils");
   CHECK(AscendCUtils::GetC0Count(sizeof(half)) == 16 && AscendCUtils::GetC0Count(sizeof(float)) == 8 &&
