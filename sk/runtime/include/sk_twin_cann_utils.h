@@ -13,7 +13,8 @@
 //   float16_t, float32_t                   the compiler's names for half and float
 //   g_coreType, AscendC::AIC/AIV           the worker's core type
 //   AscendC::Barrier()                     a compiler memory barrier; Order_t (vcmax/vcmin operand)
-//   AscendC::DivCeil, AlignUp, CeilDiv; DropOutShapeInfo, SelectWithBytesMaskShapeInfo
+//   AscendC::DivCeil, AlignUp, ConstCeil, Ceil(a, b), CeilDivision, CeilDiv; DropOutShapeInfo,
+//        SelectWithBytesMaskShapeInfo, SoftMaxShapeInfo
 //   AscendC::MAX_REPEAT_TIMES, DEFAULT_REPEAT_STRIDE, FULL_MASK, ... GetDataBlockSizeInBytes()   (Atlas A2/A3)
 //   AscendC::AscendCUtils::{SetMask<T>(len | high, low), GetC0Count, GetC0Size, GetBitSize, GetDefaultBlockNum,
 //        GetRsvdCnt}
@@ -64,9 +65,21 @@ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
 // Integer helpers of Ascend C's utilities (a / b rounded up; a rounded up to a multiple of b).
 constexpr uint32_t DivCeil(uint32_t a, uint32_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
 constexpr uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
+constexpr uint32_t ConstCeil(uint32_t a, uint32_t b) { return DivCeil(a, b); }
+// Ceil(a, b) of two unsigned integers (a / b rounded up); the tensor form is the high-level API (Ceil(dst, src, n)).
+constexpr uint32_t Ceil(uint32_t a, uint32_t b) { return DivCeil(a, b); }
+constexpr int32_t CeilDivision(int32_t num1, int32_t num2) { return num2 == 0 ? 0 : (num1 + num2 - 1) / num2; }
 // AscendC::CeilDiv is the matmul utilities' 16-bit form, not a template: a kernel's own CeilDiv template (with
 // `using namespace AscendC`) is the better match for its arguments, as on the device.
 constexpr uint16_t CeilDiv(uint16_t a, uint16_t b) { return b == 0 ? 0 : static_cast<uint16_t>((a + b - 1) / b); }
+
+// The shape operand of the SoftMax family (the APIs themselves are in sk_twin_not_yet.h).
+struct SoftMaxShapeInfo {
+  uint32_t srcM{0};
+  uint32_t srcK{0};
+  uint32_t oriSrcM{0};
+  uint32_t oriSrcK{0};
+};
 
 // The shape operands of DropOut and Select with a byte mask (the APIs themselves are in sk_twin_not_yet.h).
 struct DropOutShapeInfo {

@@ -288,7 +288,8 @@ TWIN_TEST(small_utilities) {
   static_assert(Ops::Base::CeilAlign(33, 32) == 64 && Ops::Base::FloorAlign(63, 32) == 32, "aligns");
   static_assert(Ops::Base::FloorDiv(7, 2) == 3 && Ops::Base::CeilDiv(7, 0) == 0, "FloorDiv, /0");
   static_assert(DivCeil(33, 32) == 2 && AlignUp(33, 32) == 64 && CeilDiv(64u, 32u) == 2u && CeilDiv(7, 0) == 0 &&
-                    CeilDiv(65535, 2) == 32768,
+                    CeilDiv(65535, 2) == 32768 && Ceil(33u, 32u) == 2u && Ceil(64u, 32u) == 2u && ConstCeil(1, 8) == 1 &&
+                    CeilDivision(-7, 2) == -3 && CeilDivision(7, 2) == 4 && CeilDivision(7, 0) == 0,
                 "AscendC integer helpers");
   static_assert(Ops::Base::GetUbBlockSize() == 32 && Ops::Base::GetVRegSize() == 256, "platform");
   static_assert(MAX_REPEAT_TIMES == 255 && DEFAULT_REPEAT_STRIDE == 8 && HALF_DEFAULT_REPEAT_STRIDE == 4 &&
