@@ -100,8 +100,15 @@ def test_tiling_prelude_finds_shared_registrations(tmp_path):
         cfg.write_text(json.dumps({"op_type": op_type, "op_list": []}))
         (tmp_path / name / "op_host" / f"{name}_def.cpp").write_text(source)
         ops[name] = opsrc.Operator(name, tmp_path / name, tmp_path / name / "op_kernel" / f"{name}.cpp", (cfg,))
+    # Ascend 950's folder (arch35) registers AlphaOp too, with a struct of the same name: not the 910B's.
+    (tmp_path / "other" / "op_host" / "arch35").mkdir(parents=True)
+    (tmp_path / "other" / "op_host" / "arch35" / "t.h").write_text(
+        "BEGIN_TILING_DATA_DEF(AlphaTiling)\nTILING_DATA_FIELD_DEF(int8_t, wrong);\nEND_TILING_DATA_DEF;\n"
+        "REGISTER_TILING_DATA_CLASS(AlphaOp, AlphaTiling)\n")
     registry = opsrc.tiling_registry(tmp_path)
     assert sorted(registry) == ["AlphaOp", "BetaOp"] and registry["BetaOp"] == [shared / "defs.h"]
+    assert registry["AlphaOp"] == [shared / "defs.h"]
+    assert opsrc.tiling_registry(tmp_path, "ascend950")["AlphaOp"] == [tmp_path / "other" / "op_host" / "arch35" / "t.h"]
     assert opsrc.op_type(ops["beta"]) == "BetaOp"
     alpha = opsrc.tiling_prelude(ops["alpha"], registry)
     assert "template <> struct sk_twin::OpTilingDefault<0> { using type = AlphaTiling; };" in alpha

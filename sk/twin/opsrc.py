@@ -130,9 +130,14 @@ _DEFINE = re.compile(r"^[ \t]*#\s*define\s+(\w+)[ \t]+[^\n\\]+$", re.M)
 _HOST_SUFFIXES = (".h", ".hpp", ".cpp", ".cc")
 
 
-def tiling_registry(root: Path) -> dict:
+# The per-architecture folder of Ascend 950's host tiling (op_host/CMakeLists.txt: SUPPORT_TILING_DIR); the other
+# SoCs' is arch22/arch32 or op_host/ itself.
+ARCH_950_DIR, SOC_950 = "arch35", "ascend950"
+
+
+def tiling_registry(root: Path, soc: str = "ascend910b") -> dict:
     """Every op type a REGISTER_TILING_DATA_CLASS of the repository's op_host/ folders names (`Op` of `Op_7` too),
-    with the files that register it.
+    with the files that register it, for soc (another SoC's architecture folder is not its tiling library's).
 
     The op build links every op's host tiling into one library, so an op's tiling may be registered in a shared
     folder its own op_host/ never includes (foreach_sqrt's in foreach_utils/op_host/).
@@ -143,6 +148,8 @@ def tiling_registry(root: Path) -> dict:
             continue
         for path in sorted(host.rglob("*")):
             if path.suffix not in _HOST_SUFFIXES or not path.is_file():
+                continue
+            if (ARCH_950_DIR in path.relative_to(host).parts) != (soc == SOC_950):
                 continue
             text = path.read_text(encoding="utf-8", errors="replace")
             if "REGISTER_TILING_DATA_CLASS" not in text:
@@ -164,10 +171,10 @@ def _host_files(op: Operator, registry=None) -> list:
     """
     host = op.folder / "op_host"
     files = [p for p in sorted(host.rglob("*")) if p.suffix in _HOST_SUFFIXES and p.is_file()] if host.is_dir() else []
-    files += [p for p in (registry or {}).get(op_type(op), ()) if p not in files]
     # Per-architecture folders other than the 910B's (arch22/arch32 hold it, arch35 is Ascend 950) go last, so a
-    # struct defined for both takes the 910B definition.
-    files = sorted(files, key=lambda p: ("arch35" in p.parts, str(p)))
+    # struct defined for both takes the 910B definition; the op's own files before other folders' registrations.
+    files = sorted(files, key=lambda p: (ARCH_950_DIR in p.parts, str(p)))
+    files += [p for p in (registry or {}).get(op_type(op), ()) if p not in files]
     seen = {os.path.normpath(os.path.abspath(p)) for p in files}
     todo, extra = list(files), []
     while todo:

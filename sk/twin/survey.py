@@ -104,7 +104,7 @@ class Survey:
         # The op build stages every op_kernel/ of the repository, not only the surveyed ones; a surveyed op's own
         # folder wins a name two folders share.
         every = [op.folder / "op_kernel" for op in self.ops] + list(opsrc.staged_folders(self.root).values())
-        self.registry = opsrc.tiling_registry(self.root)
+        self.registry = opsrc.tiling_registry(self.root, soc)
         self.stage = self.work / "stage"
         # Copies, not links: `../other/x.h` from a linked folder would resolve beside the link's target.
         self.stage.mkdir(parents=True, exist_ok=True)
