@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from sk.base import infile, jsonload
 from sk.base.errors import SkError
 from sk.engine import kernel_types, planfacts
 
@@ -120,15 +121,27 @@ def _align(n: int) -> int:
 
 def _load_json(path: str, what: str) -> dict:
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
+        return jsonload.loads(infile.read_text(path))
+    except UnicodeDecodeError as err:
+        raise SkError(f"the {what} is not UTF-8 text ({err.reason} at byte {err.start})", where=path) from None
     except OSError as err:
         raise SkError(f"cannot read the {what}", where=path, allowed=str(err.strerror or err)) from None
     except json.JSONDecodeError as err:
         raise SkError(f"the {what} is not valid JSON ({err.msg} at line {err.lineno})", where=path) from None
 
 
+def load_manifest(path: str) -> dict:
+    """The launch manifest at `path` (a JSON object); SkError naming the file otherwise."""
+    doc = _load_json(path, "launch manifest")
+    if not isinstance(doc, dict):
+        raise SkError("the launch manifest must be a JSON object", where=path, value=type(doc).__name__,
+                      allowed="the manifest the super_kernel rule writes")
+    return doc
+
+
 def _field(doc, key, where, types):
+    if not isinstance(doc, dict):
+        raise SkError("launch manifest entry must be a JSON object", where=where, value=doc)
     if key not in doc or not isinstance(doc[key], types) or isinstance(doc[key], bool) and types is int:
         raise SkError("launch manifest field missing or of the wrong type", where=f"{where}.{key}",
                       value=doc.get(key))
@@ -195,7 +208,20 @@ class _Builder:
 
 
 def build(manifest: dict, where: str = "launch manifest", load=_load_json) -> LaunchSpec:
-    """The LaunchSpec of a manifest; `load(path, what)` reads the plans it names."""
+    """The LaunchSpec of a manifest; `load(path, what)` reads the plans it names.
+
+    The manifest is the super_kernel rule's; one edited by hand or written by something else may hold
+    a field of another shape somewhere the checks above do not look: that is refused naming the
+    manifest, never an internal error.
+    """
+    try:
+        return _build(manifest, where, load)
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as err:
+        raise SkError(f"the launch manifest has a field of an unexpected shape ({type(err).__name__}: {err})",
+                      where=where, allowed="the manifest the super_kernel rule writes") from None
+
+
+def _build(manifest: dict, where: str, load) -> LaunchSpec:
     b = _Builder(manifest, where)
     ops = b.ops
     pieces = _field(manifest, "pieces", where, list)

@@ -585,6 +585,15 @@ def from_build(build: dict, base_dir: str, data_path: str) -> Model:
 
 def merged(build: dict, base_dir: str, data_path: str) -> dict:
     """The model document of from_build (kernel sources absolute), checked the same way."""
+    check = jsonload.check_fields
+    check(build, {"kernels": dict, "ops": list, "tasks": list}, "manifest build", required=("kernels",))
+    for key, k in build["kernels"].items():
+        kw = f"manifest build.kernels.{key}"
+        check(k, {"src": str, "tiling_srcs": list}, kw, required=("src",))
+        for i, src in enumerate(k.get("tiling_srcs", [])):
+            if not isinstance(src, str):
+                raise SkError(f"a source path is {jsonload.json_kind(src)}", where=f"{kw}.tiling_srcs[{i}]",
+                              value=src, allowed="a string")
     data = _read(data_path)
     w = f"data {os.path.basename(data_path)}"
     _obj(data, w, ("tensors",), ("name", "kernels", "ops", "super_kernels", "tasks"))

@@ -11,6 +11,7 @@ calls too).
 
 from __future__ import annotations
 
+from sk.cli import gates as g
 from sk.toolflow import toolargv
 
 
@@ -18,21 +19,21 @@ def configure(parser):
     sub = parser.add_subparsers(dest="step", metavar="STEP")
     sub.required = True
     p = sub.add_parser("lib", help="link a shared library the CPU twin loads", fromfile_prefix_chars="@")
-    p.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS, help="host (the twin is host-only)")
-    p.add_argument("--compiler", required=True, help="host compiler driver that links (g++)")
-    p.add_argument("--ld", help="linker; the driver is pointed at its directory (no PATH under Bazel)")
-    p.add_argument("-o", dest="out", required=True, help="output shared library")
-    p.add_argument("--obj", dest="objects", action="append", required=True, metavar="OBJ",
+    p.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS, type=g.TEXT, help="host (the twin is host-only)")
+    p.add_argument("--compiler", required=True, type=g.TOOL, help="host compiler driver that links (g++)")
+    p.add_argument("--ld", type=g.TOOL, help="linker; the driver is pointed at its directory (no PATH under Bazel)")
+    p.add_argument("-o", dest="out", required=True, type=g.OUTFILE, help="output shared library")
+    p.add_argument("--obj", dest="objects", action="append", required=True, metavar="OBJ", type=g.OBJECT,
                    help="object to link (repeatable, in link order)")
-    p.add_argument("extra", nargs="*", help="extra link flags, after --")
+    p.add_argument("extra", nargs="*", type=g.TEXT, help="extra link flags, after --")
     p = sub.add_parser("tiling", help="compile a tiling-sink kernel's host tiling function (sk_tiling.h) into a "
                                       "shared library the CPU twin calls", fromfile_prefix_chars="@")
-    p.add_argument("--compiler", required=True, help="host C++ compiler (g++)")
-    p.add_argument("--ld", help="linker; the driver is pointed at its directory (no PATH under Bazel)")
-    p.add_argument("--include", action="append", default=[], metavar="DIR",
+    p.add_argument("--compiler", required=True, type=g.TOOL, help="host C++ compiler (g++)")
+    p.add_argument("--ld", type=g.TOOL, help="linker; the driver is pointed at its directory (no PATH under Bazel)")
+    p.add_argument("--include", action="append", default=[], metavar="DIR", type=g.INCLUDE_DIR,
                    help="include directory (repeatable); the first holds sk_tiling.h")
-    p.add_argument("-o", dest="out", required=True, help="output shared library")
-    p.add_argument("srcs", nargs="+", help="the tiling function's C++ sources")
+    p.add_argument("-o", dest="out", required=True, type=g.OUTFILE, help="output shared library")
+    p.add_argument("srcs", nargs="+", type=g.SOURCE, help="the tiling function's C++ sources")
 
 
 def run(args) -> int:
