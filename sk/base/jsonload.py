@@ -173,16 +173,19 @@ def check_fields(doc, fields: dict, where: str, *, required=()) -> dict:
 
     if not isinstance(doc, dict):
         raise SkError(f"must be a JSON object, not {json_kind(doc)}", where=where, value=doc)
+    def at(key):  # "plan.json: kernel_name", "plan.json: ops[0].block_dim"
+        return f"{where}.{key}" if ": " in where else f"{where}: {key}"
+
     for key in required:
         if key not in doc:
-            raise SkError("a required field is missing", where=f"{where}.{key}",
+            raise SkError("a required field is missing", where=at(key),
                           allowed=f"{_wanted(fields.get(key, object))}")
     for key, types in fields.items():
         if key not in doc:
             continue
         value = doc[key]
         if not _is(value, types if isinstance(types, tuple) else (types,)):
-            raise SkError(f"field is {json_kind(value)}", where=f"{where}.{key}", value=value,
+            raise SkError(f"field is {json_kind(value)}", where=at(key), value=value,
                           allowed=f"{_wanted(types)}")
     return doc
 

@@ -26,28 +26,29 @@ def output_problem(path: str, want: str = "file") -> str:
         return problem
     if not path:
         return "is empty, not a path"
-    root = pseudo_root(path)
-    if root:
-        return f"lies in {root}, a pseudo file system, where sk writes nothing"
     try:
         st = os.stat(path)
     except FileNotFoundError:
         if os.path.lexists(path):
             return "is a symbolic link to nothing"
-        return _parent_problem(path)
+        st = None
     except NotADirectoryError:
-        return _parent_problem(path)
+        st = None
     except OSError as err:
         return f"cannot be examined ({err.strerror or err})"
-    if want == "dir":
-        if not stat.S_ISDIR(st.st_mode):
-            return f"is {kind_of(st.st_mode)}, not a directory"
-        if not os.access(path, os.W_OK | os.X_OK):
-            return "is a directory sk may not write into (permission denied)"
-        return ""
-    if not stat.S_ISREG(st.st_mode):
-        return f"is {kind_of(st.st_mode)}; an output must be absent or a regular file"
-    return _parent_problem(path, exists=True)
+    link = "a symbolic link to " if os.path.islink(path) else ""
+    if st is not None and want == "dir" and not stat.S_ISDIR(st.st_mode):
+        return f"is {link}{kind_of(st.st_mode)}, not a directory"
+    if st is not None and want != "dir" and not stat.S_ISREG(st.st_mode):
+        return f"is {link}{kind_of(st.st_mode)}; an output must be absent or a regular file"
+    root = pseudo_root(path)
+    if root:
+        return f"lies in {root}, a pseudo file system, where sk writes nothing"
+    if st is None:
+        return _parent_problem(path)
+    if want == "dir" and not os.access(path, os.W_OK | os.X_OK):
+        return "is a directory sk may not write into (permission denied)"
+    return "" if want == "dir" else _parent_problem(path, exists=True)
 
 
 def _parent_problem(path: str, exists: bool = False) -> str:

@@ -586,9 +586,9 @@ def from_build(build: dict, base_dir: str, data_path: str) -> Model:
 def merged(build: dict, base_dir: str, data_path: str) -> dict:
     """The model document of from_build (kernel sources absolute), checked the same way."""
     check = jsonload.check_fields
-    check(build, {"kernels": dict, "ops": list, "tasks": list}, "manifest build", required=("kernels",))
+    check(build, {"kernels": dict, "ops": list, "tasks": list}, "manifest: build", required=("kernels",))
     for key, k in build["kernels"].items():
-        kw = f"manifest build.kernels.{key}"
+        kw = f"manifest: build.kernels.{key}"
         check(k, {"src": str, "tiling_srcs": list}, kw, required=("src",))
         for i, src in enumerate(k.get("tiling_srcs", [])):
             if not isinstance(src, str):
