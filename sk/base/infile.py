@@ -61,6 +61,8 @@ def text_problem(text: str) -> str:
     surrogate (a byte that is not UTF-8, as Python decodes argv) cannot be written into any UTF-8 output."""
     if "\0" in text:
         return "contains a NUL byte"
+    if text.isascii():  # nearly every argument: no encoding needed to know
+        return ""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as err:

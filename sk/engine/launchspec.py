@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from sk.base import infile, jsonload
+from sk.base import infile, jsonload, numbers
 from sk.base.errors import SkError
 from sk.engine import kernel_types, planfacts
 
@@ -197,7 +197,7 @@ class _Builder:
             elif p == "workspace":
                 out.append(SlotValue("workspace", offset=ws_offset[op["name"]], doc=f"{op['name']}.workspace"))
             elif p == "tiling":
-                size = int(k.get("tiling_size") or 0)
+                size = numbers.whole(k.get("tiling_size") or 0, numbers.UINT32, where=f"{ow}.kernel.tiling_size")
                 name = self.arg(f"{op['name']}_tiling", "tiling", op, p, f"tiling data of op {op['name']}",
                                 min_bytes=max(size, 1))
                 out.append(SlotValue("arg", name, doc=f"{op['name']}.tiling"))
@@ -243,7 +243,8 @@ def _build(manifest: dict, where: str, load) -> LaunchSpec:
         offset = _align(sk_ws)
     ws_offset = {}
     for i, op in enumerate(ops):
-        size = int(_field(op["kernel"], "workspace", f"{where}.ops[{i}].kernel", int))
+        size = numbers.whole(_field(op["kernel"], "workspace", f"{where}.ops[{i}].kernel", int), numbers.UINT64,
+                             where=f"{where}.ops[{i}].kernel.workspace")
         if size:
             ws_offset[op["name"]] = offset
             slices.append(WorkspaceSlice(op["name"], offset, size))

@@ -298,8 +298,10 @@ def from_dict(doc, path: str, need_sources: bool = True) -> Model:
         _obj(k, where, ("src", "kernel_type", "block_dim", "inputs", "outputs"),
              ("entry", "output_shape", "workspace", "tiling", "op_type", "copts", "include_dirs") + _SINK_FIELDS)
         src = os.path.normpath(os.path.join(base, _path(k["src"], f"{where}.src")))
-        if need_sources and not os.path.isfile(src):
-            raise _err("kernel source not found", f"{where}.src", k["src"], "a path relative to the model file")
+        problem = infile.input_problem(src, limit=infile.SOURCE_LIMIT) if need_sources else ""
+        if problem:
+            raise _err("kernel source not found" if not os.path.lexists(src) else f"kernel source {problem}",
+                       f"{where}.src", k["src"], "a regular file, at a path relative to the model file")
         if not isinstance(k["kernel_type"], str):
             raise _err("unsupported kernel type", f"{where}.kernel_type", k["kernel_type"],
                        "a name such as AIV_ONLY or KERNEL_TYPE_MIX_AIC_1_2")
@@ -431,8 +433,10 @@ def _tiling_sink(k: dict, where: str, base: str, need_sources: bool) -> dict:
         raise _err("the tiling function needs a source", f"{where}.tiling_srcs", [], "the C++ file(s) defining it")
     srcs = tuple(os.path.normpath(os.path.join(base, _path(x, f"{where}.tiling_srcs"))) for x in srcs)
     for x in srcs:
-        if need_sources and not os.path.isfile(x):
-            raise _err("tiling function source not found", f"{where}.tiling_srcs", x)
+        problem = infile.input_problem(x, limit=infile.SOURCE_LIMIT) if need_sources else ""
+        if problem:
+            raise _err("tiling function source not found" if not os.path.lexists(x)
+                       else f"tiling function source {problem}", f"{where}.tiling_srcs", x)
     return {"tiling_keys": tuple(keys), "tiling_func": _name(k["tiling_func"], f"{where}.tiling_func"),
             "tiling_srcs": srcs, "tiling_bytes": _pos_int(k["tiling_bytes"], f"{where}.tiling_bytes")}
 

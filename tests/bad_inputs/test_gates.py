@@ -220,6 +220,39 @@ def _(tmp):
     return gen_argv(tmp, ki)
 
 
+@case("model_kernel_source_fifo", "kernels.k.src", "k.cpp", "fifo")
+def _(tmp):
+    fifo(tmp, "k.cpp")
+    model = {"name": "m", "tensors": {"x": {"dtype": "float32", "shape": [8]}, "z": {"dtype": "float32", "shape": [8]}},
+             "kernels": {"k": {"src": "k.cpp", "kernel_type": "AIV_ONLY", "block_dim": 1, "inputs": ["x"],
+                               "outputs": ["z"]}},
+             "ops": [{"name": "a", "kernel": "k", "bind": {"x": "x", "z": "z"}}], "super_kernels": []}
+    return ["run", "--model", write(tmp, "model.json", json.dumps(model)), "--build-dir", out(tmp, "build"),
+            "--prof-dir", out(tmp, "prof")]
+
+
+@case("kernel_infos_link_loop", "--kernel-infos", "loop.json", "too many levels of symbolic links")
+def _(tmp):
+    link(tmp, "loop2.json", os.path.join(tmp, "loop.json"))
+    return gen_argv(tmp, link(tmp, "loop.json", os.path.join(tmp, "loop2.json")))
+
+
+@case("kernel_infos_name_too_long", "--kernel-infos", "file name too long")
+def _(tmp):
+    return gen_argv(tmp, os.path.join(tmp, "k" * 300 + ".json"))
+
+
+@case("plan_out_empty", "--plan-out", "''", "empty")
+def _(tmp):
+    return gen_argv(tmp, fusion(os.path.join(tmp, "in")), "--plan-out", "")
+
+
+@case("model_json_infinity", "model.json", "infinity", "not a finite number")
+def _(tmp):
+    return ["run", "--model", write(tmp, "model.json", '{"name": "m", "tensors": {"x": {"shape": [Infinity]}}}'),
+            "--prof-dir", out(tmp, "prof")]
+
+
 # ---------------------------------------------------------------- param files
 
 @case("param_file_binary", "@", "bin.params", "not utf-8")
