@@ -13,6 +13,17 @@ in the request's sandbox directory when Bazel gives one, with what it prints
 returned as the response's output. The protocol owns the process's stdout;
 file descriptor 1 is pointed at stderr (the worker log) so that nothing a
 tool or a helper process writes there can corrupt it.
+
+Every request is answered, a bad one too: arguments the gates refuse (a NUL
+byte, bytes that are not UTF-8, a FIFO as a path) and fields of the wrong
+type (`arguments` not a list of strings, `sandboxDir` not a directory) get
+exit code 2 and a one-line message. What is no request at all ends the
+worker, with one line in its log, so that Bazel starts a new one: text that
+is not JSON, a JSON value that is not an object, an object nested too deep
+to decode, an incomplete request at the end of input. Without a requestId
+there is nothing to answer, and Bazel would wait for ever for the answer to
+a request it sent. Text after a complete request on the request's line is
+logged and dropped after the request is answered.
 """
 
 from __future__ import annotations
