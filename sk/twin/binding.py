@@ -156,7 +156,8 @@ def build_kernel_library(
 
 def tsan_runtime_library() -> str:
     """Path of libtsan for LD_PRELOAD."""
-    proc = subprocess.run([compiler(), "-print-file-name=libtsan.so"], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.run([compiler(), "-print-file-name=libtsan.so"], stdout=subprocess.PIPE, text=True,
+                          errors="replace")
     path = proc.stdout.strip()
     if proc.returncode != 0 or not os.path.isabs(path) or not os.path.exists(path):
         raise SkError(

@@ -594,10 +594,16 @@ def execute(m: model_mod.Model, built: Built, *, seed: int, repeat: int) -> RunR
                      first_separate=first_no_sk, first_fused=first_sk)
 
 
+def profile_paths(prof_dir: str) -> list:
+    """The files write_profile writes."""
+    return [os.path.join(prof_dir, run, "op_statistic.csv") for run in ("no_sk_model", "sk_model")]
+
+
 def write_profile(report: RunReport, prof_dir: str) -> None:
     """<prof_dir>/{no_sk_model,sk_model}/op_statistic.csv."""
-    write_csv(os.path.join(prof_dir, "no_sk_model", "op_statistic.csv"), report.rows_separate)
-    write_csv(os.path.join(prof_dir, "sk_model", "op_statistic.csv"), report.rows_fused)
+    separate, fused = profile_paths(prof_dir)
+    write_csv(separate, report.rows_separate)
+    write_csv(fused, report.rows_fused)
 
 
 def write_trace(report: RunReport, path: str) -> None:

@@ -317,6 +317,13 @@ def _(tmp):
             "--prof-dir", out(tmp, "prof")]
 
 
+@case("prof_dir_trace_is_a_fifo", "--prof-dir", "trace.json", "fifo")
+def _(tmp):
+    os.mkdir(os.path.join(tmp, "prof"))
+    fifo(tmp, "prof/trace.json")
+    return ["run", "--model", write(tmp, "m.json", "{}"), "--prof-dir", os.path.join(tmp, "prof")]
+
+
 @case("out_dir_is_a_fifo", "--out-dir", "gen", "fifo", "not a directory")
 def _(tmp):
     return ["gen", "--kernel-infos", fusion(os.path.join(tmp, "in")), "--out-dir", fifo(tmp, "gen")]

@@ -50,6 +50,7 @@ def run(args) -> int:
         return _under_tsan(args, twin)
 
     trace = args.trace or os.path.join(args.prof_dir, "trace.json")
+    _check_outputs(args, trace, run_mod)
     report = run_mod.run_model(args.model, build_dir=args.build_dir, seed=args.seed, repeat=args.repeat,
                                compiler=args.compiler, ld=args.ld, objcopy=args.objcopy, built_manifest=args.built,
                                tsan=args.tsan, progress=print,
@@ -60,6 +61,19 @@ def run(args) -> int:
         run_mod.write_profile(report, args.prof_dir)
     run_mod.write_trace(report, trace)
     return 0 if report.identical else 1
+
+
+def _check_outputs(args, trace: str, run_mod) -> None:
+    """The files --prof-dir stands for, through the output gate before the run (not after minutes of it)."""
+    from sk.base.errors import SkError
+    from sk.base.outfile import output_problem
+
+    derived = ([] if args.trace else [trace]) + (run_mod.profile_paths(args.prof_dir) if args.prof_dir else [])
+    for path in derived:
+        problem = output_problem(path)
+        if problem:
+            raise SkError(f"an output of the run {problem}", where="--prof-dir", value=path,
+                          allowed="a directory where sk can write trace.json and */op_statistic.csv")
 
 
 def _under_tsan(args, twin) -> int:
