@@ -119,7 +119,10 @@ def _check_types(plan: dict, plan_path: str, meta: dict, meta_path: str) -> None
             raise SkError(f"a warning is {jsonload.json_kind(warning)}", where=f"{plan_path}: warnings[{i}]",
                           value=warning, allowed="a string")
     check(meta, _META_TYPES, meta_path)
-    check(meta.get("workspace") or {}, {"size": (int, None)}, f"{meta_path}: workspace")
+    size = check(meta.get("workspace") or {}, {"size": (list, None)}, f"{meta_path}: workspace").get("size") or []
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in size):
+        raise SkError("a workspace size is not a whole number", where=f"{meta_path}: workspace.size", value=size,
+                      allowed="a list of whole numbers, as `sk gen` writes it")
 
 
 def write_report(plan_path: str, meta_path: str, out_path: str) -> None:

@@ -420,7 +420,20 @@ report_case("block_dim_many", lambda p, m: m.update(blockDim="many"), "meta.json
 report_case("op_block_dim_bool", lambda p, m: p["ops"][0].update(block_dim=True), "ops[0].block_dim", "true")
 report_case("barrier_between_three", lambda p, m: p["barriers"].append({"between": [0, 1, 2], "kind": "x"}),
             "between", "[0, 1, 2]")
+report_case("workspace_size_words", lambda p, m: m.update(workspace={"num": 1, "size": ["big"], "type": [0]}),
+            "meta.json", "workspace.size", "['big']", "whole numbers")
 report_case("ops_funcs_string", lambda p, m: p["ops"][1].update(funcs="all"), "ops[1].funcs", "'all'", "a list")
+
+
+def test_report_of_a_well_typed_plan_and_meta_is_written(tmp_path):
+    """The type checks refuse only what is wrong: a kernel JSON with a workspace (a list of sizes) renders."""
+    tmp = str(tmp_path)
+    plan, meta = _plan_and_meta(tmp)
+    meta["workspace"] = {"num": 1, "size": [20480], "type": [0]}
+    res = sk(["report", "--plan", write(tmp, "plan.json", json.dumps(plan)),
+              "--meta", write(tmp, "meta.json", json.dumps(meta)), "-o", out(tmp, "r.md")])
+    assert res.rc == 0, res.err
+    assert "20480" in open(out(tmp, "r.md")).read()
 
 
 @case("report_plan_nan", "plan.json", "nan", "not a finite number")
