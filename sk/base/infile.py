@@ -70,6 +70,11 @@ def text_problem(text: str) -> str:
     return ""
 
 
+def path_text_problem(path: str) -> str:
+    """text_problem for a path, which also must not be empty."""
+    return text_problem(path) or ("" if path else "is empty, not a path")
+
+
 def pseudo_root(path: str) -> str:
     """The pseudo file system (/proc, /sys, /dev) `path` resolves into, or ""."""
     real = os.path.realpath(path)
@@ -92,11 +97,9 @@ def input_problem(path: str, want: str = "file", limit: int | None = None, missi
     checked. missing_ok: an absent path is no problem (the tool decides; an include directory the
     compiler skips).
     """
-    problem = text_problem(path)
+    problem = path_text_problem(path)
     if problem:
         return problem
-    if not path:
-        return "is empty, not a path"
     try:
         st = os.stat(path)
     except FileNotFoundError:

@@ -16,16 +16,14 @@ from __future__ import annotations
 import os
 import stat
 
-from sk.base.infile import kind_of, pseudo_root, text_problem
+from sk.base.infile import kind_of, path_text_problem, pseudo_root
 
 
 def output_problem(path: str, want: str = "file") -> str:
     """Why `path` cannot be an output ("" when it can). want: "file" or "dir" (sk makes it if absent)."""
-    problem = text_problem(path)
+    problem = path_text_problem(path)
     if problem:
         return problem
-    if not path:
-        return "is empty, not a path"
     try:
         st = os.stat(path)
     except FileNotFoundError:
