@@ -326,10 +326,13 @@ def _fused(b: _Builder, doc: dict, piece: dict, first: int, count: int, ws_offse
 
 def _single(b: _Builder, piece: dict, i: int, ws_offset: dict, pw: str) -> Launch:
     op = b._op(i)
-    k = op["kernel"]
+    kw = f"{b.where}.ops[{i}].kernel"
+    k = _field(op, "kernel", f"{b.where}.ops[{i}]", dict)
     kt = kernel_types.lookup(k["kernel_type"], f"{b._where(op)}: kernel_type")
-    return Launch(name=k["entry"], fused=False, block_dim=int(k["block_dim"]), aic=kt.ration[0], aiv=kt.ration[1],
-                  entries=((None, k["entry"]),), slots=tuple(b.op_values(i, ws_offset)),
+    entry = _identifier(_field(k, "entry", kw, str), f"{kw}.entry", "the kernel's entry")
+    block_dim = numbers.whole(_field(k, "block_dim", kw, int), numbers.UINT32, minimum=1, where=f"{kw}.block_dim")
+    return Launch(name=entry, fused=False, block_dim=block_dim, aic=kt.ration[0], aiv=kt.ration[1],
+                  entries=((None, entry),), slots=tuple(b.op_values(i, ws_offset)),
                   binary=_field(piece, "binary", pw, str), ops=(op["name"],))
 
 
