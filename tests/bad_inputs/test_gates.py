@@ -506,6 +506,13 @@ def _(tmp):
     return gen_argv(tmp, write(tmp, "kernel_infos.json"))
 
 
+@case("wrap_param_not_an_identifier", "--param", "'a b'", "not a c identifier")
+def _(tmp):
+    return ["subkernel", "wrap", "--toolchain", "host", "--compiler", "g++", "--kernel-type", AIV, "--block-dim", "1",
+            "--sync-scan", no_calls_scan(os.path.join(tmp, "k.sync.json")), "--entry", "k", "--param", "a b",
+            "-o", out(tmp, "w.o")]
+
+
 # ---------------------------------------------------------------- text no C string or UTF-8 file can hold
 
 @case("compiler_flag_with_nul_in_param_file", "@", "flags.params", "nul byte")
