@@ -1,53 +1,21 @@
 """`sk gen` against upstream's golden scenarios (see ../shared/conformance/README.md).
 
-Data location: $SK_CONFORMANCE_DIR; else $SK_CONFORMANCE_MARKER (the REASON file of
-@sk_conformance: data in its sibling data/, a non-empty REASON means absent);
-else <repo root>/../shared/conformance. Absent data skips with where it looked.
+Data location: sk/tests/conformance_data.py. Absent data skips with where it looked.
 Deliberate deviations are listed in sk/conformance/DIFFERENCES.md.
 """
 
 import json
-import os
 import pathlib
 
 import pytest
 
-from sk.render.outputs import write_outputs
 from sk.render.conformance_compare import json_without_sha, missing_options, normalise
+from sk.render.outputs import write_outputs
+from sk.tests.conformance_data import DATA, SCENARIOS, WHY_ABSENT
 from sk.tests.harness import run_sk
 from sk.tests.scenario import plan_from
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-
-
-def _locate():
-    looked = []
-    env = os.environ.get("SK_CONFORMANCE_DIR")
-    if env:
-        looked.append(f"$SK_CONFORMANCE_DIR={env}")
-        if (pathlib.Path(env) / "INDEX.json").exists():
-            return pathlib.Path(env), None
-    marker = os.environ.get("SK_CONFORMANCE_MARKER")
-    if marker:
-        reason_file = pathlib.Path(marker)
-        if not reason_file.is_absolute():
-            reason_file = pathlib.Path.cwd() / reason_file
-        looked.append(f"$SK_CONFORMANCE_MARKER={marker}")
-        reason = reason_file.read_text().strip() if reason_file.exists() else "REASON file missing"
-        if reason:
-            return None, reason
-        data = reason_file.parent / "data"
-        if (data / "INDEX.json").exists():
-            return data, None
-    default = REPO.parent / "shared" / "conformance"
-    looked.append(str(default))
-    if (default / "INDEX.json").exists():
-        return default, None
-    return None, "upstream conformance data not found; looked at: " + ", ".join(looked)
-
-
-DATA, WHY_ABSENT = _locate()
-SCENARIOS = sorted(p.name for p in DATA.iterdir() if (p / "kernel_infos.json").exists()) if DATA else []
 
 
 def _differences() -> set:
