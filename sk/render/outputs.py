@@ -54,6 +54,7 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None, renderer=None
     the JSON files are encoded here; without one the source is rendered first.
     """
     from sk.base.errors import SkError
+    from sk.render import callcheck
     from sk.render.meta import kernel_json
     from sk.base.toolrun import write_files_atomic
 
@@ -79,6 +80,8 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None, renderer=None
     if plan_out:
         contents["plan"] = dump_plan_json(plan.to_json())
     contents["source"] = renderer.result(as_file=True)
+    # Nothing is written unless the entry calls every op and keeps every lock the plan owes (a bug otherwise).
+    callcheck.check(plan, contents["source"])
     try:
         write_files_atomic({path: contents[kind] for kind, path in files.items()})
     except OSError as err:

@@ -7,8 +7,8 @@ build fails with the op, the reason and the fix.
     on fewer of those cores than the SuperKernel launches leaves the others out
     of the barrier, and it never completes, unless feed-sync-all=1 lets the
     idle cores replay the op's SyncAlls (facts §5.4, §8.1). A dynamic op is
-    not checked: its block count comes from its tiling at run time, and the
-    plan counts it as using every core (facts §3.1).
+    not checked: every launched block of its sides calls it (its count comes
+    from its tiling at run time, facts §3.1), so none is left out.
   * A MIX_AIC_1_2 op gives work to two vector sub-blocks per AI core. In a
     SuperKernel whose summary kernel type is MIX_AIC_1_1 (facts §3.1 picks it
     whenever the ops need no more vector than cube cores) each AI core has one

@@ -69,14 +69,13 @@ def _call_steps(ctx: Ctx, op: dict) -> list:
     if ctx.opts.profiling:
         steps.append({"kind": "profile", "index": i + 1, "type": "0x8", "start": True})
     if op["task_type"] == "dynamic":
-        # Upstream's feed-sync-all path for a dynamic op emits the config but no call.
-        if not ctx.feed_needed[i]:
-            # Two real streams: every core waits until all have passed the switch (gen_kernel_call_block).
-            steps.append({"kind": "dyn_call", "name": op["kernel_name"], "offset": op["param_offset"],
-                          "split": ctx.split, "wait_lock": op["dynamic_params"]["wait_lock"],
-                          "sync_all": ctx.two_stream, "dcci_before": op["dcci_before"],
-                          "dcci_after": op["dcci_after"],
-                          "reset_arch": VEC if KERNEL_TYPES[op["kernel_type"]].vector_only else CUBE})
+        # Always called (never fed: barriers.feed_needed). Two real streams: every core waits until
+        # all have passed the switch (gen_kernel_call_block).
+        steps.append({"kind": "dyn_call", "name": op["kernel_name"], "offset": op["param_offset"],
+                      "split": ctx.split, "wait_lock": op["dynamic_params"]["wait_lock"],
+                      "sync_all": ctx.two_stream, "dcci_before": op["dcci_before"],
+                      "dcci_after": op["dcci_after"],
+                      "reset_arch": VEC if KERNEL_TYPES[op["kernel_type"]].vector_only else CUBE})
     else:
         blocks = []
         for f in op["funcs"]:
