@@ -134,7 +134,8 @@ def test_random_fusions_pass_and_fail_with_any_call_taken_out(tmp_path):
         assert who in str(err.value), (seed, options)
     # The space is wide enough to mean something: most fusions build, all the shapes occur.
     assert built >= len(SEEDS) // 2, (built, refused)
-    assert all(v >= len(SEEDS) // 20 for v in kinds.values()), kinds
+    assert kinds["dynamic"] >= len(SEEDS) // 5 and kinds["two_stream"] >= len(SEEDS) // 10, kinds
+    assert kinds["dynamic_sync_all_fed"] >= len(SEEDS) // 40, kinds
 
 
 def test_a_fed_dynamic_op_rendered_with_the_old_rule_is_an_internal_error_and_nothing_is_written(
