@@ -226,14 +226,16 @@ def tiling_function_library(ctx, tc, srcs, hdrs, out):
     args.add_all(srcs)
     _run_sk(ctx, tc, "SkTiling", "Compiling tiling function %{output}", args, srcs + hdrs, [out])
 
-def write_model(ctx, tc, manifest, data, out):
-    """SkModel: an sk_model's BUILD-declared model merged with its data file into one self-contained model file."""
+def write_model(ctx, tc, manifest, data, out, data_files = []):
+    """SkModel: an sk_model's BUILD-declared model merged with its data file into one self-contained model file.
+
+    data_files: the files the data file names (tensor contents, references, tiling), read by the action."""
     args = ctx.actions.args()
     args.add("model")
     args.add("--built", manifest)
     args.add("--data", data)
     args.add("-o", out)
-    _run_sk(ctx, tc, "SkModel", "Writing model file %{output}", args, [manifest, data], [out])
+    _run_sk(ctx, tc, "SkModel", "Writing model file %{output}", args, [manifest, data] + data_files, [out])
 
 def report_super_kernel(ctx, tc, plan, meta, out):
     """SkReport: what was fused, the barriers, sizes."""

@@ -191,7 +191,7 @@ exec "{sk}" run --model "{data}" --built "{manifest}" --repeat {repeat} --seed {
     # ThreadSanitizer run builds its own objects) and for tests and benchmarks that take it as data;
     # its kernel sources are relative to it, so they come along in the runfiles.
     model = ctx.actions.declare_file(prefix + "model.json")
-    write_model(ctx, tc, manifest, ctx.file.data, model)
+    write_model(ctx, tc, manifest, ctx.file.data, model, ctx.files.data_files)
     sources = [k.info.src for k in kernels.values()] + [h for k in kernels.values() for h in k.info.hdrs + k.info.tiling_srcs]
     sources += [k.info.cann.binary_config for k in kernels.values() if k.info.cann and k.info.cann.binary_config]
 

@@ -1,10 +1,12 @@
-"""Reading user-written JSON strictly: duplicate keys and absurd nesting are syntax errors.
+"""Reading user-written JSON strictly: duplicate keys, absurd nesting, NaN and Infinity are syntax errors.
 
 `json.load` keeps the last of two equal keys without a word (a hand-edited
 kernel_infos with `"stream_id": 0, "stream_id": 1` would silently fuse on
 stream 1) and overflows the interpreter's stack on deeply nested input.
 `load(f)` raises `json.JSONDecodeError` for both, with the line and column
-of the culprit, so callers report them like any other JSON error.
+of the culprit, so callers report them like any other JSON error. Python's
+json also takes `NaN`, `Infinity` and `-Infinity`, which JSON has not and no
+field of ours can hold; they are refused the same way.
 """
 
 from __future__ import annotations
@@ -33,7 +35,20 @@ def _int(literal: str) -> int:
 def _float(literal: str) -> float:
     if len(literal) > MAX_NUMBER_CHARS:
         raise _LongNumber(literal)
-    return float(literal)
+    value = float(literal)
+    if value in (float("inf"), float("-inf")):  # 1e400: as unusable as Infinity
+        raise _NotANumber(literal)
+    return value
+
+
+class _NotANumber(Exception):
+    def __init__(self, literal: str):
+        super().__init__(literal)
+        self.literal = literal
+
+
+def _constant(literal: str):
+    raise _NotANumber(literal)
 
 
 class _DuplicateKey(Exception):
@@ -54,16 +69,20 @@ def _pairs(pairs):
 
 
 def loads(text: str):
-    """json.loads that rejects duplicate keys, nesting deeper than MAX_DEPTH and number literals
-    longer than MAX_NUMBER_CHARS (JSONDecodeError)."""
+    """json.loads that rejects duplicate keys, nesting deeper than MAX_DEPTH, number literals
+    longer than MAX_NUMBER_CHARS and NaN / Infinity (JSONDecodeError)."""
     try:
-        doc = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float)
+        doc = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
+                         parse_constant=_constant)
     except _DuplicateKey as dup:
         pos = _locate(text, duplicate=dup.key)
         raise json.JSONDecodeError(f"key {dup.key!r} appears twice in one object", text, pos) from None
     except RecursionError:
         pos = _locate(text)
         raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels (depth limit)", text, pos) from None
+    except _NotANumber as nan:
+        raise json.JSONDecodeError(f"{nan.literal} is not a finite number (JSON has no NaN or Infinity)", text,
+                                   max(text.find(nan.literal), 0)) from None
     except _LongNumber as long:
         raise json.JSONDecodeError(
             f"a number has too many digits ({len(long.literal)} characters; no field takes more than 20 digits, "
@@ -131,3 +150,60 @@ def _locate(text: str, duplicate: str | None = None) -> int:
             expect_key = False
         i += 1
     return 0
+
+
+# What a JSON value is called in an error message, by Python type.
+_JSON_NAMES = {dict: "an object", list: "a list", str: "a string", int: "a whole number", float: "a number",
+               bool: "true or false", type(None): "null"}
+
+
+def json_kind(value) -> str:
+    """The JSON kind of a decoded value, in words ("a list")."""
+    return _JSON_NAMES.get(type(value), type(value).__name__)
+
+
+def check_fields(doc, fields: dict, where: str, *, required=()) -> dict:
+    """`doc` if it is a JSON object whose listed fields have the listed types; SkError naming
+    `where`.field, the value and the type wanted otherwise.
+
+    fields: key -> a type or a tuple of types (int excludes true/false, float takes whole numbers;
+    None in a tuple allows null). required: the keys that must be there; the others may be absent.
+    """
+    from sk.base.errors import SkError
+
+    if not isinstance(doc, dict):
+        raise SkError(f"must be a JSON object, not {json_kind(doc)}", where=where, value=doc)
+    def at(key):  # "plan.json: kernel_name", "plan.json: ops[0].block_dim"
+        return f"{where}.{key}" if ": " in where else f"{where}: {key}"
+
+    for key in required:
+        if key not in doc:
+            raise SkError("a required field is missing", where=at(key),
+                          allowed=f"{_wanted(fields.get(key, object))}")
+    for key, types in fields.items():
+        if key not in doc:
+            continue
+        value = doc[key]
+        if not _is(value, types if isinstance(types, tuple) else (types,)):
+            raise SkError(f"field is {json_kind(value)}", where=at(key), value=value,
+                          allowed=f"{_wanted(types)}")
+    return doc
+
+
+def _is(value, types: tuple) -> bool:
+    for t in types:
+        if t is None and value is None:
+            return True
+        if t is int and isinstance(value, int) and not isinstance(value, bool):
+            return True
+        if t is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return True
+        if t not in (int, float, None) and isinstance(value, t):
+            return True
+    return False
+
+
+def _wanted(types) -> str:
+    types = types if isinstance(types, tuple) else (types,)
+    return " or ".join(_JSON_NAMES.get(type(None) if t is None else t, getattr(t, "__name__", str(t)))
+                       for t in types)

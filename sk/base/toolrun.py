@@ -15,7 +15,9 @@ import contextlib
 import errno
 import os
 
+from sk.base import infile
 from sk.base.errors import SkError
+from sk.base.outfile import output_problem
 
 # Long enough for a big C++ translation unit; a hung tool still ends the action.
 TOOL_TIMEOUT_S = 900
@@ -27,14 +29,34 @@ def start_tool(argv: list[str], *, step: str, where: str, stdin: str | None = No
     SkError if it cannot start."""
     import subprocess  # here, not at the top: 5 ms that `sk link` need not wait for before its first tool
 
+    check_tool_inputs(argv, step=step, where=where)
     try:
+        # Diagnostics decoded leniently: a binary source makes the compiler quote bytes that are not UTF-8.
         proc = subprocess.Popen(argv, stdin=None if stdin is None else subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, cwd=cwd)
+                                stderr=subprocess.PIPE, text=True, errors="replace", cwd=cwd)
     except FileNotFoundError:
         raise _not_found(argv, step, where) from None
     except PermissionError:
         raise SkError(f"{step}: tool is not executable", where=where, value=argv[0]) from None
     return Started(proc, argv, step, where, stdin)
+
+
+def check_tool_inputs(argv: list[str], *, step: str, where: str) -> None:
+    """The input gate's last line, before a tool starts: every argument must be text a C string can hold,
+    and every one that names an existing path a regular file or directory outside /proc, /sys and /dev
+    (a FIFO blocks the compiler or the linker for ever, /dev/zero makes it allocate without end). The
+    CLI's gates (sk/cli/gates.py) have checked the flags already; this catches the paths that come out
+    of JSON (objects, sources, libraries) and anything a command forgot."""
+    for i, arg in enumerate(argv):
+        problem = infile.text_problem(arg)
+        if problem:
+            raise SkError(f"{step}: a tool argument {problem}", where=where, value=arg)
+        if i == 0 or arg.startswith("-") or not os.path.lexists(arg):
+            continue  # a flag, or an output the tool makes (in a scratch directory)
+        problem = infile.input_problem(arg, want="any", limit=infile.OBJECT_LIMIT)
+        if problem:
+            raise SkError(f"{step}: the tool's input {arg!r} {problem}", where=where,
+                          allowed="a regular file (sk hands no special file to a tool)")
 
 
 class Started:
@@ -437,8 +459,10 @@ def publish(staged: list) -> None:
     """
     try:
         for s in staged:
-            if os.path.isdir(s.dest) and not os.path.islink(s.dest):
-                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), s.dest)
+            # The output gate's last line: renaming over a device, a FIFO or a directory is never right.
+            problem = output_problem(s.dest)
+            if problem:
+                raise SkError(f"output {problem}; nothing was written", where=s.dest)
         for s in reversed(staged):
             try:
                 os.unlink(s.dest)

@@ -15,6 +15,7 @@ import sys
 from sk import __version__
 from sk.base import infile
 from sk.base.errors import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, SkError
+from sk.cli import gates
 
 # command name -> (module, one-line help). Modules are imported lazily so a
 # command's dependencies (jinja2) load only when it runs.
@@ -34,9 +35,25 @@ COMMANDS = {
 }
 
 
+class UsageError(SkError):
+    """A command line argparse refuses (a gate's refusal included); `prog` is the (sub)command."""
+
+    def __init__(self, message: str, prog: str):
+        super().__init__(message)
+        self.prog = prog
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose errors are SkErrors: one line naming the argument, exit 2, no usage
+    block (and never a SystemExit inside the persistent worker)."""
+
+    def error(self, message):
+        raise UsageError(message, self.prog)
+
+
 def _parser(command: str | None = None) -> argparse.ArgumentParser:
     """The CLI parser; with `command`, only that command's options are configured (its module imported)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sk",
         description="SuperKernel fusion for Ascend C kernels (rules_superkernel action tool).",
         fromfile_prefix_chars="@",
@@ -49,6 +66,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         p.set_defaults(_module=module)
         if command in (None, name):
             importlib.import_module(module).configure(p)
+    gates.gate_untyped(parser)
     return parser
 
 
@@ -57,10 +75,11 @@ MAX_PARAM_FILE_DEPTH = 8
 
 
 def _expand_param_files(argv: list[str], within: tuple = ()) -> list[str] | None:
-    """argv with `@file` arguments replaced by the file's lines, as argparse does; None if one is missing.
+    """argv with `@file` arguments replaced by the file's lines, as argparse does.
 
-    SkError for a param file that includes itself (directly or not), nests too deep, is not a
-    regular file or is too large: argparse would recurse until the stack ends, or block on a FIFO.
+    SkError naming the param file for one that is missing, includes itself (directly or not), nests
+    too deep, is not a regular file, is too large or is not UTF-8 text: argparse would recurse until
+    the stack ends, block on a FIFO or stop with a UnicodeDecodeError.
     """
     out = []
     for arg in argv:
@@ -75,17 +94,40 @@ def _expand_param_files(argv: list[str], within: tuple = ()) -> list[str] | None
                           where=arg, value=chain,
                           allowed=f"param files that name other param files, at most {MAX_PARAM_FILE_DEPTH} deep, "
                                   "without a cycle")
+        problem = infile.text_problem(path)
+        if problem:
+            raise SkError(f"the name of a param file {problem}", where=ascii(arg)) from None
         try:
-            lines = infile.read_bytes(path, infile.PARAMS_LIMIT).decode(errors="surrogateescape").splitlines()
-        except infile.NotReadable as err:
-            raise SkError(f"param file cannot be read: {err.strerror}", where=arg) from None
-        except OSError:
-            return None  # argparse reports it
-        inner = _expand_param_files(lines, within + (key,))
-        if inner is None:
-            return None
-        out.extend(inner)
+            data = infile.read_bytes(path, infile.PARAMS_LIMIT)
+        except OSError as err:
+            raise SkError(f"param file cannot be read: {err.strerror or err}", where=arg) from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise SkError(f"param file is not UTF-8 text (byte {data[err.start]:#04x} at offset {err.start})",
+                          where=arg, allowed="a text file, one argument per line") from None
+        if "\0" in text:
+            raise SkError(f"param file holds a NUL byte (at offset {text.index(chr(0))})", where=arg,
+                          allowed="a text file, one argument per line") from None
+        out.extend(_expand_param_files(text.splitlines(), within + (key,)))
     return out
+
+
+def _check_text(argv: list[str]) -> None:
+    """SkError naming the flag for an argument a C string or UTF-8 cannot hold (a NUL byte, a lone
+    surrogate: a byte of argv that is not UTF-8); before argparse, whose messages would print it."""
+    for i, arg in enumerate(argv):
+        problem = infile.text_problem(arg)
+        if not problem:
+            continue
+        if arg.startswith("-") and "=" in arg:
+            flag = arg.split("=", 1)[0]
+        elif i and argv[i - 1].startswith("-") and argv[i - 1] != "--":
+            flag = argv[i - 1]
+        else:
+            flag = f"argument {i + 1}"
+        raise SkError(f"the value {problem}", where=ascii(flag)[1:-1], value=arg,
+                      allowed="paths and arguments of Unicode text without NUL bytes")
 
 
 def _fold_repeated(argv: list[str], option: str):
@@ -123,9 +165,10 @@ def _fold_repeated(argv: list[str], option: str):
 def _parse(argv: list[str] | None) -> argparse.Namespace:
     argv = sys.argv[1:] if argv is None else list(argv)
     expanded = _expand_param_files(argv)
+    _check_text(expanded)
     command = expanded[0] if expanded and expanded[0] in COMMANDS else None
     if command is None:
-        return _parser().parse_args(argv)
+        return _parser().parse_args(expanded)
     parser = _parser(command)
     full = list(expanded)
     folded = {}
@@ -135,9 +178,24 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
             expanded, folded[dest] = taken
     args = parser.parse_args(expanded)
     for dest, values in folded.items():
-        setattr(args, dest, values)
+        setattr(args, dest, _gated(parser, dest, values))
     _LAST_ARGV[:] = full
     return args
+
+
+def _gated(parser: argparse.ArgumentParser, dest: str, values: list) -> list:
+    """Folded values through their argument's gate, as argparse would have passed them."""
+    for path, action in gates.actions(parser):
+        if action.dest == dest and callable(action.type):
+            out = []
+            for value in values:
+                try:
+                    out.append(action.type(value))
+                except argparse.ArgumentTypeError as err:
+                    raise UsageError(f"argument {'/'.join(action.option_strings)}: {err}",
+                                     " ".join(("sk",) + path)) from None
+            return out
+    return values
 
 
 # The command line of the command being run (param files expanded), for one that runs itself again
@@ -160,23 +218,34 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = _parse(argv)
     except SkError as err:
-        print(f"sk: error: {err.paragraph()}", file=sys.stderr)
+        print(f"{getattr(err, 'prog', 'sk')}: error: {err.paragraph()}", file=sys.stderr)
         return EXIT_USER_ERROR
     try:
         return int(importlib.import_module(args._module).run(args) or 0)
     except SkError as err:
         print(f"sk {args.command}: error: {err.paragraph()}", file=sys.stderr)
         return EXIT_USER_ERROR
+    except OSError as err:
+        if err.filename is None:
+            return _internal(args, err)
+        # The file system said no to a file of the user's (full disk, permissions, a path the gates could
+        # not foresee): the user's to fix, named with the reason, not a bug report.
+        print(f"sk {args.command}: error: {ascii(err.filename)[1:-1]}: {err.strerror or err}.", file=sys.stderr)
+        return EXIT_USER_ERROR
     except KeyboardInterrupt:
         return 130
     except Exception as err:  # noqa: BLE001 - last line of defence, reported as a bug
-        import traceback  # only here: importing it costs every command 4 ms
+        return _internal(args, err)
 
-        frame = traceback.extract_tb(err.__traceback__)[-1]
-        print(
-            f"sk {args.command}: internal error: {type(err).__name__}: {err} "
-            f"(at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}). This is a bug in sk, "
-            "not in your input; please report it with the command line.",
-            file=sys.stderr,
-        )
-        return EXIT_INTERNAL_ERROR
+
+def _internal(args, err: BaseException) -> int:
+    import traceback  # only here: importing it costs every command 4 ms
+
+    frame = traceback.extract_tb(err.__traceback__)[-1]
+    print(
+        f"sk {args.command}: internal error: {type(err).__name__}: {err} "
+        f"(at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}). This is a bug in sk, "
+        "not in your input; please report it with the command line.",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL_ERROR

@@ -13,6 +13,17 @@ in the request's sandbox directory when Bazel gives one, with what it prints
 returned as the response's output. The protocol owns the process's stdout;
 file descriptor 1 is pointed at stderr (the worker log) so that nothing a
 tool or a helper process writes there can corrupt it.
+
+Every request is answered, a bad one too: arguments the gates refuse (a NUL
+byte, bytes that are not UTF-8, a FIFO as a path) and fields of the wrong
+type (`arguments` not a list of strings, `sandboxDir` not a directory) get
+exit code 2 and a one-line message. What is no request at all ends the
+worker, with one line in its log, so that Bazel starts a new one: text that
+is not JSON, a JSON value that is not an object, an object nested too deep
+to decode, an incomplete request at the end of input. Without a requestId
+there is nothing to answer, and Bazel would wait for ever for the answer to
+a request it sent. Text after a complete request on the request's line is
+logged and dropped after the request is answered.
 """
 
 from __future__ import annotations
@@ -45,8 +56,17 @@ def _preload() -> None:
     codegen.shared_environment(genhelper.PRECOMPILED)
 
 
-def _requests(stream):
-    """The JSON objects on `stream`, however Bazel lays them out (one per line, as it does today)."""
+def _requests(stream, log=None):
+    """The JSON objects on `stream`, however Bazel lays them out (one per line, as it does today).
+
+    A request may span lines. What cannot be a request ends the stream with a ProtocolError (the
+    worker exits, logging why, and Bazel restarts it): text that is not JSON, a JSON value that is not
+    an object, an object nested too deep to decode, an incomplete request at the end of input. Bazel
+    waits for an answer to every request it sent, and without a requestId there is nothing to answer,
+    so carrying on would leave it waiting. Text after a complete request on the request's own line is
+    different: that request is answered, and the rest of its line (unless it holds complete requests
+    of its own) is dropped with a line in the worker log (`log`, default stderr).
+    """
     decoder = json.JSONDecoder()
     buffer = ""
     for line in stream:
@@ -56,19 +76,46 @@ def _requests(stream):
             if not text:
                 buffer = ""
                 break
-            try:
-                obj, end = decoder.raw_decode(text)
-            except json.JSONDecodeError as err:
-                if err.pos >= len(text.rstrip()):
-                    break  # incomplete: read on
-                raise ProtocolError(f"a work request is not JSON ({err.msg} at character {err.pos}): "
-                                    f"{text[:200]!r}") from None
-            if not isinstance(obj, dict):
-                raise ProtocolError(f"a work request must be a JSON object, got {text[:end][:200]!r}")
+            obj, end = _decode_one(decoder, text)
+            if obj is None:
+                break  # incomplete: read on
             yield obj
-            buffer = text[end:]
+            buffer = _after_request(decoder, text[end:], log)
     if buffer.strip():
         raise ProtocolError(f"incomplete work request at end of input: {buffer[:200]!r}")
+
+
+def _decode_one(decoder, text: str):
+    """(object, end) of the request at the start of `text`; (None, 0) if it is incomplete; else ProtocolError."""
+    try:
+        obj, end = decoder.raw_decode(text)
+    except json.JSONDecodeError as err:
+        if err.pos >= len(text.rstrip()):
+            return None, 0
+        raise ProtocolError(f"a work request is not JSON ({err.msg} at character {err.pos}): {text[:200]!r}") from None
+    except RecursionError:
+        raise ProtocolError(f"a work request is nested too deep to decode: {text[:200]!r}") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError(f"a work request must be a JSON object, got {text[:end][:200]!r}")
+    return obj, end
+
+
+def _after_request(decoder, rest: str, log) -> str:
+    """What to read on after a request: `rest` if the rest of its line is blank or starts another
+    complete request there; otherwise the rest of the line is logged and dropped."""
+    newline = rest.find("\n")
+    tail = rest if newline < 0 else rest[:newline]
+    if not tail.strip():
+        return rest
+    if tail.lstrip().startswith("{"):
+        try:
+            decoder.raw_decode(tail.lstrip())
+            return rest  # another request on the same line
+        except (json.JSONDecodeError, RecursionError):
+            pass
+    print(f"sk --persistent_worker: ignored text after a work request on its line: {tail[:200]!r}",
+          file=log or sys.stderr)
+    return "" if newline < 0 else rest[newline + 1:]
 
 
 class ProtocolError(Exception):
@@ -134,8 +181,12 @@ def serve(stdin=None, stdout_fd: int | None = None) -> int:
         sys.stdout = sys.stderr
     protocol = os.fdopen(stdout_fd, "w", encoding="utf-8", newline="\n")
     _preload()
+    if stdin is None:
+        # Bytes that are not UTF-8 reach the request as lone surrogates, which sk.cli.main refuses naming
+        # the argument (strict decoding would end the worker with a UnicodeDecodeError).
+        stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
     try:
-        for request in _requests(stdin if stdin is not None else sys.stdin):
+        for request in _requests(stdin):
             if request.get("cancel"):
                 continue  # one request at a time: it has been answered already
             response = handle(request)
@@ -145,8 +196,8 @@ def serve(stdin=None, stdout_fd: int | None = None) -> int:
             # (sk runs with the collector off, see __main__).
             gc.collect()
     except ProtocolError as err:
-        # To the worker log; Bazel sees the worker end and reports the action failed.
-        print(f"sk --persistent_worker: {err}", file=sys.stderr)
+        # To the worker log; Bazel sees the worker end, reports the action failed and starts a new worker.
+        print(f"sk --persistent_worker: {err}; exiting so that Bazel starts a new worker", file=sys.stderr)
         return 1
     protocol.flush()
     return 0

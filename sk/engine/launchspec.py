@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from sk.base import infile, jsonload, numbers
 from sk.base.errors import SkError
 from sk.engine import kernel_types, planfacts
 
@@ -120,15 +121,27 @@ def _align(n: int) -> int:
 
 def _load_json(path: str, what: str) -> dict:
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
+        return jsonload.loads(infile.read_text(path))
+    except UnicodeDecodeError as err:
+        raise SkError(f"the {what} is not UTF-8 text ({err.reason} at byte {err.start})", where=path) from None
     except OSError as err:
         raise SkError(f"cannot read the {what}", where=path, allowed=str(err.strerror or err)) from None
     except json.JSONDecodeError as err:
         raise SkError(f"the {what} is not valid JSON ({err.msg} at line {err.lineno})", where=path) from None
 
 
+def load_manifest(path: str) -> dict:
+    """The launch manifest at `path` (a JSON object); SkError naming the file otherwise."""
+    doc = _load_json(path, "launch manifest")
+    if not isinstance(doc, dict):
+        raise SkError("the launch manifest must be a JSON object", where=path, value=type(doc).__name__,
+                      allowed="the manifest the super_kernel rule writes")
+    return doc
+
+
 def _field(doc, key, where, types):
+    if not isinstance(doc, dict):
+        raise SkError("launch manifest entry must be a JSON object", where=where, value=doc)
     if key not in doc or not isinstance(doc[key], types) or isinstance(doc[key], bool) and types is int:
         raise SkError("launch manifest field missing or of the wrong type", where=f"{where}.{key}",
                       value=doc.get(key))
@@ -184,7 +197,7 @@ class _Builder:
             elif p == "workspace":
                 out.append(SlotValue("workspace", offset=ws_offset[op["name"]], doc=f"{op['name']}.workspace"))
             elif p == "tiling":
-                size = int(k.get("tiling_size") or 0)
+                size = numbers.whole(k.get("tiling_size") or 0, numbers.UINT32, where=f"{ow}.kernel.tiling_size")
                 name = self.arg(f"{op['name']}_tiling", "tiling", op, p, f"tiling data of op {op['name']}",
                                 min_bytes=max(size, 1))
                 out.append(SlotValue("arg", name, doc=f"{op['name']}.tiling"))
@@ -195,7 +208,20 @@ class _Builder:
 
 
 def build(manifest: dict, where: str = "launch manifest", load=_load_json) -> LaunchSpec:
-    """The LaunchSpec of a manifest; `load(path, what)` reads the plans it names."""
+    """The LaunchSpec of a manifest; `load(path, what)` reads the plans it names.
+
+    The manifest is the super_kernel rule's; one edited by hand or written by something else may hold
+    a field of another shape somewhere the checks above do not look: that is refused naming the
+    manifest, never an internal error.
+    """
+    try:
+        return _build(manifest, where, load)
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as err:
+        raise SkError(f"the launch manifest has a field of an unexpected shape ({type(err).__name__}: {err})",
+                      where=where, allowed="the manifest the super_kernel rule writes") from None
+
+
+def _build(manifest: dict, where: str, load) -> LaunchSpec:
     b = _Builder(manifest, where)
     ops = b.ops
     pieces = _field(manifest, "pieces", where, list)
@@ -217,7 +243,8 @@ def build(manifest: dict, where: str = "launch manifest", load=_load_json) -> La
         offset = _align(sk_ws)
     ws_offset = {}
     for i, op in enumerate(ops):
-        size = int(_field(op["kernel"], "workspace", f"{where}.ops[{i}].kernel", int))
+        size = numbers.whole(_field(op["kernel"], "workspace", f"{where}.ops[{i}].kernel", int), numbers.UINT64,
+                             where=f"{where}.ops[{i}].kernel.workspace")
         if size:
             ws_offset[op["name"]] = offset
             slices.append(WorkspaceSlice(op["name"], offset, size))
@@ -299,10 +326,13 @@ def _fused(b: _Builder, doc: dict, piece: dict, first: int, count: int, ws_offse
 
 def _single(b: _Builder, piece: dict, i: int, ws_offset: dict, pw: str) -> Launch:
     op = b._op(i)
-    k = op["kernel"]
+    kw = f"{b.where}.ops[{i}].kernel"
+    k = _field(op, "kernel", f"{b.where}.ops[{i}]", dict)
     kt = kernel_types.lookup(k["kernel_type"], f"{b._where(op)}: kernel_type")
-    return Launch(name=k["entry"], fused=False, block_dim=int(k["block_dim"]), aic=kt.ration[0], aiv=kt.ration[1],
-                  entries=((None, k["entry"]),), slots=tuple(b.op_values(i, ws_offset)),
+    entry = _identifier(_field(k, "entry", kw, str), f"{kw}.entry", "the kernel's entry")
+    block_dim = numbers.whole(_field(k, "block_dim", kw, int), numbers.UINT32, minimum=1, where=f"{kw}.block_dim")
+    return Launch(name=entry, fused=False, block_dim=block_dim, aic=kt.ration[0], aiv=kt.ration[1],
+                  entries=((None, entry),), slots=tuple(b.op_values(i, ws_offset)),
                   binary=_field(piece, "binary", pw, str), ops=(op["name"],))
 
 

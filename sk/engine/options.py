@@ -65,9 +65,13 @@ def _func_align(name: str, value: str) -> int:
     return n
 
 
+# The most split copies of a function (upstream's limit); `sk subkernel pack --split-mode` checks it too.
+SPLIT_MODE_MAX = 64
+
+
 def _split_mode(name: str, value: str) -> int:
-    allowed = "allowed values: a whole number from 1 to 64"
-    if not _is_whole(value) or not 0 < int(value) <= 64:
+    allowed = f"allowed values: a whole number from 1 to {SPLIT_MODE_MAX}"
+    if not _is_whole(value) or not 0 < int(value) <= SPLIT_MODE_MAX:
         raise SkError("invalid value for option", where=f"option '{name}'", value=value, allowed=allowed)
     return int(value)
 

@@ -11,7 +11,7 @@ import json
 import re
 from collections import namedtuple
 
-from sk.base import infile
+from sk.base import infile, jsonload
 from sk.base.errors import SkError
 
 
@@ -111,7 +111,7 @@ def _read(path: str) -> str:
 
 def _decode(text: str, path: str) -> dict:
     try:
-        doc = json.loads(text)
+        doc = jsonload.loads(text)
     except json.JSONDecodeError as err:
         raise SkError(f"plan is not valid JSON ({err.msg} at line {err.lineno})", where=path) from None
     if not isinstance(doc, dict):

@@ -54,6 +54,7 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None, renderer=None
     the JSON files are encoded here; without one the source is rendered first.
     """
     from sk.base.errors import SkError
+    from sk.render import callcheck
     from sk.render.meta import kernel_json
     from sk.base.toolrun import write_files_atomic
 
@@ -79,6 +80,8 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None, renderer=None
     if plan_out:
         contents["plan"] = dump_plan_json(plan.to_json())
     contents["source"] = renderer.result(as_file=True)
+    # Nothing is written unless the entry calls every op and keeps every lock the plan owes (a bug otherwise).
+    callcheck.check(plan, _text_of(contents["source"]))
     try:
         write_files_atomic({path: contents[kind] for kind, path in files.items()})
     except OSError as err:
@@ -86,6 +89,16 @@ def write_outputs(plan, out_dir: str, plan_out: str | None = None, renderer=None
         option = "--plan-out" if plan_out and os.path.abspath(culprit) == os.path.abspath(plan_out) else "--out-dir"
         raise SkError(f"cannot write output ({err.strerror})", where=option, value=culprit) from None
     return files
+
+
+def _text_of(source) -> str:
+    """The source text, also where the renderer left it in a file (a toolrun.WrittenFile)."""
+    if isinstance(source, str):
+        return source
+    if source.fd is not None:
+        return os.pread(source.fd, os.fstat(source.fd).st_size, 0).decode("utf-8")
+    with open(source.path, encoding="utf-8") as f:
+        return f.read()
 
 
 def generate(kernel_infos: str, out_dir: str, plan_out: str | None = None, *, soc: str | None = None, warn=None):

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 
-from sk.base import infile
+from sk.base import infile, jsonload
 from sk.base.errors import SkError
 from sk.base.toolrun import write_text_atomic
 
 
 def _load(path: str, what: str) -> dict:
     try:
-        return json.loads(infile.read_text(path))
+        return jsonload.loads(infile.read_text(path))
     except UnicodeDecodeError as err:
         raise SkError(f"the {what} is not UTF-8 text", where=path, allowed=str(err))
     except OSError as err:
@@ -84,6 +84,45 @@ def render(plan: dict, meta: dict) -> str:
 
 # Top-level plan fields render() reads without a default.
 _PLAN_FIELDS = ("kernel_name", "kernel_type", "task_ration", "block_dim", "mode", "early_start", "split_mode")
+# The type of every field render() shows: a field of another type (hand-edited, another tool's) is refused,
+# never rendered as whatever str() makes of it.
+_PLAN_TYPES = {"kernel_name": str, "kernel_type": str, "task_ration": str, "block_dim": int, "mode": str,
+               "early_start": int, "split_mode": int, "ops": list, "options": dict, "warnings": list,
+               "barriers": list, "link_order": list, "entries": list}
+_OP_TYPES = {"index": int, "kernel_name": str, "kernel_type": str, "block_dim": int, "cores": (dict, None),
+             "stream_id": int, "param_offset": (int, None), "funcs": list, "sync_all": bool, "feed_sync_all": bool}
+_FUNC_TYPES = {"text_size": (int, None), "preload_count": (int, None), "splits": list}
+_BARRIER_TYPES = {"between": list, "kind": str, "reason": str}
+_META_TYPES = {"kernelName": str, "blockDim": int, "taskRation": str, "workspace": (dict, None),
+               "sha256": (str, None)}
+
+
+def _check_types(plan: dict, plan_path: str, meta: dict, meta_path: str) -> None:
+    check = jsonload.check_fields
+    check(plan, _PLAN_TYPES, plan_path, required=_PLAN_FIELDS)
+    for i, op in enumerate(plan.get("ops", [])):
+        check(op, _OP_TYPES, f"{plan_path}: ops[{i}]", required=("index", "kernel_name", "kernel_type", "block_dim"))
+        check(op.get("cores") or {}, {"aic": int, "aiv": int}, f"{plan_path}: ops[{i}].cores")
+        for j, func in enumerate(op.get("funcs", [])):
+            check(func, _FUNC_TYPES, f"{plan_path}: ops[{i}].funcs[{j}]")
+    for i, barrier in enumerate(plan.get("barriers", [])):
+        where = f"{plan_path}: barriers[{i}]"
+        check(barrier, _BARRIER_TYPES, where, required=("between", "kind"))
+        between = barrier["between"]
+        if len(between) != 2 or not all(isinstance(n, int) and not isinstance(n, bool) for n in between):
+            raise SkError("a barrier lies between two op indices", where=f"{where}.between", value=between,
+                          allowed="[first, second], two whole numbers")
+    for i, entry in enumerate(plan.get("entries", [])):
+        check(entry, {"symbol": str}, f"{plan_path}: entries[{i}]", required=("symbol",))
+    for i, warning in enumerate(plan.get("warnings", [])):
+        if not isinstance(warning, str):
+            raise SkError(f"a warning is {jsonload.json_kind(warning)}", where=f"{plan_path}: warnings[{i}]",
+                          value=warning, allowed="a string")
+    check(meta, _META_TYPES, meta_path)
+    size = check(meta.get("workspace") or {}, {"size": (list, None)}, f"{meta_path}: workspace").get("size") or []
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in size):
+        raise SkError("a workspace size is not a whole number", where=f"{meta_path}: workspace.size", value=size,
+                      allowed="a list of whole numbers, as `sk gen` writes it")
 
 
 def write_report(plan_path: str, meta_path: str, out_path: str) -> None:
@@ -96,6 +135,7 @@ def write_report(plan_path: str, meta_path: str, out_path: str) -> None:
     if missing or not isinstance(plan.get("ops", []), list):
         raise SkError("this is not a plan written by `sk gen --plan-out`", where=f"{plan_path}",
                       value=missing or "ops", allowed="regenerate it with `sk gen --plan-out` of this sk version")
+    _check_types(plan, plan_path, meta, meta_path)
     try:
         text = render(plan, meta)
     except (KeyError, TypeError, AttributeError, IndexError) as err:

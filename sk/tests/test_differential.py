@@ -22,6 +22,7 @@ import shutil
 
 import pytest
 
+from sk.base.errors import SkError
 from sk.engine import planfacts
 from sk.twin import model as model_mod
 from sk.twin import run
@@ -107,6 +108,81 @@ def scenario(seed: int) -> tuple:
     return doc, (C310 if rng.random() < 0.35 else None)
 
 
+DYN_SEEDS = [int(s) for s in os.environ.get("SK_DIFF_DYN_SEEDS", "2,5,7,11").split(",") if s.strip()]
+_FLAG_OPTIONS = ("feed-sync-all", "debug-dcci-all", "debug-sync-all", "profiling")
+
+
+def dynamic_scenario(seed: int) -> tuple:
+    """(a model with tiling-sink ops, the categories it falls in, the refusal sk must give or None): 2-6 ops of
+    which 1-3 are dynamic (their kernels calling SyncAll or not, rarely one with an early-start call,
+    which sk refuses as upstream does), static ops of every type around them, one stream or two, and one
+    of the 16 feed-sync-all/debug-dcci-all/debug-sync-all/profiling combinations (the seed's, in turn)."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 6)
+    two = rng.random() < 0.4
+    streams = [rng.choice([0, 1]) if two else 0 for _ in range(n)]
+    if two and len(set(streams)) == 1:
+        streams[-1] ^= 1
+    n_dyn = rng.randint(1, min(3, n))
+    dynamic = set(rng.sample(range(n), n_dyn))
+    static_kinds = ["vadd", "cmul", "vaddm", "cmulm"]
+    kinds = [rng.choice(["dvadd", "dcmul", "dvsync", "dvsync"] + (["dvearly"] if rng.random() < 0.1 else []))
+             if k in dynamic else rng.choice(static_kinds) for k in range(n)]
+    send, recv = [[] for _ in range(n)], [[] for _ in range(n)]
+    event = 100
+    for _ in range(rng.randint(0, 2) if two else 0):
+        i, j = sorted(rng.sample(range(n), 2))
+        if streams[i] != streams[j] and i + 1 < n:
+            send[i].append(event)
+            recv[j].append(event)
+            event += 1
+    before = [set() for _ in range(n)]
+    last = {}
+    for k in range(n):
+        preds = ([last[streams[k]]] if streams[k] in last else []) + \
+            [i for i in range(k) for e in recv[k] if e in send[i]]
+        for p in preds:
+            before[k] |= before[p] | {p}
+        last[streams[k]] = k
+    kernels, ops = {}, []
+    for k in range(n):
+        if kinds[k] in modelgen.DYNAMIC_KINDS:
+            kernels.setdefault(kinds[k], modelgen.dynamic_kernel(kinds[k], add=k + 1))
+            key, b = kinds[k], "y"      # the tiling reads b: a model input, written by no op
+        else:
+            block = rng.choice([1, 2, 4, 8])
+            key = f"{kinds[k]}{block}"
+            kernels.setdefault(key, modelgen.kernel(kinds[k], block, add=k + 1))
+            b = rng.choice(["x", "y"] + [f"t{i}" for i in sorted(before[k])])
+        ops.append((f"op{k}", key, rng.choice(["x", "y"] + [f"t{i}" for i in sorted(before[k])]), b, f"t{k}"))
+    combo = seed % 16
+    opts = (["stream-fusion=1"] if two else []) + \
+        [f"{o}=1" for bit, o in enumerate(_FLAG_OPTIONS) if combo >> bit & 1]
+    if rng.random() < 0.3:
+        opts.append(f"split-mode={rng.choice([1, 2, 4])}")
+    doc = modelgen.model(f"dyn{seed}", ["x", "y"] + [f"t{k}" for k in range(n)], kernels, ops, ":".join(opts))
+    for k, op in enumerate(doc["ops"]):
+        op.update(stream=streams[k], send_events=send[k], recv_events=recv[k])
+        if kinds[k] == "dvsync":
+            op["workspace_bytes"] = modelgen.ELEMENTS * 4
+    doc["tasks"] = [modelgen.dynamic_task(f"op{k}") for k in sorted(dynamic)]
+    dyn_kinds = [kinds[k] for k in sorted(dynamic)]
+    cats = ["dynamic"] + (["dynamic SyncAll"] if "dvsync" in dyn_kinds else []) + \
+        (["several dynamic"] if n_dyn > 1 else []) + (["two streams"] if two else []) + \
+        ["options " + ("+".join(o for bit, o in enumerate(_FLAG_OPTIONS) if combo >> bit & 1) or "none")]
+    # Refused: an early-start call in a dynamic kernel (as upstream refuses it); SyncAll in a dynamic
+    # vector kernel when an op with a cube side makes the SuperKernel 1:2 (its entry calls a dynamic
+    # vector kernel on half the vector cores: sk.engine.plan.hangs).
+    if "dvearly" in dyn_kinds:
+        refusal = "early start"
+    elif "dvsync" in dyn_kinds and any(modelgen.ALL_KINDS.get(k, modelgen.DYNAMIC_KINDS.get(k)) in
+                                       ("AIC_ONLY", "MIX_AIC_1_0") for k in kinds):
+        refusal = "call_func_of_"
+    else:
+        refusal = None
+    return doc, cats, refusal
+
+
 @pytest.fixture(scope="module")
 def runtime_dir():
     from sk.twin import binding as twin
@@ -125,8 +201,9 @@ def _check_layout(built_scope, source: str) -> None:
         assert layout.op_offsets[k] == tuple(range(op["param_offset"], op["param_offset"] + len(op["params"])))
         assert args["notify_param_offset"] == (op["notify"][0]["offset"] if op["notify"] else None)
         assert args["wait_param_offset"] == (op["wait"][0]["offset"] if op["wait"] else None)
-        # The generated code calls every entry of the op with its first slot.
-        for f in op["funcs"]:
+        # The generated code calls every entry of a static op with its first slot (a dynamic op's through
+        # the pointers its tiling switch picks: checked by the caller).
+        for f in op["funcs"] if op["task_type"] != "dynamic" else []:
             for sym in [f["func_name"]] + [s["symbol"] for s in f["splits"]]:
                 assert re.search(rf"\b{sym}\({op['param_offset']}\);", source), (sym, op["param_offset"])
         for lock in op["notify"] + op["wait"]:
@@ -151,4 +228,29 @@ def test_random_superkernel_compiles_runs_bit_exact_and_agrees_on_its_layout(tmp
     report = run.execute(m, built, seed=seed, repeat=1)
     lines = "\n".join(report.lines())
     assert report.identical, f"soc {soc} options {doc['super_kernels'][0]['options']!r}\n{lines}"
+    shutil.rmtree(tmp_path / "build", ignore_errors=True)
+
+
+@pytest.mark.parametrize("seed", DYN_SEEDS)
+def test_random_superkernel_with_tiling_sink_ops_runs_bit_exact(tmp_path, runtime_dir, seed):
+    doc, cats, refused = dynamic_scenario(seed)
+    path = modelgen.write_model(doc, tmp_path / "model")
+    m = model_mod.load(path)
+    kw = dict(compiler=HOST_TOOLS["g++"], ld=HOST_TOOLS["ld"], objcopy=HOST_TOOLS["objcopy"], runtime_dir=runtime_dir)
+    if refused:
+        with pytest.raises(SkError) as err:
+            run.build(m, str(tmp_path / "build"), **kw)
+        assert refused in str(err.value), (cats, str(err.value))
+        return
+    built = run.build(m, str(tmp_path / "build"), **kw)
+    name = doc["super_kernels"][0]["name"]
+    gen = tmp_path / "build" / "sk" / name / "gen" / f"{name}_kernel.cpp"
+    source = gen.read_text()
+    _check_layout(built.scopes[name], source)
+    for op in built.scopes[name].plan["ops"]:
+        if op["task_type"] == "dynamic":
+            assert re.search(rf"call_func_of_{op['kernel_name']}\({op['param_offset']},", source), (seed, cats)
+    report = run.execute(m, built, seed=seed, repeat=1)
+    lines = "\n".join(report.lines())
+    assert report.identical, f"{cats} options {doc['super_kernels'][0]['options']!r}\n{lines}"
     shutil.rmtree(tmp_path / "build", ignore_errors=True)

@@ -95,8 +95,10 @@ def test_a_side_the_plan_lacks_leaves_an_empty_directory_but_a_named_output_is_a
 
 
 def test_cli_rejects_out_dir_with_o(tmp_path, capsys):
-    code = cli.main(["entry", "compile", "--toolchain", "host", "--compiler", GXX, "--plan", "p.json", "--src",
-                     "s.cpp", "--out-dir", str(tmp_path), "--arch", "cube", "-o", "x.o"])
+    for name in ("p.json", "s.cpp"):  # the inputs pass their gates
+        (tmp_path / name).write_text("{}")
+    code = cli.main(["entry", "compile", "--toolchain", "host", "--compiler", GXX, "--plan", str(tmp_path / "p.json"),
+                     "--src", str(tmp_path / "s.cpp"), "--out-dir", str(tmp_path), "--arch", "cube", "-o", "x.o"])
     assert code == 2
     assert "give either --out-dir" in capsys.readouterr().err
 

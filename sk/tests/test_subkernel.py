@@ -102,7 +102,8 @@ def test_cli_errors_are_one_paragraph_with_exit_2(tmp_path, capsys):
     assert "Traceback" not in err
     assert not (tmp_path / "k.o").exists()
     code = cli.main(["subkernel", "compile", "--toolchain", "host", "--compiler", GXX, "--kernel-type", "AIV_ONLY",
-                     "--block-dim", "1", "--options", "split-mode=99", "-o", str(tmp_path / "k.o"), "x.cpp"])
+                     "--block-dim", "1", "--options", "split-mode=99", "-o", str(tmp_path / "k.o"),
+                     os.path.join(FIX, "helper_a.cpp")])
     assert code == 2 and "split-mode" in capsys.readouterr().err
 
 

@@ -152,6 +152,7 @@ def test_sk_twin_lib_links_a_library_the_twin_runs(twin_runtime, host_tools, tmp
 
 
 def test_sk_twin_lib_refuses_the_cann_toolchain(tmp_path, capsys):
-    assert cli.main(["twin", "lib", "--toolchain", "cann", "--compiler", "bisheng", "--obj", "a.o",
+    (tmp_path / "a.o").write_bytes(b"")  # the object passes its gate; the toolchain is what is refused
+    assert cli.main(["twin", "lib", "--toolchain", "cann", "--compiler", "bisheng", "--obj", str(tmp_path / "a.o"),
                      "-o", str(tmp_path / "k.so")]) == 2
     assert "twin libraries are built with the host toolchain" in capsys.readouterr().err

@@ -52,9 +52,9 @@ def test_survey_keeps_its_work_files(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["twin", "survey", "/nonexistent/repo"], "Operator repository: not a folder (got '/nonexistent/repo')"),
+    (["twin", "survey", "/nonexistent/repo"], "Argument DIR: '/nonexistent/repo' not found"),
     (["twin", "survey", str(REPO), "--under", "nope"], "--under: not a folder of the repository (got 'nope')"),
-    (["twin", "survey", str(REPO), "--jobs", "0"], "--jobs must be at least 1"),
+    (["twin", "survey", str(REPO), "--jobs", "0"], "Argument --jobs: '0' is out of range; allowed: a whole number from 1 to 256"),
     (["twin", "survey", str(REPO), "--soc", "ascend950"], "no operator with a ascend950 binary config"),
     (["twin", "calls", str(REPO), "--soc", "ascend950"], "no operator with a ascend950 binary config"),
 ])

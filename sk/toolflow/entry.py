@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass
 
 from sk.toolflow import entrysplit, toolargv
-from sk.base import infile
+from sk.base import infile, jsonload
 from sk.base.errors import SkError
 from sk.base.toolrun import atomic_output, publish, run_tool, scratch_dir, stage_file
 from sk.toolflow.linkprep import localize_entry
@@ -49,7 +49,7 @@ def units(plan) -> list[EntryUnit]:
 def load_compile_options(path: str) -> list[str]:
     """The compile flags the engine chose (SK defines, compile-options)."""
     try:
-        doc = json.loads(infile.read_text(path))
+        doc = jsonload.loads(infile.read_text(path))
     except FileNotFoundError:
         raise SkError("compile options file not found", where="--compile-options", value=path) from None
     except (OSError, UnicodeDecodeError) as err:

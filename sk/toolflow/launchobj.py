@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import shutil
 
+from sk.base import infile
+from sk.base.errors import SkError
 from sk.base.toolrun import atomic_output, run_tool
 from sk.toolflow import toolargv
 from sk.toolflow.linkprep import localize_entry
@@ -21,6 +23,9 @@ from sk.toolflow.linkprep import localize_entry
 
 def write_twin_object(tools: toolargv.Tools, src: str, dst: str, renames, localize: bool) -> None:
     """dst: src with every (old, new) symbol renamed; localize: first make renames[0]'s old name its only global."""
+    problem = infile.input_problem(src, limit=infile.OBJECT_LIMIT)
+    if problem:  # copied by sk itself, not a tool: a FIFO would block the copy
+        raise SkError(f"the launched object {problem}", where="--twin-obj", value=src)
     with atomic_output(dst) as tmp:
         raw, local = tmp + ".raw", tmp + ".local"
         try:

@@ -28,7 +28,7 @@ import os
 import re
 from collections import namedtuple
 
-from sk.base import infile, jsontext
+from sk.base import infile, jsonload, jsontext
 from sk.binfmt import objfacts
 from sk.toolflow import entrysplit, toolargv
 from sk.base.errors import SkError
@@ -301,7 +301,7 @@ def link_plan(tools: toolargv.Tools, plan, *, entry_dirs=(), entry_objs, sub_obj
                 started = None  # stopped
                 inputs = _plan_inputs(plan, entries, sub_objs, cache.is_archive)
             try:
-                meta = json.loads(infile.read_text(meta_in))
+                meta = jsonload.loads(infile.read_text(meta_in))
             except (OSError, ValueError) as err:
                 raise SkError(f"cannot read the SuperKernel JSON ({err})", where="--meta-in", value=meta_in) from None
             if not isinstance(meta, dict):

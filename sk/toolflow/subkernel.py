@@ -166,6 +166,8 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
     TILING_KEY_VAR set to the instance's tiling key.
     """
     check_block_dim(block_dim)
+    if entry is not None:
+        check_ident(entry, "--entry")
     keys = check_tiling_keys(tiling_keys)
     if keys and entry is None:
         raise SkError("a multi-tiling-key compile renames the entry per key", where="--entry",
@@ -343,6 +345,8 @@ def wrap(tools: toolargv.Tools, *, entry: str, name: str, params: list[str], kt:
     """
     check_ident(entry, "--entry")
     check_ident(name, "--name")
+    for param in params:  # each names a parameter of the generated wrapper
+        check_ident(param, "--param")
     check_loc(loc)
     keys = check_tiling_keys(tiling_keys)
     if kernel_obj:
@@ -406,6 +410,8 @@ def pack(tools: toolargv.Tools, *, kernel_obj: str, wrapper_obj: str, entry: str
     """
     check_ident(entry, "--entry")
     check_ident(name, "--name")
+    for param in params:
+        check_ident(param, "--param")
     check_block_dim(block_dim)
     check_loc(loc)
     if os.path.dirname(os.path.abspath(out_obj)) != os.path.dirname(os.path.abspath(out_json)):

@@ -177,9 +177,9 @@ def kernel_type_tail(kernel_type: str, tiling_key: int = 0) -> list[str]:
     §6.3): the MIX macros for MIX_AIC_1_1/1_2 (and the ratio for 1:1), then TILING_KEY_VAR (the key a
     multi-tiling-key kernel is compiled for, one compile per key: ADK compile_single_tiling_v220)."""
     # Imported here: kernel_types loads dataclasses, which `sk link` (a toolargv user) does without.
-    from sk.engine.kernel_types import TABLE
+    from sk.engine.kernel_types import lookup
 
-    kt, tail = TABLE[kernel_type], []
+    kt, tail = lookup(kernel_type, "plan: kernel_type"), []
     if len(kt.sides) == 2:  # MIX 1:1 and 1:2, upstream's KernelType values 6 and 7
         tail.append("-D__MIX_CORE_MACRO__=1")
         if kt.ration == (1, 1):

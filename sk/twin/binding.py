@@ -68,7 +68,7 @@ def _runtime_inputs() -> list[Path]:
 
 
 def _run(argv: Sequence[str], what: str) -> None:
-    proc = subprocess.run(list(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.run(list(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
     if proc.returncode != 0:
         raise SkError(
             f"{what} failed (exit {proc.returncode}): {proc.stdout.strip()[-4000:]}",
@@ -114,7 +114,8 @@ def build_runtime(out_dir: os.PathLike | str, tsan: bool = False) -> Path:
         for src in runtime_sources():
             obj = Path(tmp) / (src.stem + ".o")
             argv = compile_argv(str(src), str(obj))
-            procs.append((argv, subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
+            procs.append((argv, subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                                 errors="replace")))
             objects.append(str(obj))
         failures = []
         for argv, proc in procs:
@@ -155,7 +156,8 @@ def build_kernel_library(
 
 def tsan_runtime_library() -> str:
     """Path of libtsan for LD_PRELOAD."""
-    proc = subprocess.run([compiler(), "-print-file-name=libtsan.so"], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.run([compiler(), "-print-file-name=libtsan.so"], stdout=subprocess.PIPE, text=True,
+                          errors="replace")
     path = proc.stdout.strip()
     if proc.returncode != 0 or not os.path.isabs(path) or not os.path.exists(path):
         raise SkError(

@@ -359,8 +359,10 @@ def from_dict(doc, path: str, need_sources: bool = True, task_where=None) -> Mod
              ("entry", "output_shape", "workspace", "tiling", "op_type", "copts", "include_dirs") + _SINK_FIELDS
              + CANN_FIELDS)
         src = os.path.normpath(os.path.join(base, _path(k["src"], f"{where}.src")))
-        if need_sources and not os.path.isfile(src):
-            raise _err("kernel source not found", f"{where}.src", k["src"], "a path relative to the model file")
+        problem = infile.input_problem(src, limit=infile.SOURCE_LIMIT) if need_sources else ""
+        if problem:
+            raise _err("kernel source not found" if not os.path.lexists(src) else f"kernel source {problem}",
+                       f"{where}.src", k["src"], "a regular file, at a path relative to the model file")
         if not isinstance(k["kernel_type"], str):
             raise _err("unsupported kernel type", f"{where}.kernel_type", k["kernel_type"],
                        "a name such as AIV_ONLY or KERNEL_TYPE_MIX_AIC_1_2")
@@ -532,8 +534,10 @@ def _tiling_sink(k: dict, where: str, base: str, need_sources: bool) -> dict:
         raise _err("the tiling function needs a source", f"{where}.tiling_srcs", [], "the C++ file(s) defining it")
     srcs = tuple(os.path.normpath(os.path.join(base, _path(x, f"{where}.tiling_srcs"))) for x in srcs)
     for x in srcs:
-        if need_sources and not os.path.isfile(x):
-            raise _err("tiling function source not found", f"{where}.tiling_srcs", x)
+        problem = infile.input_problem(x, limit=infile.SOURCE_LIMIT) if need_sources else ""
+        if problem:
+            raise _err("tiling function source not found" if not os.path.lexists(x)
+                       else f"tiling function source {problem}", f"{where}.tiling_srcs", x)
     return {"tiling_keys": tuple(keys), "tiling_func": _name(k["tiling_func"], f"{where}.tiling_func"),
             "tiling_srcs": srcs, "tiling_bytes": _pos_int(k["tiling_bytes"], f"{where}.tiling_bytes")}
 
@@ -721,6 +725,15 @@ def _build_task_where(build: dict):
 
 def merged(build: dict, base_dir: str, data_path: str) -> dict:
     """The model document of from_build (kernel sources absolute), checked the same way."""
+    check = jsonload.check_fields
+    check(build, {"kernels": dict, "ops": list, "tasks": list}, "manifest: build", required=("kernels",))
+    for key, k in build["kernels"].items():
+        kw = f"manifest: build.kernels.{key}"
+        check(k, {"src": str, "tiling_srcs": list}, kw, required=("src",))
+        for i, src in enumerate(k.get("tiling_srcs", [])):
+            if not isinstance(src, str):
+                raise SkError(f"a source path is {jsonload.json_kind(src)}", where=f"{kw}.tiling_srcs[{i}]",
+                              value=src, allowed="a string")
     data = _read(data_path)
     w = f"data {os.path.basename(data_path)}"
     _obj(data, w, *datafile.keys(""))

@@ -22,6 +22,7 @@ launch specs for callers that time runs themselves (bench/launch.py).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -33,7 +34,7 @@ from sk.toolflow import toolargv
 from sk.engine import inherited, kernel_types, planfacts
 from sk.twin import model as model_mod
 from sk.twin import reference
-from sk.base import infile
+from sk.base import infile, jsonload
 from sk.base.errors import SkError
 from sk.base.toolrun import write_text_atomic
 
@@ -628,10 +629,16 @@ def execute(m: model_mod.Model, built: Built, *, seed: int, repeat: int, outputs
                      references=sum(1 for tn in m.tensors.values() if tn.expected), outputs_written=written)
 
 
+def profile_paths(prof_dir: str) -> list:
+    """The files write_profile writes."""
+    return [os.path.join(prof_dir, run, "op_statistic.csv") for run in ("no_sk_model", "sk_model")]
+
+
 def write_profile(report: RunReport, prof_dir: str) -> None:
     """<prof_dir>/{no_sk_model,sk_model}/op_statistic.csv."""
-    write_csv(os.path.join(prof_dir, "no_sk_model", "op_statistic.csv"), report.rows_separate)
-    write_csv(os.path.join(prof_dir, "sk_model", "op_statistic.csv"), report.rows_fused)
+    separate, fused = profile_paths(prof_dir)
+    write_csv(separate, report.rows_separate)
+    write_csv(fused, report.rows_fused)
 
 
 def write_trace(report: RunReport, path: str) -> None:
@@ -665,13 +672,15 @@ def load_built(manifest_path: str, m: model_mod.Model) -> Built:
 
     def path(p, where):
         full = p if os.path.isabs(p) else os.path.join(base, p)
-        if not os.path.exists(full):
-            raise SkError("prebuilt file missing", where=where, value=p)
+        problem = infile.input_problem(full, limit=infile.OBJECT_LIMIT)
+        if problem:  # a FIFO would block dlopen for ever
+            raise SkError("prebuilt file missing" if not os.path.lexists(full) else f"prebuilt file {problem}",
+                          where=where, value=p)
         return full
 
     def load_json(p, where):
         try:
-            return json.loads(infile.read_text(path(p, where)))
+            return jsonload.loads(infile.read_text(path(p, where)))
         except (OSError, ValueError) as err:
             raise SkError(f"cannot read the prebuilt file ({getattr(err, 'strerror', None) or err})", where=where,
                           value=p) from None
@@ -704,6 +713,9 @@ def load_built(manifest_path: str, m: model_mod.Model) -> Built:
         scopes[scope.name] = BuiltScope(name=scope.name, library=path(entry["library"], f"scopes.{scope.name}.library"),
                                         plan=plan, meta=meta)
     tiling = {k: path(v, f"tiling.{k}") for k, v in sorted(doc.get("tiling", {}).items())}
+    if "runtime" not in doc:
+        raise SkError("the manifest names no twin runtime library", where=f"{manifest_path}: runtime",
+                      allowed="the path of libskrt.so")
     return Built(runtime=path(doc["runtime"], "runtime"), standalone=standalone, scopes=scopes, tiling=tiling)
 
 
@@ -723,16 +735,38 @@ def write_model(manifest_path: str, data_path: str, out_path: str) -> None:
     if "build" not in doc:
         raise SkError("the manifest has no `build` section (the model BUILD declares)", where=manifest_path,
                       allowed="an sk_model manifest")
-    text = model_mod.self_contained(doc["build"], os.path.dirname(os.path.abspath(manifest_path)), data_path,
-                                    out_path)
+    with _manifest_shape(manifest_path):
+        text = model_mod.self_contained(doc["build"], os.path.dirname(os.path.abspath(manifest_path)), data_path,
+                                        out_path)
     write_text_atomic(out_path, text)
 
 
-def _read_manifest(manifest_path: str) -> dict:
+@contextlib.contextmanager
+def _manifest_shape(manifest_path: str):
+    """A field of the prebuilt manifest of a shape the checks do not foresee is refused naming the
+    manifest, never an internal error (the sk_model rule writes it; a hand-edited one may hold anything)."""
     try:
-        return json.loads(infile.read_text(manifest_path))
+        yield
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError) as err:
+        raise SkError(f"the prebuilt manifest has a field of an unexpected shape ({type(err).__name__}: {err})",
+                      where=manifest_path, allowed="the manifest the sk_model rule writes") from None
+
+
+def _read_manifest(manifest_path: str) -> dict:
+    """The prebuilt manifest, its fields type-checked (a path is a string, a table an object of them)."""
+    try:
+        doc = jsonload.loads(infile.read_text(manifest_path))
     except (OSError, ValueError) as err:
-        raise SkError("cannot read the prebuilt manifest", where=manifest_path, allowed=str(err))
+        raise SkError("cannot read the prebuilt manifest", where=manifest_path, allowed=str(err)) from None
+    check = jsonload.check_fields
+    check(doc, {"runtime": str, "standalone": dict, "scopes": dict, "tiling": dict, "build": dict}, manifest_path)
+    for table in ("standalone", "tiling"):
+        paths = doc.get(table, {})
+        check(paths, {k: str for k in paths}, f"{manifest_path}: {table}")
+    for name, entry in doc.get("scopes", {}).items():
+        check(entry, {"library": str, "plan": str, "meta": str}, f"{manifest_path}: scopes.{name}",
+              required=("library", "plan", "meta"))
+    return doc
 
 
 def run_model(model_path: str, *, seed: int, repeat: int, build_dir: str | None = None, compiler: str | None = None,
@@ -746,8 +780,10 @@ def run_model(model_path: str, *, seed: int, repeat: int, build_dir: str | None 
     if repeat < 1:
         raise SkError("repeat must be at least 1", where="--repeat", value=repeat)
     if built_manifest:
-        m = load_model(built_manifest, model_path)
-        return execute(m, load_built(built_manifest, m), seed=seed, repeat=repeat, outputs_dir=outputs_dir)
+        with _manifest_shape(built_manifest):
+            m = load_model(built_manifest, model_path)
+            built = load_built(built_manifest, m)
+        return execute(m, built, seed=seed, repeat=repeat, outputs_dir=outputs_dir)
     m = model_mod.load(model_path)
     build_dir = build_dir or os.path.join(tempfile.gettempdir(), f"sk-run-{m.name}")
     built = build(m, build_dir, compiler=compiler or find_tool("g++", "--compiler"), ld=ld or find_tool("ld", "--ld"),

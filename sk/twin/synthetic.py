@@ -17,6 +17,7 @@ a dependent pair is only correct with a barrier between them.
                          each with vadd's
   * vaddm (MIX_AIV_1_0), cmulm (MIX_AIC_1_0): vadd and cmul as MIX kernels of one side
   * mix11 (MIX_AIC_1_1): as mixk with one vector core per AI core filling the second half
+  * dynamic (tiling-sink) kernels: DYNAMIC_KINDS below
 Defines (per kernel, through "copts"): SK_ADD (the constant), SK_SPIN_BLOCK
 and SK_SPIN (that block busy-waits SK_SPIN iterations before writing: makes
 a missing barrier show as a wrong result, not only as a race).
@@ -116,8 +117,79 @@ for _kind, _base in (("vaddm", "vadd"), ("cmulm", "cmul")):
     KERNEL_SOURCES[f"{_kind}.cpp"] = KERNEL_SOURCES[f"{_base}.cpp"].replace(
         f"void {_base}(", f"void {_kind}(").replace(
         f"KERNEL_TYPE_{KINDS[_base]}", f"KERNEL_TYPE_{MORE_KINDS[_kind]}")
+
+# Tiling-sink (dynamic) kernels: their tiling function picks the key and the block count from the first
+# value of `b`, a model input no op writes (so the AI CPU tiling task needs no event). Inside a
+# SuperKernel every launched core of their side calls them and GetBlockNum() is the tiling's count.
+#   dvadd  (AIV_ONLY), dcmul (AIC_ONLY): key 1 vadd's formula, key 2 cmul's, on the tiling's blocks
+#   dvsync (AIV_ONLY): SyncAll<true> between two phases (all launched cores take part): each block
+#                      stages its tile in the workspace, then writes out[i] = ws[(i + tile) % N] + ADD
+#   dvearly (AIV_ONLY): dvadd that also calls SetNextTaskStart(): fusing it is refused (early start)
+DYNAMIC_KINDS = {"dvadd": "AIV_ONLY", "dcmul": "AIC_ONLY", "dvsync": "AIV_ONLY", "dvearly": "AIV_ONLY"}
+DYNAMIC_BLOCK_DIM = 8     # the most blocks a dynamic kernel's tiling asks for
+DYNAMIC_TILING = "kernels/dyn_tiling.cpp"
+
+_DYNAMIC = r"""
+extern "C" __global__ __aicore__ void NAME(GM_ADDR a, GM_ADDR b, GM_ADDR out, GM_ADDR workspace, GM_ADDR tiling) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_KTYPE);
+    const int64_t block = IDX;
+    if (block >= AscendC::GetBlockNum()) return;
+    const int64_t tile = kElems / AscendC::GetBlockNum();
+    SpinIfSlow(block);
+    if (TILING_KEY_IS(1)) {
+        VecPart(a, b, out, block * tile, (block + 1) * tile, tile);
+    } else if (TILING_KEY_IS(2)) {
+        CubePart(a, b, out, block * tile, (block + 1) * tile, tile);
+    }
+    EXTRA
+}
+"""
+KERNEL_SOURCES["dvadd.cpp"] = _HEADER + _DYNAMIC.replace("NAME", "dvadd").replace("KTYPE", "AIV_ONLY").replace(
+    "IDX", "AscendC::GetBlockIdx()").replace("EXTRA", "")
+KERNEL_SOURCES["dcmul.cpp"] = _HEADER + _DYNAMIC.replace("NAME", "dcmul").replace("KTYPE", "AIC_ONLY").replace(
+    "IDX", "get_block_idx()").replace("EXTRA", "")
+KERNEL_SOURCES["dvearly.cpp"] = _HEADER + _DYNAMIC.replace("NAME", "dvearly").replace("KTYPE", "AIV_ONLY").replace(
+    "IDX", "AscendC::GetBlockIdx()").replace("EXTRA", "AscendC::SetNextTaskStart();")
+KERNEL_SOURCES["dvsync.cpp"] = _HEADER + r"""
+extern "C" __global__ __aicore__ void dvsync(GM_ADDR a, GM_ADDR b, GM_ADDR out, GM_ADDR workspace, GM_ADDR tiling) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    const int64_t block = AscendC::GetBlockIdx();
+    const int64_t n = AscendC::GetBlockNum();
+    const int64_t tile = kElems / n;
+    if (block < n) {
+        SpinIfSlow(block);
+        VecPart(a, b, workspace, block * tile, (block + 1) * tile, tile);
+    }
+    AscendC::SyncAll<true>();
+    if (block >= n) return;
+    __gm__ const uint32_t* ws = (__gm__ const uint32_t*)workspace;
+    __gm__ uint32_t* z = (__gm__ uint32_t*)out;
+    for (int64_t i = block * tile; i < (block + 1) * tile; ++i) z[i] = ws[(i + tile) %% kElems] + (uint32_t)SK_ADD;
+}
+"""
+TILING_SOURCES = {"dyn_tiling.cpp": r"""#include "sk_tiling.h"
+
+struct DynTiling {
+    int32_t blocks;
+    int32_t key;
+};
+
+extern "C" int dyn_tiling(SkTilingContext* ctx) {
+    const int32_t v = ctx->Input<int32_t>(1)[0];   // inputs: a, b
+    const uint32_t choices[4] = {1, 2, 4, 8};
+    uint32_t blocks = choices[(v < 0 ? -v : v) % 4];
+    if (blocks > ctx->max_block_dim) blocks = ctx->max_block_dim;
+    DynTiling* t = ctx->TilingData<DynTiling>();
+    t->blocks = (int32_t)blocks;
+    t->key = (v & 1) ? 1 : 2;
+    ctx->SetTilingKey((uint64_t)t->key);
+    ctx->SetBlockDim(blocks);
+    return 0;
+}
+"""}
 for _name in KERNEL_SOURCES:
     KERNEL_SOURCES[_name] = KERNEL_SOURCES[_name] % {"elements": ELEMENTS}
+KERNEL_SOURCES.update(TILING_SOURCES)
 
 
 def kernel(kind: str, block_dim: int, add: int = 1, spin_block: int | None = None, spin: int = 0) -> dict:
@@ -131,6 +203,21 @@ def kernel(kind: str, block_dim: int, add: int = 1, spin_block: int | None = Non
         copts += [f"-DSK_SPIN_BLOCK={spin_block}", f"-DSK_SPIN={spin}"]
     return {"src": f"kernels/{kind}.cpp", "entry": kind, "kernel_type": ALL_KINDS[kind], "block_dim": block_dim,
             "inputs": ["a", "b"], "outputs": ["out"], "op_type": kind.capitalize(), "copts": copts}
+
+
+def dynamic_kernel(kind: str, add: int = 1) -> dict:
+    """A model "kernels" entry for one of DYNAMIC_KINDS (needs a tiling task per op: dynamic_task)."""
+    if kind not in DYNAMIC_KINDS:
+        raise ValueError(f"kind {kind!r} is not one of {sorted(DYNAMIC_KINDS)}")
+    return {"src": f"kernels/{kind}.cpp", "entry": kind, "kernel_type": DYNAMIC_KINDS[kind],
+            "block_dim": DYNAMIC_BLOCK_DIM, "inputs": ["a", "b"], "outputs": ["out"],
+            "op_type": kind.capitalize(), "copts": [f"-DSK_ADD={add}"], "workspace": True, "tiling": True,
+            "tiling_keys": [1, 2], "tiling_func": "dyn_tiling", "tiling_srcs": [DYNAMIC_TILING], "tiling_bytes": 8}
+
+
+def dynamic_task(op: str) -> dict:
+    """The AI CPU tiling task of a dynamic op (its tiling reads only a model input: no event to wait for)."""
+    return {"name": f"tiling_{op}", "kind": "tiling", "op": op}
 
 
 def model(name: str, tensors, kernels: dict, ops, options: str = "sync-elision=1", fuse: bool = True) -> dict:

@@ -15,6 +15,7 @@ import shutil
 import pytest
 
 from badinputs import edit_json, fusion, make_object, no_calls_scan, sk
+from sk.base.errors import SkError
 from sk.base.toolrun import write_files_atomic
 
 LD, OBJCOPY = shutil.which("ld"), shutil.which("objcopy")
@@ -39,15 +40,15 @@ def test_write_files_atomic_all_or_nothing(tmp_path):
     a, b, c = tmp_path / "a.txt", tmp_path / "b.bin", tmp_path / "c.txt"
     write_files_atomic({str(a): "A1", str(b): b"B1"})
     assert a.read_text() == "A1" and b.read_bytes() == b"B1"
-    c.mkdir()  # os.replace onto a non-empty directory fails: after a and b were replaced
+    c.mkdir()  # a directory in the way of the last output: refused before a and b are touched
     (c / "keep").write_text("x")
-    with pytest.raises(OSError):
+    with pytest.raises(SkError, match="is a directory"):
         write_files_atomic({str(a): "A2", str(b): b"B2", str(c): "C2"})
     assert a.read_text() == "A1" and b.read_bytes() == b"B1"  # rolled back
     assert (c / "keep").read_text() == "x"
     assert no_temp_files(tmp_path)
     new = tmp_path / "new.txt"
-    with pytest.raises(OSError):
+    with pytest.raises(SkError, match="is a directory"):
         write_files_atomic({str(new): "N", str(c): "C2"})
     assert not new.exists()  # created by the failed call, so removed again
     assert no_temp_files(tmp_path)
@@ -78,8 +79,8 @@ def test_gen_failure_keeps_previous_outputs_and_writes_none(tmp_path):
 
 
 def test_gen_failure_midway_through_writing_restores_every_file(tmp_path):
-    """The plan file cannot be replaced (a directory is in the way) after the source, kernel JSON and
-    compile options were: all three must be the previous good ones again."""
+    """The plan file cannot be replaced (a directory is in the way): refused by the output gate before
+    the source, kernel JSON and compile options are touched; all three stay the previous good ones."""
     ki = fusion(tmp_path / "in")
     out = tmp_path / "out"
     assert _gen(str(tmp_path), ki, str(out / "plan.json")).rc == 0
@@ -90,7 +91,7 @@ def test_gen_failure_midway_through_writing_restores_every_file(tmp_path):
     good = snapshot(out)
     res = _gen(str(tmp_path), ki, str(blocker))
     assert res.rc == 2, res.err
-    assert "cannot write output" in res.err and "Traceback" not in res.err
+    assert "--plan-out" in res.err and "is a directory" in res.err and "Traceback" not in res.err
     assert snapshot(out) == good
     assert no_temp_files(tmp_path)
 

@@ -124,7 +124,7 @@ def _drop(path):
     return mutate
 
 
-@case("kernel_infos", "file_not_found", "--kernel-infos", "not found", "'nope.json'")
+@case("kernel_infos", "file_not_found", "--kernel-infos", "not found", "nope.json'")
 def _(tmp):
     return gen_argv(tmp, os.path.join(tmp, "nope.json"))
 
@@ -624,17 +624,17 @@ def _fifo(path):
     return path
 
 
-@case("special_files", "kernel_infos_dev_zero", "kernel_infos", "character device", "not a regular file")
+@case("special_files", "kernel_infos_dev_zero", "--kernel-infos", "character device", "not a regular file")
 def _(tmp):
     return gen_argv(tmp, "/dev/zero")
 
 
-@case("special_files", "kernel_infos_fifo", "kernel_infos", "fifo", "not a regular file")
+@case("special_files", "kernel_infos_fifo", "--kernel-infos", "fifo", "not a regular file")
 def _(tmp):
     return gen_argv(tmp, _fifo(os.path.join(tmp, "kernel_infos.json")))
 
 
-@case("special_files", "kernel_infos_directory", "kernel_infos", "directory", "not a regular file")
+@case("special_files", "kernel_infos_directory", "--kernel-infos", "directory", "not a regular file")
 def _(tmp):
     return gen_argv(tmp, tmp)
 

@@ -4,7 +4,8 @@ Models: a mixed cube/vector chain whose
 kernels define colliding global helpers (models/mixed), cube and vector ops on two streams joined by an
 event (models/streams), a sub-kernel that
 calls SyncAll on fewer cores than the SuperKernel (models/syncall) and a
-split-mode 4 SuperKernel (models/split), and kernels written the way Ascend C
+split-mode 4 SuperKernel (models/split), a tiling-sink kernel that calls SyncAll fused
+with feed-sync-all=1 (models/tiling_syncall), and kernels written the way Ascend C
 is taught (models/ascendc: TPipe/TQue double buffering on half, a leaky ReLU
 with TBuf scratch, a block reduction with ReduceSum + DataCopyPad + SyncAll),
 with seeded bugs that the twin's hardware rules must catch.
@@ -145,6 +146,40 @@ def test_sync_all_on_fewer_cores_without_feed_sync_all_is_refused(build_root, tm
     text = str(err.value)
     assert "op_list[1] (gather)" in text and "SyncAll<true>" in text and "hangs" in text
     assert "feed-sync-all=1" in text
+
+
+def test_tiling_sink_op_calling_sync_all_runs_fed_and_bit_exact(build_root):
+    # models/tiling_syncall: route -> gather (static, SyncAll on 4 of the SK's vector cores: fed) -> syncsum
+    # (tiling-sink, SyncAll<true> over every launched vector core), feed-sync-all=1. Upstream's rule
+    # left syncsum out of the SuperKernel (feed configuration, no call): y stayed zero in the fused run.
+    m = model_mod.load(os.path.join(MODELS, "tiling_syncall", "model.json"))
+    built = run.build(m, str(build_root / "tiling_syncall"), compiler=HOST_TOOLS["g++"], ld=HOST_TOOLS["ld"],
+                      objcopy=HOST_TOOLS["objcopy"], runtime_dir=RUNTIME_DIR)
+    scope = built.scopes["syncsum_sk"]
+    assert [(op["kernel_name"], op["task_type"], op["sync_all"], op["feed_sync_all"]) for op in scope.plan["ops"]] \
+        == [("route", "normal", False, False), ("gather", "normal", True, True), ("syncsum", "dynamic", True, False)]
+    source = (build_root / "tiling_syncall" / "sk" / "syncsum_sk" / "gen" / "syncsum_sk_kernel.cpp").read_text()
+    assert source.count("call_func_of_syncsum(") == 2   # its definition and the one call
+    session = run.Session(m, built, seed=3)
+    results = session.run(session.separate(trace=False)[0])
+    assert all(r.ok for r in results)
+    separate = session.memory.snapshot()
+    results = session.run(session.fused(trace=False)[0])
+    assert all(r.ok for r in results)
+    fused = session.memory.snapshot()
+    assert fused == separate
+    # Independently: rows = how many x > 0; y[i] = 2 v[i] + sum(v[:rows]) below rows, else 0.
+    x = struct.unpack("<1024f", fused["x"])
+    v = struct.unpack("<1024i", fused["v"])
+    rows = sum(1 for a in x if a > 0.0)
+    assert 128 < rows < 1024   # several of the tiling's blocks, fewer than the SK's 48 vector cores
+    total = sum(v[:rows])
+    assert struct.unpack("<1024i", fused["y"]) == tuple([2 * a + total for a in v[:rows]] + [0] * (1024 - rows))
+    blocks = (rows + 127) // 128
+    assert struct.unpack("<64i", fused["partial"])[:blocks] == tuple(
+        sum(v[b * 128:min(b * 128 + 128, rows)]) for b in range(blocks))
+    g = struct.unpack("<512i", fused["g"])
+    assert struct.unpack("<4i", fused["gout"]) == tuple(sum(g) + b for b in range(4))
 
 
 def test_split_mode_4_dispatches_copies_by_core_id(build_root, capsys):

@@ -9,18 +9,20 @@ with the twin's headers (g++ on PATH) unless --compiler/--include say otherwise.
 
 from __future__ import annotations
 
+from sk.cli import gates as g
+
 
 def configure(parser):
     sub = parser.add_subparsers(dest="step", metavar="STEP")
     sub.required = True
     p = sub.add_parser("list", help="print an op folder's variants and ASCENDC_TPL_SEL combinations for BUILD")
-    p.add_argument("op_dir", help="the operator's folder (with op_kernel/ and op_host/)")
-    p.add_argument("--neighbour", action="append", default=[], metavar="DIR",
+    p.add_argument("op_dir", type=g.INDIR, help="the operator's folder (with op_kernel/ and op_host/)")
+    p.add_argument("--neighbour", action="append", default=[], metavar="DIR", type=g.INDIR,
                    help="another op folder whose op_kernel/ the kernel includes as ../<op>/x.h (repeatable)")
-    p.add_argument("--soc", default="ascend910b", help="the config folder under op_host/config (default ascend910b)")
-    p.add_argument("--kernel-src", help="the kernel source inside op_kernel/ (default <op>.cpp)")
-    p.add_argument("--compiler", help="the compiler of the -E pass (default: g++ on PATH, the twin's headers)")
-    p.add_argument("--include", action="append", default=[], metavar="DIR", help="include directory (repeatable)")
+    p.add_argument("--soc", default="ascend910b", type=g.TEXT, help="the config folder under op_host/config (default ascend910b)")
+    p.add_argument("--kernel-src", type=g.TEXT, help="the kernel source inside op_kernel/ (default <op>.cpp)")
+    p.add_argument("--compiler", type=g.TOOL, help="the compiler of the -E pass (default: g++ on PATH, the twin's headers)")
+    p.add_argument("--include", action="append", default=[], metavar="DIR", type=g.INCLUDE_DIR, help="include directory (repeatable)")
 
 
 def run(args) -> int:

@@ -14,6 +14,7 @@ symbol global) rather than in every `sk link`.
 
 from __future__ import annotations
 
+from sk.cli import gates as g
 from sk.toolflow import toolargv
 
 
@@ -21,19 +22,19 @@ def configure(parser):
     sub = parser.add_subparsers(dest="step", metavar="STEP")
     sub.required = True
     p = sub.add_parser("compile", help="compile the generated SuperKernel source", fromfile_prefix_chars="@")
-    p.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS)
-    p.add_argument("--compiler", required=True)
-    p.add_argument("--objcopy", help="localise each half for `sk link` (only its entry symbol stays global)")
-    p.add_argument("--include", action="append", default=[], metavar="DIR")
-    p.add_argument("--stub-include", action="append", default=[], metavar="DIR",
+    p.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS, type=g.TEXT)
+    p.add_argument("--compiler", required=True, type=g.TOOL)
+    p.add_argument("--objcopy", type=g.TOOL, help="localise each half for `sk link` (only its entry symbol stays global)")
+    p.add_argument("--include", action="append", default=[], metavar="DIR", type=g.INCLUDE_DIR)
+    p.add_argument("--stub-include", action="append", default=[], metavar="DIR", type=g.INCLUDE_DIR,
                    help="include directory of the split entry stubs (default: the --include ones)")
-    p.add_argument("--plan", required=True, help="plan JSON from `sk gen --plan-out`")
-    p.add_argument("--src", required=True, help="the generated <name>_kernel.cpp")
-    p.add_argument("--compile-options", help="<name>.compile_options.json from `sk gen` (default: the plan's)")
-    p.add_argument("--out-dir", help="write the halves here (all, or the --arch half if the plan has it)")
-    p.add_argument("--arch", choices=("cube", "vec"), help="compile only this half")
-    p.add_argument("-o", dest="out", help="output object for --arch")
-    p.add_argument("extra", nargs="*", help="extra compiler flags, after --")
+    p.add_argument("--plan", required=True, type=g.JSON, help="plan JSON from `sk gen --plan-out`")
+    p.add_argument("--src", required=True, type=g.SOURCE, help="the generated <name>_kernel.cpp")
+    p.add_argument("--compile-options", type=g.JSON, help="<name>.compile_options.json from `sk gen` (default: the plan's)")
+    p.add_argument("--out-dir", type=g.OUTDIR, help="write the halves here (all, or the --arch half if the plan has it)")
+    p.add_argument("--arch", choices=("cube", "vec"), type=g.TEXT, help="compile only this half")
+    p.add_argument("-o", dest="out", type=g.OUTFILE, help="output object for --arch")
+    p.add_argument("extra", nargs="*", type=g.TEXT, help="extra compiler flags, after --")
 
 
 def run(args) -> int:

@@ -2,14 +2,16 @@
 
 import sys
 
+from sk.cli import gates as g
+
 
 def configure(parser):
-    parser.add_argument("--kernel-infos", required=True, metavar="FILE",
+    parser.add_argument("--kernel-infos", required=True, metavar="FILE", type=g.JSON,
                         help="kernel_infos JSON (op_list, super_kernel_options, kernel_name)")
-    parser.add_argument("--out-dir", required=True, metavar="DIR", help="directory for the outputs")
-    parser.add_argument("--soc", default=None, metavar="SOC",
+    parser.add_argument("--out-dir", required=True, metavar="DIR", type=g.OUTDIR, help="directory for the outputs")
+    parser.add_argument("--soc", default=None, metavar="SOC", type=g.TEXT,
                         help="target SoC (default Ascend910_9391, the conformance SoC)")
-    parser.add_argument("--plan-out", default=None, metavar="FILE", help="also write the plan as JSON")
+    parser.add_argument("--plan-out", default=None, metavar="FILE", type=g.OUTFILE, help="also write the plan as JSON")
 
 
 def run(args) -> int:

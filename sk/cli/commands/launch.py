@@ -11,21 +11,21 @@ launches on the CPU twin; `cann` embeds the binaries and calls the ACL runtime.
 
 from __future__ import annotations
 
-import json
 
 from sk.base.errors import SkError
 from sk.base.toolrun import write_files_atomic
+from sk.cli import gates as g
 
 
 def configure(parser):
-    parser.add_argument("--manifest", required=True, help="launch manifest written by the super_kernel rule")
-    parser.add_argument("--flavor", required=True, choices=("host", "cann"),
+    parser.add_argument("--manifest", required=True, type=g.JSON, help="launch manifest written by the super_kernel rule")
+    parser.add_argument("--flavor", required=True, choices=("host", "cann"), type=g.TEXT,
                         help="host: launch on the CPU twin; cann: the ACL runtime's kernel-loading API")
-    parser.add_argument("--include", required=True, help="the path the implementation includes the header by")
-    parser.add_argument("--header", required=True, help="header to write")
-    parser.add_argument("--src", required=True, help="implementation to write")
-    parser.add_argument("--objcopy", help="host: the objcopy that writes the kernel objects the twin library links")
-    parser.add_argument("--twin-obj", dest="twin_objs", action="append", default=[], metavar="BINARY=OUT",
+    parser.add_argument("--include", required=True, type=g.TEXT, help="the path the implementation includes the header by")
+    parser.add_argument("--header", required=True, type=g.OUTFILE, help="header to write")
+    parser.add_argument("--src", required=True, type=g.OUTFILE, help="implementation to write")
+    parser.add_argument("--objcopy", type=g.TOOL, help="host: the objcopy that writes the kernel objects the twin library links")
+    parser.add_argument("--twin-obj", dest="twin_objs", action="append", default=[], metavar="BINARY=OUT", type=g.pair(g.TEXT, g.OUTFILE),
                         help="host: write OUT, the copy of the launched object BINARY with its symbols renamed "
                              "(one per object the manifest launches)")
 
@@ -34,17 +34,7 @@ def run(args) -> int:
     from sk.engine import launchspec
     from sk.render import launch
 
-    try:
-        with open(args.manifest, encoding="utf-8") as f:
-            manifest = json.load(f)
-    except OSError as err:
-        raise SkError("cannot read the launch manifest", where=args.manifest,
-                      allowed=str(err.strerror or err)) from None
-    except json.JSONDecodeError as err:
-        raise SkError(f"the launch manifest is not valid JSON ({err.msg} at line {err.lineno})",
-                      where=args.manifest) from None
-    if not isinstance(manifest, dict):
-        raise SkError("the launch manifest must be a JSON object", where=args.manifest)
+    manifest = launchspec.load_manifest(args.manifest)
     spec = launchspec.build(manifest, where=args.manifest)
     header, src = launch.render(spec, args.flavor, args.include)
     if args.flavor == "host":

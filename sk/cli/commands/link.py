@@ -13,6 +13,7 @@ documented interface (sk_twin_* hooks and per-worker SK globals).
 
 from __future__ import annotations
 
+from sk.cli import gates as g
 from sk.toolflow import toolargv
 
 # Options given once per op, taken out of argv by sk.cli.main before argparse sees it (argparse is
@@ -21,19 +22,19 @@ REPEATED_OPTIONS = {"--sub-obj": "sub_obj"}
 
 
 def configure(parser):
-    parser.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS)
-    parser.add_argument("--ld", required=True)
-    parser.add_argument("--objcopy", required=True)
-    parser.add_argument("--plan", required=True)
-    parser.add_argument("--entry-dir", action="append", default=[],
+    parser.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS, type=g.TEXT)
+    parser.add_argument("--ld", required=True, type=g.TOOL)
+    parser.add_argument("--objcopy", required=True, type=g.TOOL)
+    parser.add_argument("--plan", required=True, type=g.JSON)
+    parser.add_argument("--entry-dir", action="append", default=[], type=g.INDIR,
                         help="directory written by `sk entry compile --out-dir` (repeatable: one per half)")
-    parser.add_argument("--entry-obj", action="append", default=[], help="entry half object (repeatable)")
-    parser.add_argument("--sub-obj", action="append", default=[], help="sub-op archive, one per op in order")
-    parser.add_argument("--meta-in", required=True, help="<name>.json from `sk gen` (sha256 is filled in)")
-    parser.add_argument("--out-obj", required=True)
-    parser.add_argument("--out-json", required=True)
-    parser.add_argument("--runtime-lib", action="append", default=[], help="library whose symbols may stay undefined")
-    parser.add_argument("--allow-undefined", action="append", default=[], metavar="SYM")
+    parser.add_argument("--entry-obj", action="append", default=[], type=g.OBJECT, help="entry half object (repeatable)")
+    parser.add_argument("--sub-obj", action="append", default=[], type=g.OBJECT, help="sub-op archive, one per op in order")
+    parser.add_argument("--meta-in", required=True, type=g.JSON, help="<name>.json from `sk gen` (sha256 is filled in)")
+    parser.add_argument("--out-obj", required=True, type=g.OUTFILE)
+    parser.add_argument("--out-json", required=True, type=g.OUTFILE)
+    parser.add_argument("--runtime-lib", action="append", default=[], type=g.OBJECT, help="library whose symbols may stay undefined")
+    parser.add_argument("--allow-undefined", action="append", default=[], metavar="SYM", type=g.TEXT)
 
 
 def run(args) -> int:

@@ -3,9 +3,11 @@
 import json
 import sys
 
+from sk.cli import gates as g
+
 
 def configure(parser):
-    parser.add_argument("text", help="option string, e.g. 'stream-fusion=1:split-mode=4'")
+    parser.add_argument("text", type=g.TEXT, help="option string, e.g. 'stream-fusion=1:split-mode=4'")
 
 
 def run(args) -> int:

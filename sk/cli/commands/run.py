@@ -14,23 +14,28 @@ from __future__ import annotations
 
 import os
 
+from sk.cli import gates as g
+
+# Timed rounds of each run: more than this is a typo (each round runs the whole model twice).
+MAX_REPEAT = 10000
+
 
 def configure(parser):
-    parser.add_argument("--model", required=True, help="model description JSON (see sk/twin/model.py); with --built, the data file of the model BUILD declares")
-    parser.add_argument("--build-dir", help="where objects and libraries go (default: a per-model temp dir)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the input generator")
-    parser.add_argument("--repeat", type=int, default=3, help="timed rounds of each run")
-    parser.add_argument("--prof-dir", default="prof_result", help="op_statistic.csv output directory")
-    parser.add_argument("--outputs-dir", metavar="DIR",
+    parser.add_argument("--model", required=True, type=g.JSON, help="model description JSON (see sk/twin/model.py); with --built, the data file of the model BUILD declares")
+    parser.add_argument("--build-dir", type=g.OUTDIR, help="where objects and libraries go (default: a per-model temp dir)")
+    parser.add_argument("--seed", type=g.number(g.UINT32), default=0, help="seed of the input generator")
+    parser.add_argument("--repeat", type=g.number(g.UINT32, minimum=1, maximum=MAX_REPEAT), default=3, help="timed rounds of each run")
+    parser.add_argument("--prof-dir", default="prof_result", type=g.OUTDIR, help="op_statistic.csv output directory")
+    parser.add_argument("--outputs-dir", metavar="DIR", type=g.OUTDIR,
                         help="write every output tensor as <DIR>/separate/<tensor>.npy and <DIR>/fused/<tensor>.npy")
-    parser.add_argument("--trace", help="Chrome trace path (default: <prof-dir>/trace.json)")
-    parser.add_argument("--compiler", help="host C++ compiler (default: g++ on PATH)")
-    parser.add_argument("--ld", help="linker (default: ld on PATH)")
-    parser.add_argument("--objcopy", help="objcopy (default: objcopy on PATH)")
+    parser.add_argument("--trace", type=g.OUTFILE, help="Chrome trace path (default: <prof-dir>/trace.json)")
+    parser.add_argument("--compiler", type=g.TOOL, help="host C++ compiler (default: g++ on PATH)")
+    parser.add_argument("--ld", type=g.TOOL, help="linker (default: ld on PATH)")
+    parser.add_argument("--objcopy", type=g.TOOL, help="objcopy (default: objcopy on PATH)")
     parser.add_argument("--tsan", action="store_true",
                         help="race check: build the twin and the kernels with ThreadSanitizer and run under it; "
                              "a data race (a missing barrier) makes the run exit 66")
-    parser.add_argument("--built", metavar="MANIFEST",
+    parser.add_argument("--built", metavar="MANIFEST", type=g.JSON,
                         help="run prebuilt libraries listed in this JSON manifest instead of building (Bazel's sk_model)")
 
 
@@ -48,6 +53,7 @@ def run(args) -> int:
         return _under_tsan(args, twin)
 
     trace = args.trace or os.path.join(args.prof_dir, "trace.json")
+    _check_outputs(args, trace, run_mod)
     report = run_mod.run_model(args.model, build_dir=args.build_dir, seed=args.seed, repeat=args.repeat,
                                compiler=args.compiler, ld=args.ld, objcopy=args.objcopy, built_manifest=args.built,
                                tsan=args.tsan, progress=print, outputs_dir=args.outputs_dir,
@@ -58,6 +64,19 @@ def run(args) -> int:
         run_mod.write_profile(report, args.prof_dir)
     run_mod.write_trace(report, trace)
     return 0 if report.passed else 1
+
+
+def _check_outputs(args, trace: str, run_mod) -> None:
+    """The files --prof-dir stands for, through the output gate before the run (not after minutes of it)."""
+    from sk.base.errors import SkError
+    from sk.base.outfile import output_problem
+
+    derived = ([] if args.trace else [trace]) + (run_mod.profile_paths(args.prof_dir) if args.prof_dir else [])
+    for path in derived:
+        problem = output_problem(path)
+        if problem:
+            raise SkError(f"an output of the run {problem}", where="--prof-dir", value=path,
+                          allowed="a directory where sk can write trace.json and */op_statistic.csv")
 
 
 def _under_tsan(args, twin) -> int:

@@ -12,31 +12,33 @@ from __future__ import annotations
 
 import argparse
 
+from sk.cli import gates as g
+from sk.engine.options import SPLIT_MODE_MAX
 from sk.toolflow import toolargv
 
 
 def _tools(p, compiler=False, linker=False, soc=False):
-    p.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS, help="host (CPU twin) or cann")
+    p.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS, type=g.TEXT, help="host (CPU twin) or cann")
     if compiler:
-        p.add_argument("--compiler", required=True, help="compiler path (g++ or bisheng)")
-        p.add_argument("--include", action="append", default=[], metavar="DIR", help="include directory (repeatable)")
+        p.add_argument("--compiler", required=True, type=g.TOOL, help="compiler path (g++ or bisheng)")
+        p.add_argument("--include", action="append", default=[], metavar="DIR", type=g.INCLUDE_DIR, help="include directory (repeatable)")
     if compiler or soc:
-        p.add_argument("--soc", help="the SoC the kernel is compiled for (its chip picks the CANN target and "
+        p.add_argument("--soc", type=g.TEXT, help="the SoC the kernel is compiled for (its chip picks the CANN target and "
                                      "the sub-op JSON's core-type keys, dav-<chip>-*; default: the A2/A3 chip, c220)")
     if linker:
-        p.add_argument("--ld", required=True, help="linker path (ld or ld.lld)")
-        p.add_argument("--objcopy", required=True, help="objcopy path (objcopy or llvm-objcopy)")
+        p.add_argument("--ld", required=True, type=g.TOOL, help="linker path (ld or ld.lld)")
+        p.add_argument("--objcopy", required=True, type=g.TOOL, help="objcopy path (objcopy or llvm-objcopy)")
 
 
 def _kernel(p, options_required=True):
-    p.add_argument("--kernel-type", required=True, help="KERNEL_TYPE_AIV_ONLY ... KERNEL_TYPE_MIX_AIC_1_2")
-    p.add_argument("--block-dim", required=True, type=int, help="blocks the kernel runs on")
-    p.add_argument("--options", default=None if not options_required else "",
+    p.add_argument("--kernel-type", required=True, type=g.TEXT, help="KERNEL_TYPE_AIV_ONLY ... KERNEL_TYPE_MIX_AIC_1_2")
+    p.add_argument("--block-dim", required=True, type=g.number(g.UINT32, minimum=1), help="blocks the kernel runs on")
+    p.add_argument("--options", default=None if not options_required else "", type=g.TEXT,
                    help="option string of the SuperKernel; only the keys of sk/engine/inherited.py count "
                         "(early-start, stream-fusion, feed-sync-all, split-mode, dcci-*)")
-    p.add_argument("--op-type", default="", help="operator type, matched by the dcci-* options")
-    p.add_argument("--loc", default="middle", help="scope location start|middle|end (early-start macros)")
-    p.add_argument("--tiling-key", dest="tiling_keys", action="append", type=int, default=[], metavar="K",
+    p.add_argument("--op-type", default="", type=g.TEXT, help="operator type, matched by the dcci-* options")
+    p.add_argument("--loc", default="middle", type=g.TEXT, help="scope location start|middle|end (early-start macros)")
+    p.add_argument("--tiling-key", dest="tiling_keys", action="append", type=g.number(g.UINT64), default=[], metavar="K",
                    help="a tiling-sink kernel: one TILING_KEY_IS(K) variant per key (repeatable), compiled once "
                         "per key with its entry renamed <entry>_<K>")
 
@@ -49,46 +51,46 @@ def configure(parser):
     _tools(p, compiler=True)
     _kernel(p, options_required=False)
     p.add_argument("--plain", action="store_true", help="ordinary compile for standalone launches")
-    p.add_argument("--sync-out", help="SK mode: write the sync-call scan of the source here (for wrap and pack)")
-    p.add_argument("--entry", help="the kernel's entry function (needed with --tiling-key and --cann-kernel)")
-    p.add_argument("--cann-kernel", metavar="FUNC",
+    p.add_argument("--sync-out", type=g.OUTFILE, help="SK mode: write the sync-call scan of the source here (for wrap and pack)")
+    p.add_argument("--entry", type=g.TEXT, help="the kernel's entry function (needed with --tiling-key and --cann-kernel)")
+    p.add_argument("--cann-kernel", metavar="FUNC", type=g.TEXT,
                    help="a CANN-style operator (docs/cann-ops.md): src is its kernel, FUNC its (template) "
                         "__global__ function; sk generates the entry --entry calling FUNC<args>(params)")
-    p.add_argument("--binary-config", metavar="JSON", help="with --cann-kernel: the op's <op>_binary.json")
-    p.add_argument("--variant", help="with --binary-config: the variant, its op_list index or bin_filename")
-    p.add_argument("--tpl-args", default="", metavar="NAME=V,...",
+    p.add_argument("--binary-config", metavar="JSON", type=g.JSON, help="with --cann-kernel: the op's <op>_binary.json")
+    p.add_argument("--variant", type=g.TEXT, help="with --binary-config: the variant, its op_list index or bin_filename")
+    p.add_argument("--tpl-args", default="", metavar="NAME=V,...", type=g.TEXT,
                    help="with --cann-kernel: the template-argument combination (one ASCENDC_TPL_SEL selects)")
-    p.add_argument("--param", action="append", default=[],
+    p.add_argument("--param", action="append", default=[], type=g.TEXT,
                    help="with --cann-kernel: the entry's parameters in signature order (repeatable)")
-    p.add_argument("-o", dest="out", required=True, help="output object")
-    p.add_argument("src", help="kernel source")
-    p.add_argument("extra", nargs="*", help="extra compiler flags, after --")
+    p.add_argument("-o", dest="out", required=True, type=g.OUTFILE, help="output object")
+    p.add_argument("src", type=g.SOURCE, help="kernel source")
+    p.add_argument("extra", nargs="*", type=g.TEXT, help="extra compiler flags, after --")
 
     p = sub.add_parser("wrap", help="generate and compile the SK-mode entry", fromfile_prefix_chars="@")
     _tools(p, compiler=True)
     _kernel(p)
-    p.add_argument("--entry", required=True, help="the kernel's extern \"C\" entry function")
-    p.add_argument("--name", help="base name of the SK-mode function (default: the entry)")
-    p.add_argument("--param", action="append", default=[], help="parameter name, in signature order (repeatable)")
-    p.add_argument("--kernel-obj", help="the SK-mode kernel object, to check that it defines the entry")
-    p.add_argument("--sync-scan", required=True, help="the kernel's sync-call scan (compile --sync-out)")
-    p.add_argument("--source-out", help="also write the generated source here")
-    p.add_argument("-o", dest="out", required=True, help="output object")
-    p.add_argument("extra", nargs="*", help="extra compiler flags, after --")
+    p.add_argument("--entry", required=True, type=g.TEXT, help="the kernel's extern \"C\" entry function")
+    p.add_argument("--name", type=g.TEXT, help="base name of the SK-mode function (default: the entry)")
+    p.add_argument("--param", action="append", default=[], type=g.TEXT, help="parameter name, in signature order (repeatable)")
+    p.add_argument("--kernel-obj", type=g.OBJECT, help="the SK-mode kernel object, to check that it defines the entry")
+    p.add_argument("--sync-scan", required=True, type=g.JSON, help="the kernel's sync-call scan (compile --sync-out)")
+    p.add_argument("--source-out", type=g.OUTFILE, help="also write the generated source here")
+    p.add_argument("-o", dest="out", required=True, type=g.OUTFILE, help="output object")
+    p.add_argument("extra", nargs="*", type=g.TEXT, help="extra compiler flags, after --")
 
     p = sub.add_parser("pack", help="fuse kernel + wrapper, localise, split; write archive + sub-op JSON",
                        fromfile_prefix_chars="@")
     _tools(p, linker=True, soc=True)
     _kernel(p)
-    p.add_argument("--kernel-obj", required=True)
-    p.add_argument("--wrapper-obj", required=True)
-    p.add_argument("--sync-scan", required=True, help="the kernel's sync-call scan (compile --sync-out)")
-    p.add_argument("--entry", required=True)
-    p.add_argument("--name", help="base name of the SK-mode function (default: the entry)")
-    p.add_argument("--param", action="append", default=[])
-    p.add_argument("--out-obj", required=True, help="sub-op archive (<stem>.o)")
-    p.add_argument("--out-json", required=True, help="sub-op JSON, in the same directory")
-    p.add_argument("--split-mode", type=int, help="must equal the options' split-mode if given (check only)")
+    p.add_argument("--kernel-obj", required=True, type=g.OBJECT)
+    p.add_argument("--wrapper-obj", required=True, type=g.OBJECT)
+    p.add_argument("--sync-scan", required=True, type=g.JSON, help="the kernel's sync-call scan (compile --sync-out)")
+    p.add_argument("--entry", required=True, type=g.TEXT)
+    p.add_argument("--name", type=g.TEXT, help="base name of the SK-mode function (default: the entry)")
+    p.add_argument("--param", action="append", default=[], type=g.TEXT)
+    p.add_argument("--out-obj", required=True, type=g.OUTFILE, help="sub-op archive (<stem>.o)")
+    p.add_argument("--out-json", required=True, type=g.OUTFILE, help="sub-op JSON, in the same directory")
+    p.add_argument("--split-mode", type=g.number(g.INT32, minimum=1, maximum=SPLIT_MODE_MAX), help="must equal the options' split-mode if given (check only)")
 
 
 def _step_tools(args, **paths) -> toolargv.Tools:

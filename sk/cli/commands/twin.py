@@ -15,6 +15,7 @@ calls too).
 
 from __future__ import annotations
 
+from sk.cli import gates as g
 from sk.toolflow import toolargv
 
 
@@ -22,36 +23,36 @@ def configure(parser):
     sub = parser.add_subparsers(dest="step", metavar="STEP")
     sub.required = True
     p = sub.add_parser("lib", help="link a shared library the CPU twin loads", fromfile_prefix_chars="@")
-    p.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS, help="host (the twin is host-only)")
-    p.add_argument("--compiler", required=True, help="host compiler driver that links (g++)")
-    p.add_argument("--ld", help="linker; the driver is pointed at its directory (no PATH under Bazel)")
-    p.add_argument("-o", dest="out", required=True, help="output shared library")
-    p.add_argument("--obj", dest="objects", action="append", required=True, metavar="OBJ",
+    p.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS, type=g.TEXT, help="host (the twin is host-only)")
+    p.add_argument("--compiler", required=True, type=g.TOOL, help="host compiler driver that links (g++)")
+    p.add_argument("--ld", type=g.TOOL, help="linker; the driver is pointed at its directory (no PATH under Bazel)")
+    p.add_argument("-o", dest="out", required=True, type=g.OUTFILE, help="output shared library")
+    p.add_argument("--obj", dest="objects", action="append", required=True, metavar="OBJ", type=g.OBJECT,
                    help="object to link (repeatable, in link order)")
-    p.add_argument("extra", nargs="*", help="extra link flags, after --")
+    p.add_argument("extra", nargs="*", type=g.TEXT, help="extra link flags, after --")
     p = sub.add_parser("tiling", help="compile a tiling-sink kernel's host tiling function (sk_tiling.h) into a "
                                       "shared library the CPU twin calls", fromfile_prefix_chars="@")
-    p.add_argument("--compiler", required=True, help="host C++ compiler (g++)")
-    p.add_argument("--ld", help="linker; the driver is pointed at its directory (no PATH under Bazel)")
-    p.add_argument("--include", action="append", default=[], metavar="DIR",
+    p.add_argument("--compiler", required=True, type=g.TOOL, help="host C++ compiler (g++)")
+    p.add_argument("--ld", type=g.TOOL, help="linker; the driver is pointed at its directory (no PATH under Bazel)")
+    p.add_argument("--include", action="append", default=[], metavar="DIR", type=g.INCLUDE_DIR,
                    help="include directory (repeatable); the first holds sk_tiling.h")
-    p.add_argument("-o", dest="out", required=True, help="output shared library")
-    p.add_argument("srcs", nargs="+", help="the tiling function's C++ sources")
+    p.add_argument("-o", dest="out", required=True, type=g.OUTFILE, help="output shared library")
+    p.add_argument("srcs", nargs="+", type=g.SOURCE, help="the tiling function's C++ sources")
     for step, what in (("survey", "compile every operator of an operator repository for the CPU twin, per binary "
                                   "variant, and tell what the first failure misses"),
                        ("calls", "count the Ascend C calls the kernels of an operator repository make")):
         p = sub.add_parser(step, help=what)
-        p.add_argument("repo", metavar="DIR", help="an operator repository checkout (op folders with op_host/config/"
+        p.add_argument("repo", metavar="DIR", type=g.INDIR, help="an operator repository checkout (op folders with op_host/config/"
                                                    "<soc>/<op>_binary.json and op_kernel/<op>.cpp)")
-        p.add_argument("--soc", default="ascend910b", help="the binary configs to read (default ascend910b)")
-        p.add_argument("--under", action="append", default=[], metavar="SUB",
+        p.add_argument("--soc", default="ascend910b", type=g.TEXT, help="the binary configs to read (default ascend910b)")
+        p.add_argument("--under", action="append", default=[], metavar="SUB", type=g.TEXT,
                        help="only operators under DIR/SUB (repeatable; default: all of DIR)")
         p.add_argument("--json", action="store_true", help="JSON instead of a table")
     p = sub.choices["survey"]
-    p.add_argument("--jobs", type=int, default=2, help="compiles at once (default 2)")
-    p.add_argument("--compiler", help="host C++ compiler (default: $CXX or g++)")
-    p.add_argument("--keep", metavar="DIR", help="keep the work files (staging, preludes) in DIR")
-    sub.choices["calls"].add_argument("--top", type=int, default=0, help="only the N most used calls")
+    p.add_argument("--jobs", type=g.number(g.UINT32, minimum=1, maximum=256), default=2, help="compiles at once (default 2)")
+    p.add_argument("--compiler", type=g.TOOL, help="host C++ compiler (default: $CXX or g++)")
+    p.add_argument("--keep", metavar="DIR", type=g.OUTDIR, help="keep the work files (staging, preludes) in DIR")
+    sub.choices["calls"].add_argument("--top", type=g.number(g.UINT32), default=0, help="only the N most used calls")
 
 
 def _survey(args) -> int:

@@ -56,8 +56,12 @@ def feed_needed(ops, cores, ktype: str, block: int, opts: SkOptions) -> list:
     launched = sk_cores(ktype, block)
     needed = []
     for op, c in zip(ops, cores):
-        # A dynamic op's block count is only known at run time, so it may always leave cores idle.
-        fewer = op.dynamic or bool(idle_sides(c, launched))
+        # A dynamic op is called on every launched block of its sides (call_func_of_<op> runs it
+        # wherever the block index is below the SuperKernel's block dim; the kernel reads its own
+        # count from the tiling), so no launched core is left out of its SyncAll and it is never fed.
+        # Upstream's generator, where it judges such an op fed, emits the feed configuration and no
+        # call at all; sk calls it (sk/conformance/DIFFERENCES.md).
+        fewer = not op.dynamic and bool(idle_sides(c, launched))
         needed.append(bool(opts.feed_sync_all and op.sync_all and fewer))
     return needed
 

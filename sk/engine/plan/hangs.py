@@ -7,8 +7,11 @@ build fails with the op, the reason and the fix.
     on fewer of those cores than the SuperKernel launches leaves the others out
     of the barrier, and it never completes, unless feed-sync-all=1 lets the
     idle cores replay the op's SyncAlls (facts §5.4, §8.1). A dynamic op is
-    not checked: its block count comes from its tiling at run time, and the
-    plan counts it as using every core (facts §3.1).
+    not checked: every launched block of its sides calls it (its count comes
+    from its tiling at run time, facts §3.1), so none is left out.
+  * A dynamic op calling SyncAll with a vector tiling key in a 1:2
+    SuperKernel: the entry calls it on half the vector cores only
+    (_check_dynamic_sync_all), and a dynamic op is never fed.
   * A MIX_AIC_1_2 op gives work to two vector sub-blocks per AI core. In a
     SuperKernel whose summary kernel type is MIX_AIC_1_1 (facts §3.1 picks it
     whenever the ops need no more vector than cube cores) each AI core has one
@@ -41,6 +44,8 @@ def check(ops, cores, ktype: str, block: int, opts: SkOptions) -> None:
                           f"{ktype} block dim {block}: {_count(launched, short)}",
                     allowed="set feed-sync-all=1 (the idle cores then take part in its SyncAll), or give "
                             "the op the SuperKernel's core count")
+        if op.sync_all and op.dynamic:
+            _check_dynamic_sync_all(op, launched, block)
         if not opts.allow_mix_1_2_in_1_1 and ktype == "KERNEL_TYPE_MIX_AIC_1_1":
             types = dict.fromkeys([op.kernel_type] + [k.kernel_type for k in op.dynamic_keys])
             if "KERNEL_TYPE_MIX_AIC_1_2" in types:
@@ -52,6 +57,25 @@ def check(ops, cores, ktype: str, block: int, opts: SkOptions) -> None:
                     allowed="make the SuperKernel 1:2 (debug-aic-num=N:debug-aiv-num=2N, or fuse ops that "
                             "need more vector than cube cores), or set allow-mix-1-2-in-1-1=1 to fuse it as "
                             "upstream does")
+
+
+def _check_dynamic_sync_all(op, launched: dict, block: int) -> None:
+    # call_func_of_<op> runs a tiling key of a vector kind on the vector cores whose
+    # AscendC::GetBlockIdx() is below the SuperKernel's block dim (upstream's test), which in a 1:2
+    # SuperKernel is half of them; the cube side and the MIX kinds reach every launched core. A
+    # dynamic op is never fed (barriers.feed_needed), so the other half never reaches its SyncAll.
+    vector_keys = [k.kernel_type for k in op.dynamic_keys if KERNEL_TYPES[k.kernel_type].vector_only] or \
+        ([op.kernel_type] if KERNEL_TYPES[op.kernel_type].vector_only else [])
+    if vector_keys and launched["aiv"] > block:
+        raise SkError(
+            f"dynamic sub-kernel calls {_sync_all_kind(vector_keys[0])}, but the SuperKernel calls a vector "
+            f"kernel of a dynamic op (call_func_of_{op.kernel_name}) on only the first {block} of its "
+            f"{launched['aiv']} vector cores, so the others never reach the barrier and it hangs; "
+            "feed-sync-all does not cover a dynamic op",
+            where=f"at {op.label} (sub_op_with_sync_all, tiling-sink)",
+            value=f"{vector_keys[0]} in a KERNEL_TYPE_MIX_AIC_1_2 SuperKernel of block dim {block}",
+            allowed="fuse it where the SuperKernel is not 1:2 (no op with a cube side, or "
+                    "debug-aic-num=N:debug-aiv-num=N), or launch it on its own")
 
 
 def _sync_all_kind(kernel_type: str) -> str:

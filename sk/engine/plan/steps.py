@@ -58,7 +58,20 @@ def _op_preloads(ctx: Ctx, seq: list, k: int) -> list:
     return steps
 
 
-def _call_steps(ctx: Ctx, op: dict) -> list:
+def _switch_sync(ctx: Ctx, op: dict, side: str | None) -> str | None:
+    """The sync before a dynamic op's call in two real streams: every core that passed the tiling switch
+    waits for the others before block 0 resets the lock (gen_kernel_call_block). Upstream's SyncAll<false>
+    waits for all cube and vector cores; where the SuperKernel has both and the op only one of them, the
+    op sits in that queue's function alone and the other core type never arrives (it would hang), so its
+    own queue's cores sync among themselves (sk/conformance/DIFFERENCES.md)."""
+    if not ctx.two_stream:
+        return None
+    if all(KERNEL_TYPES[ctx.ktype].ration) and not all(KERNEL_TYPES[op["kernel_type"]].ration):
+        return "aic" if side == "cub" else "aiv"
+    return "mix"
+
+
+def _call_steps(ctx: Ctx, op: dict, side: str | None = None) -> list:
     i = op["index"]
     steps = []
     if ctx.opts.feed_sync_all:
@@ -69,14 +82,13 @@ def _call_steps(ctx: Ctx, op: dict) -> list:
     if ctx.opts.profiling:
         steps.append({"kind": "profile", "index": i + 1, "type": "0x8", "start": True})
     if op["task_type"] == "dynamic":
-        # Upstream's feed-sync-all path for a dynamic op emits the config but no call.
-        if not ctx.feed_needed[i]:
-            # Two real streams: every core waits until all have passed the switch (gen_kernel_call_block).
-            steps.append({"kind": "dyn_call", "name": op["kernel_name"], "offset": op["param_offset"],
-                          "split": ctx.split, "wait_lock": op["dynamic_params"]["wait_lock"],
-                          "sync_all": ctx.two_stream, "dcci_before": op["dcci_before"],
-                          "dcci_after": op["dcci_after"],
-                          "reset_arch": VEC if KERNEL_TYPES[op["kernel_type"]].vector_only else CUBE})
+        # Always called (never fed: barriers.feed_needed). Two real streams: every core waits until
+        # all have passed the switch (gen_kernel_call_block).
+        steps.append({"kind": "dyn_call", "name": op["kernel_name"], "offset": op["param_offset"],
+                      "split": ctx.split, "wait_lock": op["dynamic_params"]["wait_lock"],
+                      "switch_sync": _switch_sync(ctx, op, side), "dcci_before": op["dcci_before"],
+                      "dcci_after": op["dcci_after"],
+                      "reset_arch": VEC if KERNEL_TYPES[op["kernel_type"]].vector_only else CUBE})
     else:
         blocks = []
         for f in op["funcs"]:
@@ -146,7 +158,7 @@ def _stream_function(ctx: Ctx, side: str, seq: list, info, records: list) -> dic
             steps += barriers.stream_between(ctx, seq[k - 1], op, side, info, records)
         else:
             steps += barriers.stream_receive(ctx, op, side, info)
-        steps += _call_steps(ctx, op)
+        steps += _call_steps(ctx, op, side)
         steps += _debug_steps(ctx, op, "two", arch)
     steps += barriers.stream_end(ctx, seq[-1], side, info, records)
     return {"name": f"auto_gen_{ctx.ki.kernel_name}_kernel_{'aic' if side == 'cub' else 'aiv'}", "arch": arch,
