@@ -216,6 +216,13 @@ bool ExternalDcci(LaunchContext& ctx, Worker& w, const volatile void* addr) {
   Externals& ext = *ctx.ext;
   const int i = FindWord(ext, addr);
   if (i < 0) return false;
+  {
+    // After this core's first read the word is plain GM to it: the kernel may have reset it (a tiling lock
+    // released by block 0) and a core that spins on it from then on must count as spinning, not as
+    // progress, or the watchdog never names the hang.
+    std::lock_guard<std::mutex> seen(ext.mu);
+    if (ext.words[i].writer != SK_TWIN_WORD_BY_KERNEL && ext.seen[i][w.index]) return false;
+  }
   EndSpin(w);
   NoteProgress(ctx);
   std::unique_lock<std::mutex> lock(ext.mu);
@@ -226,7 +233,6 @@ bool ExternalDcci(LaunchContext& ctx, Worker& w, const volatile void* addr) {
     ext.cv.notify_all();
     return true;
   }
-  if (ext.seen[i][w.index]) return true;  // seen already: this dcci follows the kernel's own reset
   if (!ext.written[i]) {
     const uint64_t since = NowNs();
     w.wait_addr.store(reinterpret_cast<uintptr_t>(addr), std::memory_order_relaxed);
