@@ -65,6 +65,7 @@ sk_toolchain(
     flavor = "cann",
     acl = ":acl",
     compiler = "{p}{cd}/bisheng",
+    stub_compiler = "{p}{cd}/ccec",
     linker = "{p}{cd}/ld.lld",
     objcopy = "{p}{cd}/llvm-objcopy",
     files = [":files"],
