@@ -56,6 +56,10 @@ DTYPES = {
 # The compile of every template kernel defines this (ADK compile_op: the kernel-side branch of
 # template_argument.h); the `-E` pass that reads DECL/SEL defines ASCENDC_TPL_PRE instead.
 TPL_KERNEL_DEFINE = "-DASCENDC_TPL_KERNEL"
+# The op's generated impl passes this after the variant defines to every compile of the op, the
+# -E pass included (ascendc_impl_build.py: 1 only when the build config enables deterministic
+# mode, which a binary-config build does not); kernels test it in #if.
+DETERMINISTIC_DEFINE = "-DDETERMINISTIC_MODE=0"
 TPL_PRE_DEFINE = "-DASCENDC_TPL_PRE"
 
 # One parameter of a variant: name as the op definition spells it, its dtype and format; None for

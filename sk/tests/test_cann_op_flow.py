@@ -29,6 +29,9 @@ ENTRY = "scaled_add_f16_sub_relu"
 F16 = ["-DDTYPE_X=half", "-DORIG_DTYPE_X=DT_FLOAT16", "-DFORMAT_X=FORMAT_ND",
        "-DDTYPE_Y=half", "-DORIG_DTYPE_Y=DT_FLOAT16", "-DFORMAT_Y=FORMAT_ND",
        "-DDTYPE_Z=half", "-DORIG_DTYPE_Z=DT_FLOAT16", "-DFORMAT_Z=FORMAT_ND"]
+# The ADK's generated impl adds -DDETERMINISTIC_MODE=0 after the variant defines of every compile
+# (asc-devkit ascendc_impl_build.py; measured with /tmp/adkcmp/compare.py, docs/cann-ops.md).
+F16 = [*F16, "-DDETERMINISTIC_MODE=0"]
 SK_MODE = ["-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=8",
            "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2", "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"]
 TAIL = [*toolargv.CANN_MLLVM_TAIL, "-std=c++17"]

@@ -136,7 +136,7 @@ def prepare(tools: toolargv.Tools, src: str, inst: CannInstance, entry: str, wor
     if not entry:
         raise SkError("a CANN operator instance needs its entry name", where="--entry")
     variant = variant_of(inst)
-    vdefs = cannop.variant_defines(variant) if variant else []
+    vdefs = [*(cannop.variant_defines(variant) if variant else []), cannop.DETERMINISTIC_DEFINE]
     tpl, argv = read_template_args(tools, src, work, arch=arch, defines=vdefs, include_dirs=include_dirs, extra=extra)
     key, args = pick_instance(tpl, inst.combination, f"{src}: --tpl-args", variant)
     return entry_source(src, inst, entry, tpl, args, key), [*vdefs, cannop.TPL_KERNEL_DEFINE], key, argv
@@ -181,7 +181,8 @@ def list_instances(tools: toolargv.Tools, op_dir: str, *, neighbours=(), soc: st
         if not os.path.isfile(src):
             raise SkError("the op's kernel source is not in op_kernel/", where=src, allowed="give --kernel-src")
         tpl, _ = read_template_args(tools, src, work, arch="cube" if tools.flavor == toolargv.CANN else None,
-                                    defines=variant_defines(CannInstance("", config, "0", "", ())) if variants else [],
+                                    defines=[*(variant_defines(CannInstance("", config, "0", "", ())) if variants else []),
+                                             cannop.DETERMINISTIC_DEFINE],
                                     include_dirs=include_dirs, extra=extra)
     if variants:
         lines.append("variants = {")
