@@ -365,15 +365,27 @@ def encode_key(decls, args: dict, where: str = "template arguments") -> int:
 def selected_instances(tpl) -> list:
     """Every combination ASCENDC_TPL_SEL selects, once, ordered by key: Instance(key, args)."""
     found = {}
-    for sel in tpl.selections:
+    for n, sel in enumerate(tpl.selections):
         missing = [d.name for d in tpl.decls if d.name not in sel]
         if missing:
             raise SkError("an ASCENDC_TPL_ARGS_SEL leaves a declared argument out", value=missing[0],
                           allowed="a *_SEL for each of " + ", ".join(d.name for d in tpl.decls))
+        mine = {}
         for values in itertools.product(*(sel[d.name] for d in tpl.decls)):
             args = dict(zip((d.name for d in tpl.decls), values))
-            found.setdefault(encode_key(tpl.decls, args), tuple(args.items()))
+            mine.setdefault(encode_key(tpl.decls, args), tuple(args.items()))
+        # The ADK's decode_tiling refuses a key two ASCENDC_TPL_ARGS_SEL both select.
+        twice = sorted(set(mine) & set(found))
+        if twice:
+            raise SkError(f"ASCENDC_TPL_ARGS_SEL {n + 1} of {tpl.op} selects a combination an earlier one "
+                          "selects too; the ADK refuses duplicated selections", value=format_args(mine[twice[0]]),
+                          allowed="each combination in one ASCENDC_TPL_ARGS_SEL only")
+        found.update(mine)
     return [Instance(k, found[k]) for k in sorted(found)]
+
+
+def format_args(args) -> str:
+    return ",".join(f"{n}={v}" for n, v in args)
 
 
 def template_param_text(decls, args: dict) -> str:

@@ -61,6 +61,43 @@ def test_decl_and_sel_read_from_the_pre_pass(tmp_path):
     assert cannop.template_param_text(tpl.decls, {"m": 7, "b": 1, "d": 27, "r": 6}) == "7, 1, 27, 6"
 
 
+# An 18-value UINT list in 5 bits and a BOOL, three selections (one with another kernel type), as
+# ops-math's ArgMaxWithValue declares them (our own names and values). asc-devkit's own op compile,
+# run with recording tools (/tmp/adkcmp/compare.py, docs/cann-ops.md §5), built exactly these keys.
+SCH = ", ".join(str(v) for v in range(100, 118))
+WIDE = f"""
+ASCENDC_TPL_ARGS_DECL(Wide, ASCENDC_TPL_UINT_DECL(sch, 5, ASCENDC_TPL_UI_LIST, {SCH}), ASCENDC_TPL_BOOL_DECL(g, 0, 1));
+ASCENDC_TPL_SEL(
+    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
+        ASCENDC_TPL_UINT_SEL(sch, ASCENDC_TPL_UI_LIST, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 112, 113, 114, 116, 117),
+        ASCENDC_TPL_BOOL_SEL(g, 0)),
+    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
+        ASCENDC_TPL_UINT_SEL(sch, ASCENDC_TPL_UI_LIST, 102, 103, 104, 105, 106, 107, 108, 109), ASCENDC_TPL_BOOL_SEL(g, 1)),
+    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_MIX_AIV_1_0),
+        ASCENDC_TPL_UINT_SEL(sch, ASCENDC_TPL_UI_LIST, 110, 111, 115), ASCENDC_TPL_BOOL_SEL(g, 0)), );
+"""
+
+
+@needs_host_tools
+def test_keys_measured_against_the_adk(tmp_path):
+    tpl = cannop.parse_template_args(_pre(tmp_path, WIDE), "k.cpp")
+    keys = [i.key for i in cannop.selected_instances(tpl)]
+    assert keys == list(range(18)) + list(range(34, 42))  # the ADK's measured key list
+    # TEMPLATE_PARAMS of key 35 (the ADK's generated file): the value, not the index
+    args = dict(next(i.args for i in cannop.selected_instances(tpl) if i.key == 35))
+    assert cannop.template_param_text(tpl.decls, args) == "103, 1"
+
+
+@needs_host_tools
+def test_a_combination_two_selections_select_is_refused(tmp_path):
+    text = WIDE.replace("ASCENDC_TPL_UI_LIST, 110, 111, 115), ASCENDC_TPL_BOOL_SEL(g, 0)",
+                        "ASCENDC_TPL_UI_LIST, 110, 111, 100), ASCENDC_TPL_BOOL_SEL(g, 0)")
+    tpl = cannop.parse_template_args(_pre(tmp_path, text), "k.cpp")
+    with pytest.raises(SkError, match="ASCENDC_TPL_ARGS_SEL 3 of Wide selects a combination") as e:
+        cannop.selected_instances(tpl)
+    assert "sch=100,g=0" in str(e.value)
+
+
 @needs_host_tools
 def test_keys_equal_the_host_side_encoder(tmp_path):
     """The kernel-side key (sk) is the one host tiling code sets with GET_TPL_TILING_KEY."""

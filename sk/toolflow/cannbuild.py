@@ -54,8 +54,7 @@ def read_template_args(tools: toolargv.Tools, src: str, work: str, *, arch, defi
         return cannop.parse_template_args(f.read(), src), argv
 
 
-def _fmt(args) -> str:
-    return ",".join(f"{n}={v}" for n, v in args)
+_fmt = cannop.format_args
 
 
 def pick_instance(tpl, combination: str, where: str, variant=None):
