@@ -315,3 +315,50 @@ __global__ __aicore__ void op(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling) {
         subkernel.compile_source(tools, str(tmp_path / "op.cpp"), str(tmp_path / "op.o"),
                                  kt=kernel_types.lookup("AIV_ONLY", "k"), block_dim=1, options=None, plain=True,
                                  include_dirs=[INCLUDE], entry="op_f16", cann=inst._replace(combination="T=0,neg=1"))
+
+
+@needs_host_tools
+def test_native_format_argument_is_a_dataformat(tmp_path):
+    """ASCENDC_TPL_FORMAT_DECL with C_FORMAT_* names is the ADK's DATAFORMAT: ge::Format numbers (ND 2,
+    FRACTAL_NZ 29), 8 bits, by value; with plain numbers it stays a FORMAT argument."""
+    tpl = cannop.parse_template_args(_pre(tmp_path, """
+ASCENDC_TPL_ARGS_DECL(Fmt, ASCENDC_TPL_FORMAT_DECL(f, C_FORMAT_ND, C_FORMAT_FRACTAL_NZ),
+                      ASCENDC_TPL_FORMAT_DECL(g, 0, 3));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_FORMAT_SEL(f, C_FORMAT_FRACTAL_NZ), ASCENDC_TPL_FORMAT_SEL(g, 3)));
+"""), "k.cpp")
+    assert tpl.decls == (cannop.TplArg("f", "DATAFORMAT", 8, (2, 29)), cannop.TplArg("g", "FORMAT", 8, (0, 3)))
+    assert [i.key for i in cannop.selected_instances(tpl)] == [29 | 3 << 8]
+    assert cannop.template_param_text(tpl.decls, {"f": 29, "g": 3}) == "29, 3"
+
+
+@needs_host_tools
+def test_dataformat_argument_follows_the_variant(tmp_path):
+    """ASCENDC_TPL_FORMAT_DECL(fmt, C_FORMAT_ND, C_FORMAT_NCHW, ASCENDC_TPL_INPUT(0)): the argument is the
+    ge::Format number of input 0's format in the variant (NCHW = 0)."""
+    from sk.engine import kernel_types
+    from sk.toolflow import cannbuild, subkernel, toolargv
+
+    (tmp_path / "op.cpp").write_text("""
+#include "kernel_operator.h"
+#include "ascendc/host_api/tiling/template_argument.h"
+ASCENDC_TPL_ARGS_DECL(Op, ASCENDC_TPL_FORMAT_DECL(fmt, C_FORMAT_ND, C_FORMAT_NCHW, ASCENDC_TPL_INPUT(0)),
+                      ASCENDC_TPL_UINT_DECL(mode, 2, ASCENDC_TPL_UI_LIST, 5, 7));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_FORMAT_SEL(fmt, C_FORMAT_ND, C_FORMAT_NCHW),
+                                     ASCENDC_TPL_UINT_SEL(mode, ASCENDC_TPL_UI_LIST, 7)));
+template <int fmt, uint32_t mode>
+__global__ __aicore__ void op(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling) {
+    static_assert(fmt == 0 && mode == 7, "the NCHW variant, mode 7");
+}
+""")
+    p = {"name": "x", "dtype": "float16", "format": "NCHW"}
+    config = _config(tmp_path, {"op_list": [{"inputs": [dict(p, format="ND")]}, {"inputs": [p]}]})
+    tools = toolargv.Tools(toolargv.HOST, compiler=HOST_TOOLS["g++"])
+    inst = cannbuild.CannInstance("op", config, "1", "", ("x", "workspace", "tiling"))
+    ran = subkernel.compile_source(tools, str(tmp_path / "op.cpp"), str(tmp_path / "op.o"),
+                                   kt=kernel_types.lookup("AIV_ONLY", "k"), block_dim=1, options=None, plain=True,
+                                   include_dirs=[INCLUDE], entry="op_nchw", cann=inst)
+    assert "-DTILING_KEY_VAR=256UL" in ran[-1]  # fmt = 0 (NCHW) in bits 0-7, mode index 1 in bits 8-9
+    with pytest.raises(SkError, match="follows the binary variant's dtype.*got 2"):
+        subkernel.compile_source(tools, str(tmp_path / "op.cpp"), str(tmp_path / "op.o"),
+                                 kt=kernel_types.lookup("AIV_ONLY", "k"), block_dim=1, options=None, plain=True,
+                                 include_dirs=[INCLUDE], entry="op_nchw", cann=inst._replace(combination="fmt=2,mode=7"))

@@ -78,7 +78,7 @@ def pick_instance(tpl, combination: str, where: str, variant=None):
     args = cannop.parse_combination(combination, where)
     for name, value in bound.items():
         if args.setdefault(name, value) != value:
-            raise SkError(f"template argument '{name}' follows the binary variant's dtype (ASCENDC_TPL_INPUT/OUTPUT)",
+            raise SkError(f"template argument '{name}' follows the binary variant's dtype or format (ASCENDC_TPL_INPUT/OUTPUT)",
                           where=where, value=args[name], allowed=f"{value} for this variant, or leave it out")
     key = cannop.encode_key(tpl.decls, args, where)
     if selected and key not in {s.key for s in selected}:
