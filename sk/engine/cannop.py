@@ -60,6 +60,10 @@ TPL_KERNEL_DEFINE = "-DASCENDC_TPL_KERNEL"
 # -E pass included (ascendc_impl_build.py: 1 only when the build config enables deterministic
 # mode, which a binary-config build does not); kernels test it in #if.
 DETERMINISTIC_DEFINE = "-DDETERMINISTIC_MODE=0"
+# compile_op adds these op compile options after it (_add_op_compile_options_by_customized_json: unless
+# the op's compile options turn auto sync off): bisheng inserts the pipe syncs an Ascend C op leaves to
+# the compiler. Bisheng's own flags, so the CANN toolchain only.
+AUTO_SYNC_FLAGS = ("--cce-auto-sync", "-mllvm", "-api-deps-filter")
 TPL_PRE_DEFINE = "-DASCENDC_TPL_PRE"
 
 # One parameter of a variant: name as the op definition spells it, its dtype and format; None for

@@ -39,16 +39,19 @@ def variant_of(inst: CannInstance):
     return cannop.find_variant(cannop.load_binary_config(inst.config), inst.variant or "0", inst.config)
 
 
-def variant_defines(inst: CannInstance) -> list:
-    variant = variant_of(inst)
-    return cannop.variant_defines(variant) if variant else []
+def op_options(tools: toolargv.Tools, variant) -> list:
+    """What the ADK passes every compile of the op, the -E pass included, in its order: the variant's
+    defines, -DDETERMINISTIC_MODE=0 and (CANN) the auto-sync options."""
+    return [*(cannop.variant_defines(variant) if variant else []), cannop.DETERMINISTIC_DEFINE,
+            *(cannop.AUTO_SYNC_FLAGS if tools.flavor == toolargv.CANN else ())]
 
 
 def read_template_args(tools: toolargv.Tools, src: str, work: str, *, arch, defines, include_dirs, extra):
-    """The kernel's DECL/SEL, from the ADK's `-DASCENDC_TPL_PRE` preprocess of the source."""
+    """The kernel's DECL/SEL, from the ADK's `-DASCENDC_TPL_PRE` preprocess of the source (with the op's
+    options, -DASCENDC_TPL_KERNEL among them, as compile_op's; template_argument.h lets PRE win)."""
     text_path = os.path.join(work, "tpl_pre.i")
     argv = toolargv.preprocess_argv(tools, src, text_path, arch=arch,
-                                    defines=[*defines, cannop.TPL_PRE_DEFINE], include_dirs=include_dirs, extra=extra)
+                                    defines=[*defines, cannop.TPL_KERNEL_DEFINE, cannop.TPL_PRE_DEFINE], include_dirs=include_dirs, extra=extra)
     run_tool(argv, step="preprocessing the kernel for its template arguments (-DASCENDC_TPL_PRE)", where=src)
     with open(text_path, encoding="utf-8", errors="replace") as f:
         return cannop.parse_template_args(f.read(), src), argv
@@ -135,7 +138,7 @@ def prepare(tools: toolargv.Tools, src: str, inst: CannInstance, entry: str, wor
     if not entry:
         raise SkError("a CANN operator instance needs its entry name", where="--entry")
     variant = variant_of(inst)
-    vdefs = [*(cannop.variant_defines(variant) if variant else []), cannop.DETERMINISTIC_DEFINE]
+    vdefs = op_options(tools, variant)
     tpl, argv = read_template_args(tools, src, work, arch=arch, defines=vdefs, include_dirs=include_dirs, extra=extra)
     key, args = pick_instance(tpl, inst.combination, f"{src}: --tpl-args", variant)
     return entry_source(src, inst, entry, tpl, args, key), [*vdefs, cannop.TPL_KERNEL_DEFINE], key, argv
@@ -180,8 +183,7 @@ def list_instances(tools: toolargv.Tools, op_dir: str, *, neighbours=(), soc: st
         if not os.path.isfile(src):
             raise SkError("the op's kernel source is not in op_kernel/", where=src, allowed="give --kernel-src")
         tpl, _ = read_template_args(tools, src, work, arch="cube" if tools.flavor == toolargv.CANN else None,
-                                    defines=[*(variant_defines(CannInstance("", config, "0", "", ())) if variants else []),
-                                             cannop.DETERMINISTIC_DEFINE],
+                                    defines=op_options(tools, variants[0] if variants else None),
                                     include_dirs=include_dirs, extra=extra)
     if variants:
         lines.append("variants = {")
@@ -197,7 +199,7 @@ def list_instances(tools: toolargv.Tools, op_dir: str, *, neighbours=(), soc: st
         inst = [i for i in (cannop.selected_instances(tpl) if tpl.selections else [])
                 if all(dict(i.args)[k] == v for k, v in bound.items())]
         if bound:
-            lines.append("# " + ", ".join(f"{k} follows the variant's dtype" for k in bound)
+            lines.append("# " + ", ".join(f"{k} follows the variant's dtype or format" for k in bound)
                          + f"; the combinations of variant 0 ({variants[0].bin_filename}):")
         widths = ", ".join(f"{d.name} {d.kind} {d.bits} bit(s)" for d in tpl.decls)
         lines.append(f"# {tpl.op}: {widths}; ASCENDC_TPL_SEL selects {len(inst)}")
