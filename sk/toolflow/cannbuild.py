@@ -6,10 +6,12 @@ For each instance the ADK (asc-devkit tools/build, docs/cann-ops.md):
 2. generates a source that includes the kernel with `__global__` turned into `inline`, maps the
    instance's tiling key to TEMPLATE_PARAMS and defines an `extern "C"` entry calling
    `<kernel><TEMPLATE_PARAMS>(params…)`;
-3. compiles it with the variant's defines, `-DASCENDC_TPL_KERNEL` and `-DTILING_KEY_VAR=<key>UL`.
+3. compiles it with the variant's defines, the op options (op_options), `-DASCENDC_TPL_KERNEL` and
+   `-DTILING_KEY_VAR=<key>UL`.
 
-Our entry is named by BUILD (the sub-kernel's entry) instead of the ADK's `auto_gen_<kernel>_kernel`
-and passes the workspace as given: a SuperKernel's sub-kernels get their user workspace directly.
+Our entry is named by BUILD (the sub-kernel's entry) instead of the ADK's `<kernel_name>_<key>`
+(a SuperKernel reads the name from the sub-op JSON) and passes the workspace as given: a
+SuperKernel's sub-kernels get their user workspace directly (docs/cann-ops.md §5).
 """
 
 from __future__ import annotations
