@@ -329,6 +329,15 @@ ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_FORMAT_SEL(f, C_FORMAT_FRACTAL_
     assert tpl.decls == (cannop.TplArg("f", "DATAFORMAT", 8, (2, 29)), cannop.TplArg("g", "FORMAT", 8, (0, 3)))
     assert [i.key for i in cannop.selected_instances(tpl)] == [29 | 3 << 8]
     assert cannop.template_param_text(tpl.decls, {"f": 29, "g": 3}) == "29, 3"
+    # The host's GET_TPL_TILING_KEY (the twin's template_argument.h) encodes the ge::Format number alike.
+    src = tmp_path / "host.cpp"
+    src.write_text('#include "ascendc/host_api/tiling/template_argument.h"\n#include <cstdio>\n'
+                   "ASCENDC_TPL_ARGS_DECL(Fmt, ASCENDC_TPL_FORMAT_DECL(f, C_FORMAT_ND, C_FORMAT_FRACTAL_NZ),"
+                   " ASCENDC_TPL_FORMAT_DECL(g, 0, 3));\n"
+                   'int main() { printf("%llu\\n", (unsigned long long)GET_TPL_TILING_KEY(29, 3)); }\n')
+    exe = tmp_path / "host"
+    subprocess.run([HOST_TOOLS["g++"], "-std=c++17", f"-I{INCLUDE}", str(src), "-o", str(exe)], check=True)
+    assert int(subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout) == 29 | 3 << 8
 
 
 @needs_host_tools
