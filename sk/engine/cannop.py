@@ -332,7 +332,8 @@ def parse_template_args(text: str, where: str):
                 bound = ("output", v - OUTPUT_BIAS) if v >= OUTPUT_BIAS else ("input", v - INPUT_BIAS)
             elif links:
                 raise SkError(f"ASCENDC_TPL_{kind}_DECL {name} names a parameter (ASCENDC_TPL_INPUT/OUTPUT); "
-                              "the ADK allows that for DATATYPE and native-format FORMAT declarations only", where=where, value=links[0])
+                              "the ADK allows that for DATATYPE and native-format FORMAT declarations only",
+                              where=where, value=links[0])
         if not values or len(set(values)) != len(values):
             raise SkError(f"ASCENDC_TPL_{kind}_DECL {name} has no values or a value twice", where=where, value=values)
         limit = len(values) if kind == UINT else max(values) + 1

@@ -69,10 +69,12 @@ WIDE = f"""
 ASCENDC_TPL_ARGS_DECL(Wide, ASCENDC_TPL_UINT_DECL(sch, 5, ASCENDC_TPL_UI_LIST, {SCH}), ASCENDC_TPL_BOOL_DECL(g, 0, 1));
 ASCENDC_TPL_SEL(
     ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
-        ASCENDC_TPL_UINT_SEL(sch, ASCENDC_TPL_UI_LIST, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 112, 113, 114, 116, 117),
+        ASCENDC_TPL_UINT_SEL(sch, ASCENDC_TPL_UI_LIST, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 112, 113,
+                             114, 116, 117),
         ASCENDC_TPL_BOOL_SEL(g, 0)),
     ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
-        ASCENDC_TPL_UINT_SEL(sch, ASCENDC_TPL_UI_LIST, 102, 103, 104, 105, 106, 107, 108, 109), ASCENDC_TPL_BOOL_SEL(g, 1)),
+        ASCENDC_TPL_UINT_SEL(sch, ASCENDC_TPL_UI_LIST, 102, 103, 104, 105, 106, 107, 108, 109),
+        ASCENDC_TPL_BOOL_SEL(g, 1)),
     ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_MIX_AIV_1_0),
         ASCENDC_TPL_UINT_SEL(sch, ASCENDC_TPL_UI_LIST, 110, 111, 115), ASCENDC_TPL_BOOL_SEL(g, 0)), );
 """
@@ -370,4 +372,5 @@ __global__ __aicore__ void op(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling) {
     with pytest.raises(SkError, match="follows the binary variant's dtype.*got 2"):
         subkernel.compile_source(tools, str(tmp_path / "op.cpp"), str(tmp_path / "op.o"),
                                  kt=kernel_types.lookup("AIV_ONLY", "k"), block_dim=1, options=None, plain=True,
-                                 include_dirs=[INCLUDE], entry="op_nchw", cann=inst._replace(combination="fmt=2,mode=7"))
+                                 include_dirs=[INCLUDE], entry="op_nchw",
+                                 cann=inst._replace(combination="fmt=2,mode=7"))

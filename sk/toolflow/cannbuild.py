@@ -53,7 +53,8 @@ def read_template_args(tools: toolargv.Tools, src: str, work: str, *, arch, defi
     options, -DASCENDC_TPL_KERNEL among them, as compile_op's; template_argument.h lets PRE win)."""
     text_path = os.path.join(work, "tpl_pre.i")
     argv = toolargv.preprocess_argv(tools, src, text_path, arch=arch,
-                                    defines=[*defines, cannop.TPL_KERNEL_DEFINE, cannop.TPL_PRE_DEFINE], include_dirs=include_dirs, extra=extra)
+                                    defines=[*defines, cannop.TPL_KERNEL_DEFINE, cannop.TPL_PRE_DEFINE],
+                                    include_dirs=include_dirs, extra=extra)
     run_tool(argv, step="preprocessing the kernel for its template arguments (-DASCENDC_TPL_PRE)", where=src)
     with open(text_path, encoding="utf-8", errors="replace") as f:
         return cannop.parse_template_args(f.read(), src), argv
@@ -83,7 +84,8 @@ def pick_instance(tpl, combination: str, where: str, variant=None):
     args = cannop.parse_combination(combination, where)
     for name, value in bound.items():
         if args.setdefault(name, value) != value:
-            raise SkError(f"template argument '{name}' follows the binary variant's dtype or format (ASCENDC_TPL_INPUT/OUTPUT)",
+            raise SkError(f"template argument '{name}' follows the binary variant's dtype or format "
+                          "(ASCENDC_TPL_INPUT/OUTPUT)",
                           where=where, value=args[name], allowed=f"{value} for this variant, or leave it out")
     key = cannop.encode_key(tpl.decls, args, where)
     if selected and key not in {s.key for s in selected}:
