@@ -3,7 +3,7 @@
 // MatmulType, Matmul (Init with a TCubeTiling, SetOrgShape, SetSingleShape,
 // SetTail, SetTensorA/B with transpose, SetBias/DisableBias, IterateAll,
 // Iterate + GetTensorC, End) and REGIST_MATMUL_OBJ, for the ND format with
-// A/B in GM.
+// A/B in GM; its MatmulConfig in sk_twin_matmul_config.h.
 //
 // Numerics (src/matmul.cc): every product is rounded to float (exact for
 // half and bfloat16_t inputs), the products of one output are summed in
@@ -27,41 +27,13 @@
 #include "sk_twin_adv_tiling.h"
 #include "sk_twin_ascendc.h"
 #include "sk_twin_ext.h"
+#include "sk_twin_matmul_config.h"
 
 
 namespace AscendC {
 
-enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
-enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
-enum class IterateOrder : uint8_t { ORDER_M = 0, ORDER_N, UNDEF };
-
-// The configurations kernels name; the twin computes the same result with each.
-struct MatmulConfig {
-  bool doNorm = true;
-  bool doBasicBlock = false;
-  bool doMultiDataLoad = false;
-  uint32_t basicM = 0, basicN = 0, basicK = 0;
-  bool intrinsicsCheck = false;
-  bool isNBatch = false;
-  bool enVecND2NZ = false;
-  bool doSpecialBasicBlock = false;
-  uint32_t doMTE2Preload = 0;
-  uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
-};
-constexpr MatmulConfig CFG_NORM{};
-constexpr MatmulConfig CFG_MDL{false, false, true};
-constexpr MatmulConfig CFG_IBSHARE_NORM{};
-constexpr MatmulConfig MM_CFG_BB{false, true};
-static inline constexpr MatmulConfig GetNormalConfig(bool = false, bool = false, bool = false, int = 0) {
-  return CFG_NORM;
-}
-static inline constexpr MatmulConfig GetMDLConfig(bool = false, bool = false, uint32_t = 0, bool = false,
-                                                  bool = false, bool = false, bool = false) {
-  return CFG_MDL;
-}
-
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
 struct MatmulType {
   constexpr static TPosition pos = POSITION;
   constexpr static CubeFormat format = FORMAT;
@@ -69,6 +41,7 @@ struct MatmulType {
   constexpr static bool isTrans = ISTRANS;
   constexpr static LayoutMode layout = LAYOUT;
   constexpr static bool ibShare = IBSHARE;
+  constexpr static TPosition srcPos = SRCPOS;
 };
 
 namespace sk_detail {
@@ -91,6 +64,13 @@ class Matmul {
   static_assert(sk_detail::kCubeOut<DstT>, "AscendC::Matmul: the CPU twin supports C of half, bfloat16_t, float, int32_t");
   static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                 "AscendC::Matmul: the CPU twin takes A and B in GM (TPosition::GM)");
+  // The configuration fields that change what is computed (the rest only schedule the same product).
+  static_assert(!MM_CFG.enableRelu, "the CPU twin does not implement MatmulConfig::enableRelu yet");
+  static_assert(!MM_CFG.isPartialOutput, "the CPU twin does not implement MatmulConfig::isPartialOutput yet");
+  static_assert(!MM_CFG.intraBlockPartSum, "the CPU twin does not implement MatmulConfig::intraBlockPartSum yet");
+  static_assert(!MM_CFG.isEnableChannelSplit,
+                "the CPU twin does not implement MatmulConfig::isEnableChannelSplit yet");
+  static_assert(!MM_CFG.isNBatch, "the CPU twin does not implement MatmulConfig::isNBatch (IterateNBatch) yet");
 
   void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr) {
     (void)tpipe;
@@ -133,9 +113,10 @@ class Matmul {
     transB_ = isTransposeB;
     hasB_ = true;
   }
+  // With enableSetBias false the device compiles the bias out: SetBias is accepted and no bias is added.
   void SetBias(const GlobalTensor<BiasT>& biasGlobal) {
     bias_ = biasGlobal.g_;
-    hasBias_ = true;
+    hasBias_ = MM_CFG.enableSetBias;
   }
   void DisableBias() { hasBias_ = false; }
   void ClearBias() { hasBias_ = false; }
@@ -170,7 +151,8 @@ class Matmul {
       iter_ = 0;
       return false;
     }
-    const bool m_first = tiling_.iterateOrder == 0;
+    // The configuration's iterateOrder takes effect with ScheduleType::OUTER_PRODUCT, else the tiling's.
+    const bool m_first = kCfgOrder ? MM_CFG.iterateOrder == IterateOrder::ORDER_M : tiling_.iterateOrder == 0;
     blockM_ = m_first ? iter_ % mb : iter_ / nb;
     blockN_ = m_first ? iter_ / mb : iter_ % nb;
     ++iter_;
@@ -235,6 +217,8 @@ class Matmul {
     return mm;
   }
 
+  static constexpr bool kCfgOrder =
+      MM_CFG.scheduleType == ScheduleType::OUTER_PRODUCT && MM_CFG.iterateOrder != IterateOrder::UNDEF;
   TCubeTiling tiling_{};
   int64_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
   int64_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
