@@ -205,6 +205,10 @@ class LocalTensor {
 };
 
 // A view of global memory.
+// L2 cache hints (GlobalTensor::SetL2CacheHint): the twin has no L2, a hint changes nothing.
+enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_PERSISTENT = 4 };
+enum CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+
 template <typename T>
 class GlobalTensor {
   static_assert(sk_detail::HasDtype<T>::value,
@@ -253,7 +257,8 @@ class GlobalTensor {
     out.g_ = g_;
     return out;
   }
-  void SetL2CacheHint(int) {}
+  template <CacheRwMode rwMode = CacheRwMode::RW>
+  void SetL2CacheHint(CacheMode) {}
 
   SkTwinGlobalRef g_{nullptr, 0, 0};
 

@@ -51,6 +51,26 @@ template <typename T>
 constexpr bool kCubeOut = kOneOf<T, half, bfloat16_t, float, int32_t>;
 }  // namespace sk_detail
 
+// User copy-in/copy-out callbacks of a Matmul (the device calls them instead of its own copies).
+template <void (*DataCopyOut)(const __gm__ void* gm, const LocalTensor<int8_t>& co1Local,
+                              const void* dataCopyOutParams, const uint64_t tilingPtr, const uint64_t dataPtr) = nullptr,
+          void (*CopyA1)(const LocalTensor<int8_t>& aMatrix, const __gm__ void* gm, int row, int col, int useM,
+                         int useK, const uint64_t tilingPtr, const uint64_t dataPtr) = nullptr,
+          void (*CopyB1)(const LocalTensor<int8_t>& bMatrix, const __gm__ void* gm, int row, int col, int useK,
+                         int useN, const uint64_t tilingPtr, const uint64_t dataPtr) = nullptr>
+struct MatmulCallBackFunc {
+  constexpr static bool kAny = DataCopyOut != nullptr || CopyA1 != nullptr || CopyB1 != nullptr;
+};
+
+namespace sk_detail {
+template <class T>
+struct HasCallBacks : std::false_type {};
+template <auto O, auto A, auto B>
+struct HasCallBacks<MatmulCallBackFunc<O, A, B>> : std::bool_constant<MatmulCallBackFunc<O, A, B>::kAny> {};
+template <class... Rest>
+constexpr bool kAnyCallBacks = (false || ... || HasCallBacks<Rest>::value);
+}  // namespace sk_detail
+
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
           class... Rest>
 class Matmul {
@@ -70,6 +90,8 @@ class Matmul {
   static_assert(!MM_CFG.intraBlockPartSum, "the CPU twin does not implement MatmulConfig::intraBlockPartSum yet");
   static_assert(!MM_CFG.isEnableChannelSplit,
                 "the CPU twin does not implement MatmulConfig::isEnableChannelSplit yet");
+  static_assert(!sk_detail::kAnyCallBacks<Rest...>,
+                "the CPU twin does not implement MatmulCallBackFunc callbacks (DataCopyOut/CopyA1/CopyB1) yet");
   static_assert(!MM_CFG.isNBatch, "the CPU twin does not implement MatmulConfig::isNBatch (IterateNBatch) yet");
 
   void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr) {
@@ -228,6 +250,10 @@ class Matmul {
   int64_t iter_ = 0, blockM_ = 0, blockN_ = 0;
 };
 
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class... Rest>
+using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, Rest...>;
+
 namespace sk_detail {
 static inline void MatmulInitAll(TPipe*) {}
 template <class MM, class... More>
@@ -246,9 +272,7 @@ static inline void MatmulInitAll(TPipe* pipe, MM& mm) {
 namespace matmul {
 // CANN's kernels write `using namespace matmul;` and then name AscendC's types.
 using namespace AscendC;
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = AscendC::CFG_NORM,
-          class... Rest>
-using MatmulImpl = AscendC::Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, Rest...>;
+using AscendC::MatmulImpl;
 }  // namespace matmul
 
 // Registers the Matmul objects with their tilings (each may be nullptr). In a

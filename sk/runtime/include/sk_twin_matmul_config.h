@@ -20,11 +20,12 @@
 enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 
 namespace AscendC {
-
-using ::CubeFormat;
-
 enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 enum class IterateOrder : uint8_t { ORDER_M = 0, ORDER_N, UNDEF };
+}  // namespace AscendC
+
+// Kernels that import only a few AscendC names write MatmulConfig, CFG_MDL,
+// BatchMode, GetMMConfig bare: they are global names, and AscendC:: names them.
 enum class ScheduleType : int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT };
 enum class BatchMode : uint8_t { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
 enum class BatchOutMode : uint8_t { SINGLE_BATCH = 0, MULTI_BATCH, DYNAMIC };
@@ -76,7 +77,7 @@ struct MatmulConfig {
   bool enableUBReuse = false;
   bool enableL1CacheUB = false;
   bool intraBlockPartSum = false;
-  IterateOrder iterateOrder = IterateOrder::UNDEF;
+  AscendC::IterateOrder iterateOrder = AscendC::IterateOrder::UNDEF;
   ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
   bool enableDoubleCache = false;
   bool isBiasBatch = true;
@@ -97,7 +98,7 @@ static inline constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit 
                                                      const bool isVecND2NZ = false,
                                                      const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
                                                      const bool isMsgReuse = true,
-                                                     const IterateOrder iterateOrder = IterateOrder::UNDEF,
+                                                     const AscendC::IterateOrder iterateOrder = AscendC::IterateOrder::UNDEF,
                                                      const ScheduleType scheduleType = ScheduleType::INNER_PRODUCT,
                                                      const bool enUnitFlag = true,
                                                      const bool enableMixDualMaster = false,
@@ -224,7 +225,7 @@ struct MatmulFuncParams {
   bool enableDoubleCache = false;
   bool enableL1CacheUB = false;
   uint32_t doMTE2Preload = 0;
-  IterateOrder iterateOrder = IterateOrder::UNDEF;
+  AscendC::IterateOrder iterateOrder = AscendC::IterateOrder::UNDEF;
   ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
   bool enableReuse = true;
   bool enableUBReuse = false;
@@ -235,7 +236,7 @@ struct MatmulFuncParams {
   bool enableL1BankConflictOptimise = false;
 };
 
-namespace sk_detail {
+namespace sk_twin_mm {
 static inline constexpr void ApplyMMParams(MatmulConfig& c, const MatmulShapeParams& p) {
   c.singleCoreM = p.singleCoreM;
   c.singleCoreN = p.singleCoreN;
@@ -270,7 +271,7 @@ static inline constexpr void ApplyMMParams(MatmulConfig& c, const MatmulFuncPara
   c.enableKdimReorderLoad = p.enableKdimReorderLoad;
   c.enableL1BankConflictOptimise = p.enableL1BankConflictOptimise;
 }
-}  // namespace sk_detail
+}  // namespace sk_twin_mm
 
 // The template of configMode with the given second-level configs applied in order.
 template <MatmulConfigMode configMode, typename... ArgTypes>
@@ -279,10 +280,37 @@ static inline constexpr MatmulConfig GetMMConfig(ArgTypes&&... args) {
                    : configMode == MatmulConfigMode::CONFIG_SPECIALMDL ? GetSpecialMDLConfig()
                    : configMode == MatmulConfigMode::CONFIG_IBSHARE    ? GetIBShareNormConfig()
                                                                        : GetNormalConfig();
-  (sk_detail::ApplyMMParams(c, args), ...);
+  (sk_twin_mm::ApplyMMParams(c, args), ...);
   return c;
 }
 
+namespace AscendC {
+using ::CubeFormat;
+using ::ScheduleType;
+using ::BatchMode;
+using ::BatchOutMode;
+using ::IterateMode;
+using ::ITERATE_MODE_NORMAL;
+using ::ITERATE_MODE_ALL;
+using ::ITERATE_MODE_BATCH;
+using ::ITERATE_MODE_N_BATCH;
+using ::ITERATE_MODE_DEFAULT;
+using ::MatmulConfigMode;
+using ::MatmulConfig;
+using ::GetNormalConfig;
+using ::GetMDLConfig;
+using ::GetSpecialMDLConfig;
+using ::GetBasicConfig;
+using ::GetIBShareNormConfig;
+using ::CFG_NORM;
+using ::CFG_MDL;
+using ::CFG_IBSHARE_NORM;
+using ::MM_CFG_BB;
+using ::MatmulShapeParams;
+using ::MatmulQuantParams;
+using ::MatmulBatchParams;
+using ::MatmulFuncParams;
+using ::GetMMConfig;
 }  // namespace AscendC
 
 #endif  // SK_TWIN_MATMUL_CONFIG_H_

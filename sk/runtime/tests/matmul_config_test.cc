@@ -7,6 +7,7 @@
 // reference is plain integer arithmetic.
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <functional>
 #include <utility>
 #include <vector>
@@ -77,6 +78,10 @@ static_assert(NzA::format == CubeFormat::NZ && NzA::srcPos == TPosition::VECOUT)
 static_assert(MatmulType<TPosition::GM, CubeFormat::ND, half>::srcPos == TPosition::GM);
 
 using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+// MatmulImpl is Matmul; callbacks that are all nullptr are the default copies.
+static_assert(std::is_same_v<MatmulImpl<AType, AType, AType, AType, CFG_MDL, MatmulCallBackFunc<nullptr, nullptr, nullptr>>,
+                             matmul::MatmulImpl<AType, AType, AType, AType, CFG_MDL,
+                                                MatmulCallBackFunc<nullptr, nullptr, nullptr>>>);
 using CFloat = MatmulType<TPosition::GM, CubeFormat::ND, float>;
 
 constexpr MatmulConfig kNoBias = [] {
@@ -141,6 +146,8 @@ TWIN_TEST(enable_set_bias_false_compiles_the_bias_out) {
     GlobalTensor<float> gbias, goff, gon;
     ga.SetGlobalBuffer(a.data(), a.size());
     gb.SetGlobalBuffer(b.data(), b.size());
+    ga.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // a hint only: the twin has no L2
+    gb.SetL2CacheHint<CacheRwMode::READ>(CacheMode::CACHE_MODE_NORMAL);
     gbias.SetGlobalBuffer(bias.data(), bias.size());
     goff.SetGlobalBuffer(c_off.data(), c_off.size());
     gon.SetGlobalBuffer(c_on.data(), c_on.size());
