@@ -27,6 +27,7 @@
 #include "sk_twin_adv_tiling.h"
 #include "sk_twin_ascendc.h"
 #include "sk_twin_ext.h"
+#include "sk_twin_cube_types.h"
 #include "sk_twin_matmul_config.h"
 
 

@@ -77,6 +77,9 @@ using NzA = MatmulType<TPosition::GM, ::CubeFormat::NZ, half, false, LayoutMode:
 static_assert(NzA::format == CubeFormat::NZ && NzA::srcPos == TPosition::VECOUT);
 static_assert(MatmulType<TPosition::GM, CubeFormat::ND, half>::srcPos == TPosition::GM);
 
+// The documented order of the quantisation modes (Fixpipe's quantPre), bare and qualified.
+static_assert(NoQuant == 0 && QuantMode_t::F322BF16 == 2 && VREQ8 == 8 && QuantMode_t::VQF322F32_PRE == 22);
+
 using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 // MatmulImpl is Matmul; callbacks that are all nullptr are the default copies.
 static_assert(std::is_same_v<MatmulImpl<AType, AType, AType, AType, CFG_MDL, MatmulCallBackFunc<nullptr, nullptr, nullptr>>,
