@@ -55,6 +55,8 @@ struct int4b_t {
 
 namespace AscendC {
 
+using ::int4b_t;  // kernels write AscendC::int4b_t as well as int4b_t
+
 enum class TPosition : uint8_t {
   GM,
   A1,
@@ -205,10 +207,11 @@ class LocalTensor {
   SkTwinLocalRef ref_{0, 0, 0, 0};
 };
 
-// A view of global memory.
 // L2 cache hints (GlobalTensor::SetL2CacheHint): the twin has no L2, a hint changes nothing.
 enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_PERSISTENT = 4 };
 enum CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+
+// A view of global memory.
 
 template <typename T>
 class GlobalTensor {
@@ -825,5 +828,7 @@ struct UnaryRepeatParams {
 
 }  // namespace AscendC
 
+// CANN's kernels call GetTPipePtr() unqualified outside namespace AscendC as well.
+using AscendC::GetTPipePtr;
 
 #endif  // SK_TWIN_ASCENDC_H_

@@ -2,6 +2,7 @@
 // whose InitBuffer must match the config's bufferNumber/bufferLen where they
 // are not 0 (the device sizes the queue at compile time from them).
 #include <functional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -10,6 +11,8 @@
 using namespace AscendC;
 
 namespace {
+
+static_assert(std::is_same_v<AscendC::int4b_t, ::int4b_t>);
 
 constexpr TQueConfig kSized{false, false, false, 1024, 2};
 constexpr TQueConfig kFree = {};
@@ -29,6 +32,7 @@ TWIN_TEST(configured_queue_carries_data_like_a_plain_one) {
     TQue<TPosition::VECOUT, 1, &kFree> o;
     pipe.InitBuffer(q, 2, 1024);
     pipe.InitBuffer(o, 1, 1024);
+    CHECK(::GetTPipePtr() == &pipe);  // the global name CANN's helpers call
     GlobalTensor<float> gi, go;
     gi.SetGlobalBuffer(in.data(), in.size());
     go.SetGlobalBuffer(out.data(), out.size());
