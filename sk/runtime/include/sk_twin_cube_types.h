@@ -1,10 +1,12 @@
-// sk_twin_cube_types.h - cube-side enums that kernels name in signatures and
+// sk_twin_cube_types.h - cube-side enums and sizes that kernels name in signatures and
 // configurations, from the public Ascend C documentation. Only the names and
 // their order: no cube data-path instruction (Fixpipe, LoadData, Mmad) is
 // implemented on the twin, so a kernel that passes these to one still stops
 // at that call.
 #ifndef SK_TWIN_CUBE_TYPES_H_
 #define SK_TWIN_CUBE_TYPES_H_
+
+#include <cstdint>
 
 // Fixpipe's / DataCopy(L0C->GM)'s on-the-fly quantisation mode, a global
 // unscoped enum as kernels write it (QuantMode_t::F322BF16 and bare F322BF16).
@@ -33,5 +35,10 @@ enum QuantMode_t {
   QF322F32_PRE,
   VQF322F32_PRE,
 };
+
+namespace AscendC {
+// The cube's L1 Buffer capacity on Atlas A2/A3 (512 KiB, the twin's per-AIC L1 arena too).
+constexpr uint32_t TOTAL_L1_SIZE = 512 * 1024;
+}  // namespace AscendC
 
 #endif  // SK_TWIN_CUBE_TYPES_H_

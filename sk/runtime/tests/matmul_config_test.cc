@@ -79,6 +79,7 @@ static_assert(MatmulType<TPosition::GM, CubeFormat::ND, half>::srcPos == TPositi
 
 // The documented order of the quantisation modes (Fixpipe's quantPre), bare and qualified.
 static_assert(NoQuant == 0 && QuantMode_t::F322BF16 == 2 && VREQ8 == 8 && QuantMode_t::VQF322F32_PRE == 22);
+static_assert(TOTAL_L1_SIZE == 512 * 1024);  // the documented L1 Buffer capacity
 
 using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
 // MatmulImpl is Matmul; callbacks that are all nullptr are the default copies.
