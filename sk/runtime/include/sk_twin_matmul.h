@@ -22,6 +22,7 @@
 #define SK_TWIN_MATMUL_H_
 
 #include <cstdint>
+#include <cstdio>
 
 #include "sk_twin.h"
 #include "sk_twin_adv_tiling.h"
@@ -107,6 +108,20 @@ class Matmul {
     singleN_ = tiling_.singleCoreN;
     singleK_ = tiling_.singleCoreK;
     hasBias_ = false;
+    // BasicBlock templates fix the base block at compile time; the tiling must give the same one.
+    if constexpr ((MM_CFG.doBasicBlock || MM_CFG.doSpecialBasicBlock) &&
+                  (MM_CFG.basicM != 0 || MM_CFG.basicN != 0 || MM_CFG.basicK != 0)) {
+      if (static_cast<int64_t>(MM_CFG.basicM) != tiling_.baseM || static_cast<int64_t>(MM_CFG.basicN) != tiling_.baseN ||
+          static_cast<int64_t>(MM_CFG.basicK) != tiling_.baseK) {
+        char problem[160];
+        std::snprintf(problem, sizeof problem,
+                      "MatmulConfig basicM/N/K %u/%u/%u differ from the tiling's baseM/N/K %d/%d/%d",
+                      static_cast<unsigned>(MM_CFG.basicM), static_cast<unsigned>(MM_CFG.basicN),
+                      static_cast<unsigned>(MM_CFG.basicK), static_cast<int>(tiling_.baseM),
+                      static_cast<int>(tiling_.baseN), static_cast<int>(tiling_.baseK));
+        ::sk_twin_matmul_fail("Init", problem, "the same base block in the configuration and the tiling");
+      }
+    }
   }
   void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {

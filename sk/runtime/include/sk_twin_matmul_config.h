@@ -9,7 +9,9 @@
 // defaults. Most fields only choose how the device schedules the same
 // product (templates, preloads, buffer reuse); the fields that change what a
 // Matmul computes are checked by the Matmul class (sk_twin_matmul.h): the
-// twin implements enableSetBias and refuses the others at compile time.
+// twin implements enableSetBias and iterateOrder under OUTER_PRODUCT, and
+// refuses enableRelu, isPartialOutput, intraBlockPartSum,
+// isEnableChannelSplit and isNBatch at compile time.
 #ifndef SK_TWIN_MATMUL_CONFIG_H_
 #define SK_TWIN_MATMUL_CONFIG_H_
 
@@ -198,7 +200,8 @@ static inline constexpr MatmulConfig GetIBShareNormConfig(const bool intrinsicsL
 constexpr MatmulConfig CFG_NORM = GetNormalConfig();
 constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
-constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
+// The block sizes 0: the BasicBlock template with the tiling's base block.
+constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(0, 0, 0);
 
 // GetMMConfig's second-level configs, each field as in MatmulConfig.
 struct MatmulShapeParams {

@@ -222,6 +222,42 @@ TWIN_TEST(outer_product_iterates_in_the_configured_order) {
   CHECK(ok);
 }
 
+constexpr MatmulConfig kBasic16 = GetBasicConfig(16, 16, 16);
+
+TWIN_TEST(basic_block_config_matches_the_tiling) {
+  const int m = 32, n = 32, k = 16;
+  std::vector<half> a = Ints(m * k, 5), b = Ints(k * n, 6);
+  std::vector<float> c(m * n, -1.0f);
+  for (int baseN : {16, 32}) {
+    twin_test::Run run;
+    Launch(&run, "mm_basic", [&] {
+      TCubeTiling t = Tiling(m, n, k, 16, baseN, 0);
+      t.baseK = 16;
+      Matmul<AType, AType, CFloat, CFloat, kBasic16> mm;
+      mm.Init(&t);
+      GlobalTensor<half> ga, gb;
+      GlobalTensor<float> gc;
+      ga.SetGlobalBuffer(a.data(), a.size());
+      gb.SetGlobalBuffer(b.data(), b.size());
+      gc.SetGlobalBuffer(c.data(), c.size());
+      mm.SetTensorA(ga);
+      mm.SetTensorB(gb);
+      mm.IterateAll(gc);
+    });
+    if (baseN == 16) {
+      CHECK_OK(run);
+      const std::vector<float> want = IntProduct(a, b, nullptr, m, n, k);
+      int bad = 0;
+      for (int i = 0; i < m * n; ++i) bad += c[i] != want[i];
+      CHECK_EQ(bad, 0);
+    } else {
+      CHECK_EQ(run.status, SK_TWIN_KERNEL_ERROR);
+      CHECK_CONTAINS(run.error(), "Matmul::Init");
+      CHECK_CONTAINS(run.error(), "basicM/N/K 16/16/16 differ from the tiling's baseM/N/K 16/32/16");
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
