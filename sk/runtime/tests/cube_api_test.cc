@@ -1,0 +1,278 @@
+// The cube's basic data path on the twin: a matmul done the way CANN's matmul kernels do it by hand
+// (DataCopy GM->L1 with ND2NZ, LoadData L1->L0A/L0B, Mmad into L0C, Fixpipe L0C->GM with NZ2ND), checked
+// against a plain loop, and the hardware rules the twin enforces on these calls.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ascendc_util.h"
+
+using namespace AscendC;
+using ascendc_test::H;
+using ascendc_test::RefHalf;
+
+namespace {
+
+void RunAic(twin_test::Run* run, const char* name, std::function<void()> body) {
+  ascendc_test::Body() = std::move(body);
+  twin_test::Launch(run, name, ascendc_test::BodyEntry, {1, 1, 0}, {0}, 3000);
+}
+
+std::string AicViolation(const char* kernel, std::function<void()> body) {
+  twin_test::Run run;
+  RunAic(&run, kernel, std::move(body));
+  CHECK_EQ(run.status, SK_TWIN_KERNEL_ERROR);
+  const std::string e = run.error();
+  CHECK_CONTAINS(e, std::string("kernel '") + kernel + "'");
+  return e;
+}
+
+std::vector<half> Values(size_t n, int seed) {
+  std::vector<half> v(n);
+  uint32_t x = 777u + static_cast<uint32_t>(seed);
+  for (auto& h : v) {
+    x = x * 1103515245u + 12345u;
+    h = H((static_cast<double>((x >> 8) % 2001) - 1000.0) / 128.0);
+  }
+  return v;
+}
+
+constexpr int kFrac = 256;  // half elements in a 512-byte fractal (16 x 16)
+
+int Up16(int v) { return (v + 15) / 16 * 16; }
+
+// C (m x n, row stride ldc) = A (m x k) B (k x n), all ND in GM, A and B half, C float or half. The k fractals
+// [0, kSplit/16) and the rest go through L0 in two steps, the second accumulating in L0C (cmatrixInitVal false).
+template <typename CT>
+void CubeMatmul(half* a, half* b, CT* c, int m, int n, int k, int kSplit, int ldc, QuantMode_t quant) {
+  const int m16 = Up16(m), n16 = Up16(n), k16 = Up16(k);
+  const int m1 = m16 / 16, n1 = n16 / 16, k1 = k16 / 16;
+  TPipe pipe;
+  TQue<TPosition::A1, 1> qa1;
+  TQue<TPosition::B1, 1> qb1;
+  TQue<TPosition::A2, 1> qa2;
+  TQue<TPosition::B2, 1> qb2;
+  TQue<TPosition::CO1, 1> qc;
+  pipe.InitBuffer(qa1, 1, m16 * k16 * 2);
+  pipe.InitBuffer(qb1, 1, k16 * n16 * 2);
+  pipe.InitBuffer(qa2, 1, m16 * k16 * 2);
+  pipe.InitBuffer(qb2, 1, k16 * n16 * 2);
+  pipe.InitBuffer(qc, 1, m16 * n16 * 4);
+  GlobalTensor<half> ga, gb;
+  GlobalTensor<CT> gc;
+  ga.SetGlobalBuffer(a, static_cast<uint64_t>(m) * k);
+  gb.SetGlobalBuffer(b, static_cast<uint64_t>(k) * n);
+  gc.SetGlobalBuffer(c, static_cast<uint64_t>(m) * ldc);
+
+  LocalTensor<half> a1 = qa1.AllocTensor<half>(), b1 = qb1.AllocTensor<half>();
+  Nd2NzParams pa;  // A: m rows of k, column blocks m16 rows apart
+  pa.ndNum = 1;
+  pa.nValue = m;
+  pa.dValue = k;
+  pa.srcDValue = k;
+  pa.dstNzC0Stride = m16;
+  pa.dstNzNStride = 1;
+  DataCopy(a1, ga, pa);
+  DataCopy(b1, gb, Nd2NzParams(1, k, n, 0, n, k16, 1, 0));  // B: k rows of n
+  LocalTensor<float> l0c = qc.AllocTensor<float>();
+  LocalTensor<half> a2 = qa2.AllocTensor<half>(), b2 = qb2.AllocTensor<half>();
+  const int steps[2][2] = {{0, kSplit / 16}, {kSplit / 16, k1}};
+  for (int s = 0; s < 2; ++s) {
+    const int kb0 = steps[s][0], kc = steps[s][1] - kb0;
+    // L1 A (NZ: fractal (mb, kb) at kb*m1+mb) -> L0A (Zz: (mb, kb-kb0) at mb*kc + kb-kb0).
+    for (int mb = 0; mb < m1; ++mb) {
+      LoadData2DParams p;
+      p.startIndex = kb0 * m1 + mb;
+      p.repeatTimes = kc;
+      p.srcStride = m1;
+      LoadData(a2[mb * kc * kFrac], a1, p);
+    }
+    // L1 B (NZ: fractal (kb, nb) at nb*k1+kb, rows inside) -> L0B (Zn: (kb-kb0, nb) at (kb-kb0)*n1+nb,
+    // columns inside): each fractal transposed.
+    for (int kb = kb0; kb < kb0 + kc; ++kb) {
+      LoadData(b2[(kb - kb0) * n1 * kFrac], b1, LoadData2DParams(kb, n1, k1, 0, 0, true, 0));
+    }
+    MmadParams mp;
+    mp.m = m;
+    mp.n = n;
+    mp.k = (s == 0 ? kSplit : k - kSplit);
+    mp.cmatrixInitVal = s == 0;
+    Mmad(l0c, a2, b2, mp);
+  }
+  FixpipeParamsV220 fp(n, m, m16, ldc, false);
+  fp.quantPre = quant;
+  Fixpipe(gc, l0c, fp);
+  qa1.FreeTensor(a1);
+  qb1.FreeTensor(b1);
+  qa2.FreeTensor(a2);
+  qb2.FreeTensor(b2);
+  qc.FreeTensor(l0c);
+}
+
+// Products of two binary16 values are exact in float; one float rounding per add, in k order.
+std::vector<float> Reference(const std::vector<half>& a, const std::vector<half>& b, int m, int n, int k) {
+  std::vector<float> c(static_cast<size_t>(m) * n);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      float acc = 0.0f;
+      for (int p = 0; p < k; ++p) {
+        acc += static_cast<float>(a[i * k + p].ToDouble()) * static_cast<float>(b[p * n + j].ToDouble());
+      }
+      c[static_cast<size_t>(i) * n + j] = acc;
+    }
+  }
+  return c;
+}
+
+TWIN_TEST(nd2nz_loaddata_mmad_fixpipe_float_matches_plain_loops) {
+  const int m = 20, n = 24, k = 40, ldc = 30;  // none a multiple of 16; C rows wider than n
+  std::vector<half> a = Values(m * k, 1), b = Values(k * n, 2);
+  std::vector<float> c(m * ldc, -7.0f);
+  twin_test::Run run;
+  RunAic(&run, "cube_f32", [&] { CubeMatmul<float>(a.data(), b.data(), c.data(), m, n, k, 32, ldc, NoQuant); });
+  CHECK_OK(run);
+  const std::vector<float> want = Reference(a, b, m, n, k);
+  int bad = 0, untouched = 0;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < ldc; ++j) {
+      if (j < n) bad += !ascendc_test::SameFloat(c[i * ldc + j], want[i * n + j]);
+      else untouched += c[i * ldc + j] == -7.0f;
+    }
+  }
+  CHECK_EQ(bad, 0);
+  CHECK_EQ(untouched, m * (ldc - n));  // Fixpipe writes nSize of each dstStride-long row
+}
+
+TWIN_TEST(fixpipe_f322f16_rounds_to_nearest_even) {
+  const int m = 16, n = 16, k = 48;
+  std::vector<half> a = Values(m * k, 3), b = Values(k * n, 4), c(m * n, H(0.0));
+  twin_test::Run run;
+  RunAic(&run, "cube_f16", [&] { CubeMatmul<half>(a.data(), b.data(), c.data(), m, n, k, 16, n, F322F16); });
+  CHECK_OK(run);
+  const std::vector<float> want = Reference(a, b, m, n, k);
+  int bad = 0;
+  for (int i = 0; i < m * n; ++i) bad += c[i].bits_ != RefHalf(want[i]);
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(loaddata_past_l0a_buffer_is_named) {
+  static std::vector<half> gm(16 * 64, H(1.0));
+  const std::string e = AicViolation("l0a_oob", [] {
+    TPipe pipe;
+    TQue<TPosition::A1, 1> qa1;
+    TQue<TPosition::A2, 1> qa2;
+    pipe.InitBuffer(qa1, 1, 4 * 512);
+    pipe.InitBuffer(qa2, 1, 2 * 512);
+    LocalTensor<half> a1 = qa1.AllocTensor<half>(), a2 = qa2.AllocTensor<half>();
+    LoadData(a2, a1, LoadData2DParams(0, 4, 1, 0, 0, false, 0));  // 4 fractals into a 2-fractal buffer
+  });
+  CHECK_CONTAINS(e, "LoadData<half>(L1->L0, LoadData2DParams{startIndex 0, repeatTimes 4");
+  CHECK_CONTAINS(e, "dst is accessed at L0A [0, 2048), outside its buffer [0, 1024)");
+}
+
+TWIN_TEST(init_buffer_past_l0a_size_is_named) {
+  const std::string e = AicViolation("l0a_full", [] {
+    TPipe pipe;
+    TQue<TPosition::A2, 2> qa2;
+    pipe.InitBuffer(qa2, 2, 40 * 1024);
+  });
+  CHECK_CONTAINS(e, "needs 81920 bytes in TPosition::A2 at L0A offset 0, but the L0A is 65536 bytes");
+}
+
+TWIN_TEST(loaddata_dst_not_512_byte_aligned_is_named) {
+  const std::string e = AicViolation("l0a_align", [] {
+    TPipe pipe;
+    TQue<TPosition::A1, 1> qa1;
+    TQue<TPosition::A2, 1> qa2;
+    pipe.InitBuffer(qa1, 1, 2048);
+    pipe.InitBuffer(qa2, 1, 2048);
+    LocalTensor<half> a1 = qa1.AllocTensor<half>(), a2 = qa2.AllocTensor<half>();
+    LoadData(a2[16], a1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+  });
+  CHECK_CONTAINS(e, "dst starts at L0A address 32, not a multiple of 512");
+}
+
+TWIN_TEST(mmad_operands_in_the_wrong_buffers_are_named) {
+  const std::string e = AicViolation("mmad_pos", [] {
+    TPipe pipe;
+    TQue<TPosition::A2, 1> qa2;
+    TQue<TPosition::B2, 1> qb2;
+    TQue<TPosition::CO1, 1> qc;
+    pipe.InitBuffer(qa2, 1, 512);
+    pipe.InitBuffer(qb2, 1, 512);
+    pipe.InitBuffer(qc, 1, 1024);
+    LocalTensor<half> a2 = qa2.AllocTensor<half>(), b2 = qb2.AllocTensor<half>();
+    LocalTensor<float> c = qc.AllocTensor<float>();
+    Mmad(c, b2, a2, MmadParams(16, 16, 16, false, 0, false, false, false));  // A and B swapped
+  });
+  CHECK_CONTAINS(e, "Mmad<float, half>(MmadParams{m 16, n 16, k 16, C = A*B})");
+  CHECK_CONTAINS(e, "fm is in L0B");
+  CHECK_CONTAINS(e, "fm in TPosition::A2 (L0A)");
+}
+
+TWIN_TEST(nd2nz_into_l0a_and_bad_ranges_are_named) {
+  static std::vector<half> gm(256, H(1.0));
+  const std::string e = AicViolation("nd2nz_pos", [] {
+    TPipe pipe;
+    TQue<TPosition::A2, 1> qa2;
+    pipe.InitBuffer(qa2, 1, 512);
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(gm.data(), gm.size());
+    LocalTensor<half> a2 = qa2.AllocTensor<half>();
+    DataCopy(a2, g, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+  });
+  CHECK_CONTAINS(e, "dst is in L0A");
+  CHECK_CONTAINS(e, "dst in TPosition::A1/B1 (L1)");
+  const std::string r = AicViolation("nd2nz_range", [] {
+    TPipe pipe;
+    TQue<TPosition::A1, 1> qa1;
+    pipe.InitBuffer(qa1, 1, 512);
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(gm.data(), gm.size());
+    LocalTensor<half> a1 = qa1.AllocTensor<half>();
+    DataCopy(a1, g, Nd2NzParams(1, 16, 16, 0, 16, 0, 1, 0));  // dstNzC0Stride 0
+  });
+  CHECK_CONTAINS(r, "dstNzC0Stride is 0");
+  CHECK_CONTAINS(r, "dstNzC0Stride in [1, 16384]");
+}
+
+TWIN_TEST(fixpipe_src_stride_below_m_and_gm_overrun_are_named) {
+  static std::vector<float> out(16 * 16);
+  const std::string e = AicViolation("fixpipe_stride", [] {
+    TPipe pipe;
+    TQue<TPosition::CO1, 1> qc;
+    pipe.InitBuffer(qc, 1, 32 * 16 * 4);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(out.data(), out.size());
+    LocalTensor<float> c = qc.AllocTensor<float>();
+    Fixpipe(g, c, FixpipeParamsV220(16, 32, 16, 16, false));  // mSize 32 but Z columns 16 rows apart
+  });
+  CHECK_CONTAINS(e, "srcStride 16 is less than mSize rounded up to 16");
+  const std::string o = AicViolation("fixpipe_gm", [] {
+    TPipe pipe;
+    TQue<TPosition::CO1, 1> qc;
+    pipe.InitBuffer(qc, 1, 32 * 16 * 4);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(out.data(), out.size());
+    LocalTensor<float> c = qc.AllocTensor<float>();
+    Fixpipe(g, c, FixpipeParamsV220(16, 32, 32, 16, false));  // 32 rows into a 16-row C
+  });
+  CHECK_CONTAINS(o, "Fixpipe<float, float, CFG_ROW_MAJOR>");
+}
+
+TWIN_TEST(cube_buffers_are_not_reachable_from_an_aiv) {
+  twin_test::Run run;
+  ascendc_test::RunAiv(&run, "aiv_l0c", [] {
+    TPipe pipe;
+    TQue<TPosition::CO1, 1> qc;
+    pipe.InitBuffer(qc, 1, 1024);
+    LocalTensor<float> c = qc.AllocTensor<float>();
+    c.SetValue(0, 1.0f);
+  });
+  CHECK_EQ(run.status, SK_TWIN_KERNEL_ERROR);
+  CHECK_CONTAINS(run.error(), "lives in the cube's L0C, which an AIV does not have");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
