@@ -155,6 +155,89 @@ TWIN_TEST(fixpipe_f322f16_rounds_to_nearest_even) {
   CHECK_EQ(bad, 0);
 }
 
+// int8_t: fractals of 16 x 32; B given transposed (n x k) in GM, so its NZ image in L1 already is the Zn layout
+// of L0B and one LoadData moves it whole. Products summed exactly in int32_t.
+TWIN_TEST(int8_matmul_accumulates_in_int32) {
+  const int m = 17, n = 16, k = 64;
+  std::vector<int8_t> a(m * k), bt(n * k);
+  for (int i = 0; i < m * k; ++i) a[i] = static_cast<int8_t>((i * 37) % 255 - 127);
+  for (int i = 0; i < n * k; ++i) bt[i] = static_cast<int8_t>((i * 91 + 5) % 255 - 127);
+  std::vector<int32_t> c(m * n, -1);
+  twin_test::Run run;
+  RunAic(&run, "cube_i8", [&] {
+    const int m1 = 2, k1 = 2, n1 = 1;
+    TPipe pipe;
+    TBuf<TPosition::A1> la1;
+    TBuf<TPosition::B1> lb1;
+    TBuf<TPosition::A2> la2;
+    TBuf<TPosition::B2> lb2;
+    TBuf<TPosition::CO1> lc;
+    pipe.InitBuffer(la1, m1 * k1 * 512);
+    pipe.InitBuffer(lb1, k1 * n1 * 512);
+    pipe.InitBuffer(la2, m1 * k1 * 512);
+    pipe.InitBuffer(lb2, k1 * n1 * 512);
+    pipe.InitBuffer(lc, m1 * n1 * 1024);
+    GlobalTensor<int8_t> ga, gb;
+    GlobalTensor<int32_t> gc;
+    ga.SetGlobalBuffer(a.data(), a.size());
+    gb.SetGlobalBuffer(bt.data(), bt.size());
+    gc.SetGlobalBuffer(c.data(), c.size());
+    LocalTensor<int8_t> a1 = la1.Get<int8_t>(), b1 = lb1.Get<int8_t>(), a2 = la2.Get<int8_t>(), b2 = lb2.Get<int8_t>();
+    DataCopy(a1, ga, Nd2NzParams(1, m, k, 0, k, m1 * 16, 1, 0));
+    DataCopy(b1, gb, Nd2NzParams(1, n, k, 0, k, n1 * 16, 1, 0));
+    for (int mb = 0; mb < m1; ++mb) LoadData(a2[mb * k1 * 512], a1, LoadData2DParams(mb, k1, m1, 0, 0, false, 0));
+    LoadData(b2, b1, LoadData2DParams(0, k1 * n1, 1, 0, 0, false, 0));
+    LocalTensor<int32_t> l0c = lc.Get<int32_t>();
+    Mmad(l0c, a2, b2, MmadParams(m, n, k, false, 0, false, false, false));
+    Fixpipe(gc, l0c, FixpipeParamsV220(n, m, m1 * 16, n, false));
+  });
+  CHECK_OK(run);
+  int bad = 0;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      int32_t want = 0;
+      for (int p = 0; p < k; ++p) want += int32_t{a[i * k + p]} * int32_t{bt[j * k + p]};
+      bad += c[i * n + j] != want;
+    }
+  }
+  CHECK_EQ(bad, 0);
+}
+
+// Two ND matrices in one DataCopy (srcNdMatrixStride, dstNzMatrixStride), rows dstNzNStride blocks apart, and the
+// zeros that pad a row's last column block; read back on the AIC.
+TWIN_TEST(nd2nz_places_each_element_by_the_documented_strides) {
+  const int rows = 3, cols = 20, src_d = 24, nd_stride = 80;  // two 3 x 20 matrices inside 24-wide GM rows
+  std::vector<half> gm(2 * nd_stride);
+  for (int i = 0; i < 2 * nd_stride; ++i) gm[i] = H(i);
+  const int c0_stride = 8, n_stride = 2, dst_nd = 512;  // in 32-byte blocks, blocks, elements
+  std::vector<double> l1(2 * dst_nd, -1.0);
+  twin_test::Run run;
+  RunAic(&run, "nd2nz_strides", [&] {
+    TPipe pipe;
+    TBuf<TPosition::B1> buf;
+    pipe.InitBuffer(buf, 2 * dst_nd * 2);
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(gm.data(), gm.size());
+    LocalTensor<half> t = buf.Get<half>();
+    for (int i = 0; i < 2 * dst_nd; ++i) t.SetValue(i, H(-1.0));
+    DataCopy(t, g, Nd2NzParams(2, rows, cols, nd_stride, src_d, c0_stride, n_stride, dst_nd));
+    for (int i = 0; i < 2 * dst_nd; ++i) l1[i] = t.GetValue(i).ToDouble();
+  });
+  CHECK_OK(run);
+  std::vector<double> want(2 * dst_nd, -1.0);
+  for (int i = 0; i < 2; ++i) {
+    for (int r = 0; r < rows; ++r) {
+      for (int c = 0; c < 32; ++c) {  // two column blocks of 16; columns 20..31 are the zero padding
+        want[i * dst_nd + (c / 16) * c0_stride * 16 + r * n_stride * 16 + c % 16] =
+            c < cols ? static_cast<double>(i * nd_stride + r * src_d + c) : 0.0;
+      }
+    }
+  }
+  int bad = 0;
+  for (int i = 0; i < 2 * dst_nd; ++i) bad += l1[i] != want[i];
+  CHECK_EQ(bad, 0);
+}
+
 TWIN_TEST(loaddata_past_l0a_buffer_is_named) {
   static std::vector<half> gm(16 * 64, H(1.0));
   const std::string e = AicViolation("l0a_oob", [] {
