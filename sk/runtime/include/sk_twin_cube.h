@@ -59,6 +59,32 @@ struct LoadData2DParamsV2 {
   uint8_t sid = 0;
 };
 
+// The fields of LoadData3DParamsV2 (the convolution's img2col load), with their documented defaults, so that
+// kernels naming it compile; its LoadData form is not implemented. U: padValue's type.
+template <typename U>
+struct LoadData3DParamsV2 {
+  uint8_t padList[4] = {0, 0, 0, 0};
+  uint16_t l1H = 0;
+  uint16_t l1W = 0;
+  uint16_t channelSize = 0;
+  uint16_t kExtension = 0;
+  uint16_t mExtension = 0;
+  uint16_t kStartPt = 0;
+  uint16_t mStartPt = 0;
+  uint8_t strideW = 1;
+  uint8_t strideH = 1;
+  uint8_t filterW = 1;
+  uint8_t filterH = 1;
+  uint8_t dilationFilterW = 1;
+  uint8_t dilationFilterH = 1;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  U padValue = 0;
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+};
+
 struct MmadParams {
   MmadParams() = default;
   MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, bool isBiasIn, int32_t fmOffsetIn, bool enSsparseIn,

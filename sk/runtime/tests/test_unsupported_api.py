@@ -61,6 +61,9 @@ CASES = {
                           "the CPU twin does not implement AscendC::Fixpipe with CFG_NZ"),
     "mmad_half_out": ("LocalTensor<half> h = buf.Get<half>(); Mmad(h, h, h, MmadParams());",
                       "Mmad: the CPU twin supports fm/filter/dst of half/half/float"),
+    "loaddata_3d_form": ("LocalTensor<half> h = buf.Get<half>(); LoadData3DParamsV2<half> p; p.l1H = 4; LoadData(h, h, p);",
+                         "the CPU twin does not implement AscendC::LoadData yet"),
+    "fixpipe_nz2nd_flag": ("SetFixpipeNz2ndFlag(1, 0, 0);", "the CPU twin does not implement AscendC::SetFixpipeNz2ndFlag yet"),
     "cast_double": ("LocalTensor<double> d = buf.Get<double>(); Cast(t, d, RoundMode::CAST_RINT, 8);",
                     "does not convert double"),
 }
