@@ -139,6 +139,33 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
   ::sk_twin_cube_nd2nz(&dst.ref_, &src.g_, sk_detail::Dtype<T>::value, f);
 }
 
+template <typename U>
+struct InitConstValueParams {
+  InitConstValueParams() = default;
+  InitConstValueParams(uint16_t repeatTimesIn, uint16_t blockNumIn, uint16_t dstGapIn, U initValueIn)
+      : repeatTimes(repeatTimesIn), blockNum(blockNumIn), dstGap(dstGapIn), initValue(initValueIn) {}
+  uint16_t repeatTimes = 0;
+  uint16_t blockNum = 0;
+  uint16_t dstGap = 0;
+  U initValue = 0;
+};
+
+// Fill (InitConstValue, its earlier name): repeatTimes runs of blockNum blocks set to initValue, dstGap blocks
+// between runs; a block is 32 bytes in L1, 512 bytes in L0A/L0B.
+template <typename T, typename U = T>
+inline void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& p) {
+  static_assert(std::is_same<T, U>::value, "AscendC::Fill: initValue's type must be the tensor's type");
+  static_assert(sk_detail::kOneOf<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>,
+                "AscendC::Fill: the CPU twin (as Atlas A2/A3) supports T = int16_t, uint16_t, half, bfloat16_t, "
+                "int32_t, uint32_t, float");
+  const T v = p.initValue;
+  ::sk_twin_cube_fill(&dst.ref_, sizeof(T), sk_detail::Bits(v), p.repeatTimes, p.blockNum, p.dstGap);
+}
+template <typename T, typename U = T>
+inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& p) {
+  Fill(dst, p);
+}
+
 template <typename T>
 inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) {
   if (p.addrMode != 0) ::sk_twin_fail("LoadData(L1->L0): addrMode is 1; allowed: 0 (only GM->L1 may decrement)");

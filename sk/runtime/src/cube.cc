@@ -137,6 +137,25 @@ void sk_twin_cube_load2d(const SkTwinLocalRef* dst, const SkTwinLocalRef* src, u
   }
 }
 
+void sk_twin_cube_fill(const SkTwinLocalRef* dst, uint32_t elem, uint64_t bits, uint32_t repeat, uint32_t blocks,
+                       uint32_t gap) {
+  const std::string call = "Fill(InitConstValueParams{repeatTimes " + Num(repeat) + ", blockNum " + Num(blocks) +
+                           ", dstGap " + Num(gap) + "})";
+  sk_twin::CheckMem(*dst, {sk_twin::kMemL1, sk_twin::kMemL0a, sk_twin::kMemL0b},
+                    "TPosition::A1/B1 (L1), A2 (L0A) or B2 (L0B)", call, "dst");
+  const uint64_t blk = sk_twin::LocalMemOf(*dst) == sk_twin::kMemL1 ? 32 : sk_twin::kFractal;
+  sk_twin::CheckAlign(*dst, static_cast<uint32_t>(blk), call, "dst");
+  sk_twin::CheckRange(repeat, 0, 32767, "repeatTimes", call);
+  sk_twin::CheckRange(blocks, 0, 32767, "blockNum", call);
+  sk_twin::CheckRange(gap, 0, 32767, "dstGap", call);
+  if (repeat == 0 || blocks == 0) return;  // a NOP, as documented
+  const uint64_t run = uint64_t{blocks} * blk, step = (uint64_t{blocks} + gap) * blk;
+  uint8_t* out = sk_twin::LocalAccess(*dst, 0, (uint64_t{repeat} - 1) * step + run, call, "dst");
+  for (uint64_t r = 0; r < repeat; ++r) {
+    for (uint64_t off = 0; off < run; off += elem) std::memcpy(out + r * step + off, &bits, elem);  // little-endian
+  }
+}
+
 void sk_twin_cube_mmad(const SkTwinLocalRef* c, const SkTwinLocalRef* a, const SkTwinLocalRef* b, uint32_t in_dtype,
                        uint32_t out_dtype, uint32_t m, uint32_t n, uint32_t k, uint32_t accumulate) {
   const std::string call = "Mmad<" + sk_twin::Dt(out_dtype) + ", " + sk_twin::Dt(in_dtype) + ">(MmadParams{m " +

@@ -238,6 +238,31 @@ TWIN_TEST(nd2nz_places_each_element_by_the_documented_strides) {
   CHECK_EQ(bad, 0);
 }
 
+// Fill: in L1 blocks of 32 bytes, in L0A of 512 bytes; runs dstGap blocks apart; InitConstValue is the same call.
+TWIN_TEST(fill_sets_runs_of_blocks_in_l1_and_l0a) {
+  std::vector<float> l1(64), l0a(3 * 128);
+  twin_test::Run run;
+  RunAic(&run, "fill", [&] {
+    TPipe pipe;
+    TBuf<TPosition::A1> b1;
+    TBuf<TPosition::A2> b2;
+    pipe.InitBuffer(b1, 64 * 4);
+    pipe.InitBuffer(b2, 3 * 512);
+    LocalTensor<float> t1 = b1.Get<float>(), t2 = b2.Get<float>();
+    for (int i = 0; i < 64; ++i) t1.SetValue(i, -1.0f);
+    for (int i = 0; i < 3 * 128; ++i) t2.SetValue(i, -1.0f);
+    Fill(t1, InitConstValueParams<float>(3, 1, 1, 2.5f));  // blocks 0, 2, 4 of 8 floats
+    InitConstValue(t2, {1, 2, 0, 0.5f});                  // fractals 0 and 1
+    for (int i = 0; i < 64; ++i) l1[i] = t1.GetValue(i);
+    for (int i = 0; i < 3 * 128; ++i) l0a[i] = t2.GetValue(i);
+  });
+  CHECK_OK(run);
+  int bad = 0;
+  for (int i = 0; i < 64; ++i) bad += l1[i] != ((i / 8) % 2 == 0 && i < 40 ? 2.5f : -1.0f);
+  for (int i = 0; i < 3 * 128; ++i) bad += l0a[i] != (i < 256 ? 0.5f : -1.0f);
+  CHECK_EQ(bad, 0);
+}
+
 TWIN_TEST(loaddata_past_l0a_buffer_is_named) {
   static std::vector<half> gm(16 * 64, H(1.0));
   const std::string e = AicViolation("l0a_oob", [] {
