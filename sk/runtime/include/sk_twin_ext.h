@@ -146,6 +146,9 @@ void sk_twin_set_deq_scale(uint64_t half_bits);
 /* The count of the last GatherMask (AscendCUtils::GetRsvdCnt). */
 uint64_t sk_twin_rsvd_cnt(void);
 
+/* The ACC_VAL register: the bits of the last ReduceSum (count form) result. */
+uint64_t sk_twin_acc_val(void);
+
 /* WholeReduceSum/Max/Min (op SK_TWIN_V_REDUCE_*), PairReduceSum (op 1000)
  * and BlockReduceSum/Max/Min (op + 100): one result group per repeat.
  * order: AscendC::ReduceOrder value (Max/Min). */

@@ -155,6 +155,8 @@ template <typename T>
 constexpr bool kB16B32 = kOneOf<T, half, bfloat16_t, float, int16_t, uint16_t, int32_t, uint32_t>;
 template <typename T>
 constexpr bool kFloatHalf = kOneOf<T, half, float>;
+template <typename T>
+constexpr bool kPowerTypes = kOneOf<T, half, float, int32_t>;
 }  // namespace sk_detail
 
 #define SK_TWIN_TYPES_OF(NAME, KIND, LIST) \
@@ -654,18 +656,19 @@ SK_TWIN_MATH_UNARY(Acosh, SK_TWIN_X_ACOSH)
 SK_TWIN_MATH_UNARY(Atanh, SK_TWIN_X_ATANH)
 #undef SK_TWIN_MATH_UNARY
 
-// Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor.
+// Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor (int32_t: exact
+// integer power, wrapping modulo 2^32 like the repeated multiply).
 template <typename T, bool isReuseSource = false>
 static inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                          const uint32_t calCount) {
-  SK_TWIN_TYPES_OF(Power, kFloatHalf, "half, float");
+  SK_TWIN_TYPES_OF(Power, kPowerTypes, "half, float, int32_t");
   SkTwinRep r = sk_detail::CountRep<T>(SK_TWIN_X_POWER, calCount);
   sk_detail::Run<T>(r, &dst, &src0.ref_, &src1.ref_);
 }
 template <typename T, bool isReuseSource = false>
 static inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const sk_detail::Scalar<T>& src1,
                          const uint32_t calCount) {
-  SK_TWIN_TYPES_OF(Power, kFloatHalf, "half, float");
+  SK_TWIN_TYPES_OF(Power, kPowerTypes, "half, float, int32_t");
   SkTwinRep r = sk_detail::CountRep<T>(SK_TWIN_X_POWER, calCount);
   r.scalar = sk_detail::Bits<T>(src1);
   sk_detail::Run<T>(r, &dst, &src0.ref_, nullptr);
@@ -673,7 +676,7 @@ static inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, 
 template <typename T, bool isReuseSource = false>
 static inline void Power(const LocalTensor<T>& dst, const sk_detail::Scalar<T>& src0, const LocalTensor<T>& src1,
                          const uint32_t calCount) {
-  SK_TWIN_TYPES_OF(Power, kFloatHalf, "half, float");
+  SK_TWIN_TYPES_OF(Power, kPowerTypes, "half, float, int32_t");
   SkTwinRep r = sk_detail::CountRep<T>(SK_TWIN_X_POWER, calCount);
   r.scalar = sk_detail::Bits<T>(src0);
   r.mode = 1;  // the scalar is the base

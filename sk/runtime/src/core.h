@@ -91,6 +91,7 @@ struct AscendState {
   uint32_t atomic = 0;            // SetAtomic*: 0 none, 1 add, 2 max, 3 min
   uint32_t atomic_dtype = 0;
   uint64_t rsvd_cnt = 0;           // elements the last GatherMask kept (GetRsvdCnt)
+  uint64_t acc_val = 0;            // bits of the last ReduceSum count-form result (GetAccVal)
   bool deq_set = false;            // SetDeqScale(half) was called; deq_scale its value
   double deq_scale = 0;
 };

@@ -220,6 +220,22 @@ double MathF(uint32_t op, double x, double y, uint32_t mode) {
   }
 }
 
+// Integer Power: base^exp by repeated multiplication, wrapping modulo 2^32
+// as int32_t arithmetic does. A negative exponent has no integer result the
+// documentation defines, so the launch fails rather than guess one.
+int64_t IntPower(int64_t base, int64_t exp) {
+  if (exp < 0) {
+    FailRule("Power<int32_t>", "exponent " + std::to_string(exp) + " is negative (base " + std::to_string(base) + ")",
+             "non-negative exponents (the twin does not model an integer result for negative ones)");
+  }
+  uint32_t result = 1, b = static_cast<uint32_t>(base);
+  for (uint64_t e = static_cast<uint64_t>(exp); e != 0; e >>= 1) {
+    if (e & 1) result *= b;
+    b *= b;
+  }
+  return static_cast<int32_t>(result);
+}
+
 // One lane's result: writes `out` (e bytes of dst) or *bit for a compare.
 void Lane(const SkTwinRep& a, double deq, const uint8_t* x, const uint8_t* y, const uint8_t* cur, bool sel, uint8_t* out,
           bool* bit) {
@@ -277,6 +293,14 @@ void Lane(const SkTwinRep& a, double deq, const uint8_t* x, const uint8_t* y, co
       std::memcpy(out, &v, e);
       return;
     }
+    case SK_TWIN_X_POWER:
+      if (!DtypeIsFloat(dt)) {
+        const int64_t xv = LoadI(dt, x);
+        const int64_t yv = y != nullptr ? LoadI(dt, y) : ScalarI(dt, a.scalar);
+        StoreI(dt, out, IntPower(a.mode == 1 ? yv : xv, a.mode == 1 ? xv : yv));
+        return;
+      }
+      [[fallthrough]];
     default:
       if (a.op >= SK_TWIN_X_FLOOR && a.op < SK_TWIN_X_END) {
         const double yv = y != nullptr ? LoadF(dt, y) : Scalar(dt, a.scalar);
@@ -775,6 +799,8 @@ void sk_twin_set_deq_scale(uint64_t half_bits) {
 }
 
 uint64_t sk_twin_rsvd_cnt(void) { return sk_twin::State("GetRsvdCnt").rsvd_cnt; }
+
+uint64_t sk_twin_acc_val(void) { return sk_twin::State("GetAccVal").acc_val; }
 
 void sk_twin_repeat_reduce(uint32_t op, uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* src,
                            uint32_t mask_kind, const uint64_t* mask, int64_t repeat, uint32_t dst_rep,
