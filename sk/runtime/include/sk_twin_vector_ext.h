@@ -785,8 +785,9 @@ static inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& s
                     params.ifExhaustedSuspension ? 1 : 0, params.repeatTimes);
 }
 
-// TransDataTo5HD (16-bit element types): each repeat transposes the 16 x 16
-// matrix of the 16 source DataBlocks into the 16 destination DataBlocks.
+// TransDataTo5HD (8-, 16- and 32-bit element types): each repeat transposes
+// the matrix of the 16 source DataBlocks into the 16 destination DataBlocks
+// (sk_twin_ext.h sk_twin_trans5hd says where each element goes).
 constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
 struct TransDataTo5HDParams {
   TransDataTo5HDParams() {}
@@ -802,27 +803,29 @@ struct TransDataTo5HDParams {
 };
 namespace sk_detail {
 template <typename T>
-constexpr bool kB16 = kOneOf<T, half, int16_t, uint16_t>;
+constexpr bool kTrans5hd = kOneOf<T, int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float>;
 }
 template <typename T>
 static inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
                                   const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
                                   const TransDataTo5HDParams& nchwconvParams) {
-  SK_TWIN_TYPES_OF(TransDataTo5HD, kB16, "half, int16_t, uint16_t (8- and 32-bit forms are not implemented)");
+  SK_TWIN_TYPES_OF(TransDataTo5HD, kTrans5hd, "int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float");
   SkTwinLocalRef d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
   for (int32_t i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
     d[i] = dstList[i].ref_;
     s[i] = srcList[i].ref_;
   }
   ::sk_twin_trans5hd(sk_detail::Dtype<T>::value, d, s, nullptr, nullptr, nchwconvParams.repeatTimes,
-                     nchwconvParams.dstRepStride, nchwconvParams.srcRepStride);
+                     nchwconvParams.dstRepStride, nchwconvParams.srcRepStride, nchwconvParams.dstHighHalf ? 1 : 0,
+                     nchwconvParams.srcHighHalf ? 1 : 0);
 }
 template <typename T>
 static inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
                                   const TransDataTo5HDParams& nchwconvParams) {
-  SK_TWIN_TYPES_OF(TransDataTo5HD, kB16, "half, int16_t, uint16_t (8- and 32-bit forms are not implemented)");
+  SK_TWIN_TYPES_OF(TransDataTo5HD, kTrans5hd, "int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float");
   ::sk_twin_trans5hd(sk_detail::Dtype<T>::value, nullptr, nullptr, dstList, srcList, nchwconvParams.repeatTimes,
-                     nchwconvParams.dstRepStride, nchwconvParams.srcRepStride);
+                     nchwconvParams.dstRepStride, nchwconvParams.srcRepStride, nchwconvParams.dstHighHalf ? 1 : 0,
+                     nchwconvParams.srcHighHalf ? 1 : 0);
 }
 
 // The sort family (Atlas A2/A3 layout, sk_twin_ext.h): Concat copies the

@@ -5,7 +5,8 @@
 //   - GetAccVal / GetReduceRepeatSumSpr: the ACC_VAL register that the count
 //     form of ReduceSum also writes its sum to;
 //   - the whole-tensor forms (count = the source's size) of the high-level
-//     element-wise math (Log, Log2, Log10, ...) and of Power.
+//     element-wise math (Log, Log2, Log10, ...) and of Power;
+//   - TransDataTo5HDImpl (pointer lists), Transpose(dst, src) 16 x 16.
 #ifndef SK_TWIN_VECTOR_EXT2_H_
 #define SK_TWIN_VECTOR_EXT2_H_
 
@@ -107,6 +108,39 @@ template <typename T, bool isReuseSource = false>
 static inline void Power(const LocalTensor<T>& dst, const sk_detail::Scalar<T>& src0, const LocalTensor<T>& src1,
                          const LocalTensor<uint8_t>& sharedTmpBuffer) {
   Power<T, isReuseSource>(dst, src0, src1, sharedTmpBuffer, static_cast<uint32_t>(src1.GetSize()));
+}
+
+// ------------------------------------------------------ transposes
+// TransDataTo5HDImpl: the toolkit's internal form some kernels call with two
+// lists of 16 UB pointers (made from GetPhyAddr, the UB address on the twin).
+template <typename T>
+static inline void TransDataTo5HDImpl(T* (&dstList)[NCHW_CONV_ADDR_LIST_SIZE], T* (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
+                                      const TransDataTo5HDParams& nchwconvParams) {
+  static_assert(sk_detail::kTrans5hd<T>,
+                "AscendC::TransDataTo5HDImpl: T is int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float");
+  uint64_t d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
+  for (int32_t i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+    d[i] = reinterpret_cast<uint64_t>(dstList[i]);
+    s[i] = reinterpret_cast<uint64_t>(srcList[i]);
+  }
+  ::sk_twin_trans5hd(sk_detail::Dtype<T>::value, nullptr, nullptr, d, s, nchwconvParams.repeatTimes,
+                     nchwconvParams.dstRepStride, nchwconvParams.srcRepStride, nchwconvParams.dstHighHalf ? 1 : 0,
+                     nchwconvParams.srcHighHalf ? 1 : 0);
+}
+
+// Transpose(dst, src): the 16 x 16 matrix of 2-byte elements at src
+// (16 consecutive DataBlocks) transposed into dst; the same instruction as a
+// one-repeat TransDataTo5HD over consecutive blocks.
+template <typename T>
+static inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src) {
+  static_assert(sk_detail::kOneOf<T, half, int16_t, uint16_t>,
+                "AscendC::Transpose(dst, src): the CPU twin (as Atlas A2/A3) supports T = half, int16_t, uint16_t");
+  LocalTensor<T> d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
+  for (int32_t i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+    d[i] = dst[i * 16];
+    s[i] = src[i * 16];
+  }
+  TransDataTo5HD<T>(d, s, TransDataTo5HDParams(false, false, 1, 0, 0));
 }
 
 }  // namespace AscendC

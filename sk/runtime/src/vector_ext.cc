@@ -704,10 +704,15 @@ void sk_twin_reduce_axis(uint32_t op, uint32_t dtype, const SkTwinLocalRef* dst,
 
 void sk_twin_trans5hd(uint32_t dtype, const SkTwinLocalRef* dst_refs, const SkTwinLocalRef* src_refs,
                       const uint64_t* dst_addrs, const uint64_t* src_addrs, int64_t repeat, uint32_t dst_rep,
-                      uint32_t src_rep) {
+                      uint32_t src_rep, uint32_t dst_high, uint32_t src_high) {
+  const uint64_t e = sk_twin::DtypeSize(dtype);
+  if (e != 1 && e != 2 && e != 4) FailRule("TransDataTo5HD", "element size " + Num(e), "1, 2 or 4 bytes");
   const std::string call = std::string("TransDataTo5HD<") + sk_twin::DtypeName(dtype) + ">(repeatTimes " +
                            std::to_string(repeat) + ", dstRepStride " + Num(dst_rep) + ", srcRepStride " +
-                           Num(src_rep) + ")";
+                           Num(src_rep) + (e == 1 ? std::string(", dstHighHalf ") + (dst_high ? "true" : "false") + ", srcHighHalf " +
+                                                 (src_high ? "true" : "false")
+                                           : std::string()) +
+                           ")";
   sk_twin::CheckRepeat(repeat, call);
   if (repeat == 0) return;
   const uint64_t blk = sk_twin::kUbBlock;
@@ -727,14 +732,27 @@ void sk_twin_trans5hd(uint32_t dtype, const SkTwinLocalRef* dst_refs, const SkTw
     if (addr % blk != 0) FailRule(call, role + " is UB address " + Num(addr) + ", not 32-byte aligned", "align it");
     return static_cast<uint8_t*>(::sk_twin_local(1, addr + off, blk));
   };
+  // Each repeat reads the 16 source DataBlocks as a 16-row matrix and writes
+  // its columns: b16 column j fills DataBlock j; b8 column (srcHighHalf ? 16 :
+  // 0) + j fills half j of the destination (dstHighHalf: bytes 16..31); b32
+  // column p (8 of them) fills DataBlocks 2p (rows 0-7) and 2p + 1 (rows 8-15).
   for (int64_t r = 0; r < repeat; ++r) {
-    uint16_t m[16][16];
+    uint8_t m[16][32];
     for (uint32_t i = 0; i < 16; ++i) std::memcpy(m[i], block(false, i, r), blk);
-    for (uint32_t j = 0; j < 16; ++j) {
-      uint16_t col[16];
-      for (uint32_t i = 0; i < 16; ++i) col[i] = m[i][j];
-      std::memcpy(block(true, j, r), col, blk);
+    uint8_t out[16][32];
+    for (uint32_t k = 0; k < 16; ++k) {
+      if (e == 1) std::memcpy(out[k], block(true, k, r), blk);  // the other half stays
     }
+    for (uint32_t i = 0; i < 16; ++i) {
+      if (e == 2) {
+        for (uint32_t j = 0; j < 16; ++j) std::memcpy(&out[j][i * 2], &m[i][j * 2], 2);
+      } else if (e == 1) {
+        for (uint32_t j = 0; j < 16; ++j) out[j][(dst_high ? 16 : 0) + i] = m[i][(src_high ? 16 : 0) + j];
+      } else {
+        for (uint32_t p = 0; p < 8; ++p) std::memcpy(&out[2 * p + i / 8][(i % 8) * 4], &m[i][p * 4], 4);
+      }
+    }
+    for (uint32_t k = 0; k < 16; ++k) std::memcpy(block(true, k, r), out[k], blk);
   }
 }
 
