@@ -289,6 +289,10 @@ uint32_t sk_twin_que_count(uint32_t que, uint32_t what); /* 0: in queue, 1: free
 void sk_twin_buf_get(uint32_t buf, uint64_t elems, uint32_t elem, uint64_t offset, uint32_t with_offset,
                      SkTwinLocalRef* out);
 
+/* The tensor from a raw UB address (GetPhyAddr) to the end of the live
+ * buffer holding it (the toolkit's *Impl forms take pointers); fails the
+ * launch naming `call` when no live buffer holds it. */
+void sk_twin_local_ref_at(uint64_t addr, const char* call, SkTwinLocalRef* out);
 /* Element access: host memory for [byte_off, byte_off+bytes) of a tensor. */
 void* sk_twin_local_at(const SkTwinLocalRef* t, uint64_t byte_off, uint64_t bytes, const char* call);
 /* A LocalTensor view: operator[] (offset), SetSize (new size); both in bytes. */

@@ -6,7 +6,8 @@
 //     form of ReduceSum also writes its sum to;
 //   - the whole-tensor forms (count = the source's size) of the high-level
 //     element-wise math (Log, Log2, Log10, ...) and of Power;
-//   - TransDataTo5HDImpl (pointer lists), Transpose(dst, src) 16 x 16.
+//   - TransDataTo5HDImpl (pointer lists), Transpose(dst, src) 16 x 16;
+//   - ScalarCast, DataCopyPadGm2UBImpl/UB2GMImpl, TQueSync, Trap, ONE_BLK_FLOAT_NUM.
 #ifndef SK_TWIN_VECTOR_EXT2_H_
 #define SK_TWIN_VECTOR_EXT2_H_
 
@@ -109,6 +110,57 @@ static inline void Power(const LocalTensor<T>& dst, const sk_detail::Scalar<T>& 
                          const LocalTensor<uint8_t>& sharedTmpBuffer) {
   Power<T, isReuseSource>(dst, src0, src1, sharedTmpBuffer, static_cast<uint32_t>(src1.GetSize()));
 }
+
+// ScalarCast<T, U, roundMode>(value): the older name of the scalar
+// Cast<T, U, roundMode> (float to half or int32_t).
+template <typename T, typename U, RoundMode roundMode>
+static inline U ScalarCast(T valueIn) {
+  return Cast<T, U, roundMode>(valueIn);
+}
+
+// ------------------------------------------------------ data movement
+// DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl: the toolkit's pointer forms of
+// DataCopyPad (UB side: a GetPhyAddr address inside a live buffer, checked
+// as the tensor from there to the buffer's end; GM side unchecked).
+template <typename T>
+static inline void DataCopyPadGm2UBImpl(T* dst, T* src, const DataCopyExtParams& intriParams,
+                                        const DataCopyPadExtParams<T>& padParams, uint8_t cacheMode = 0) {
+  (void)cacheMode;
+  LocalTensor<T> d;
+  ::sk_twin_local_ref_at(reinterpret_cast<uint64_t>(dst), "DataCopyPadGm2UBImpl", &d.ref_);
+  GlobalTensor<T> g;
+  g.SetGlobalBuffer(src);
+  DataCopyPad(d, g, intriParams, padParams);
+}
+template <typename T>
+static inline void DataCopyPadUB2GMImpl(T* dst, T* src, const DataCopyExtParams& intriParams, uint8_t cacheMode = 0) {
+  (void)cacheMode;
+  LocalTensor<T> s;
+  ::sk_twin_local_ref_at(reinterpret_cast<uint64_t>(src), "DataCopyPadUB2GMImpl", &s.ref_);
+  GlobalTensor<T> g;
+  g.SetGlobalBuffer(dst);
+  DataCopyPad(g, s, intriParams);
+}
+
+// ------------------------------------------------------ sync and debug
+// TQueSync<src, dst>: SetFlag/WaitFlag between two pipes (counted like the
+// HardEvent forms; the twin runs each core's pipes in program order).
+template <pipe_t src, pipe_t dst>
+class TQueSync {
+ public:
+  void SetFlag(TEventID id) {
+    (void)id;
+    ::sk_twin_count(SK_TWIN_COUNTER_PIPE_FLAG, 1);
+  }
+  void WaitFlag(TEventID id) {
+    (void)id;
+    ::sk_twin_count(SK_TWIN_COUNTER_PIPE_FLAG, 1);
+  }
+};
+
+// Trap(): stops the core; in CPU mode it acts as a failed assert, so the
+// launch fails naming it.
+static inline void Trap() { ::sk_twin_fail("AscendC::Trap() was called: the kernel stopped its AI Core"); }
 
 // ------------------------------------------------------ transposes
 // TransDataTo5HDImpl: the toolkit's internal form some kernels call with two

@@ -219,6 +219,20 @@ using sk_twin::UbSlot;
 
 extern "C" {
 
+void sk_twin_local_ref_at(uint64_t addr, const char* call, SkTwinLocalRef* out) {
+  AscendState& st = sk_twin::State(call);
+  for (uint32_t i = 1; i < st.slots.size(); ++i) {
+    const UbSlot& s = st.slots[i];
+    if (s.state != SlotState::kFree && addr >= s.addr && addr < uint64_t{s.addr} + s.bytes) {
+      *out = SkTwinLocalRef{static_cast<uint32_t>(addr), static_cast<uint32_t>(uint64_t{s.addr} + s.bytes - addr), i,
+                            s.gen};
+      return;
+    }
+  }
+  FailRule(call, "UB address " + Num(addr) + " is not inside a live buffer",
+           "pass an address (GetPhyAddr) inside a tensor from AllocTensor, DeQue or TBuf::Get");
+}
+
 uint32_t sk_twin_pipe_create(void* pipe) {
   AscendState& st = sk_twin::State("TPipe");
   PipeRec rec;
