@@ -723,7 +723,8 @@ static inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0
                            CMPMODE cmpMode, uint32_t count) {
   static_assert(sk_detail::kOneOf<T, half, float, int32_t>,
                 "AscendC::Compare: the CPU twin (as Atlas A2/A3) supports T = half, float, int32_t (EQ only)");
-  static_assert(sk_detail::kOneOf<U, uint8_t, int8_t>, "AscendC::Compare: the mask tensor is uint8_t or int8_t");
+  static_assert(sk_detail::kOneOf<U, uint8_t, int8_t, uint16_t, uint32_t, uint64_t>,
+                "AscendC::Compare: the mask tensor is uint8_t or int8_t (or the wider unsigned types Select reads)");
   sk_twin_compare(sk_detail::Dtype<T>::value, static_cast<uint32_t>(cmpMode), &dst.ref_, &src0.ref_, &src1.ref_, 0,
                   count);
 }
@@ -732,7 +733,8 @@ static inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src
                             const sk_detail::Scalar<T> src1, CMPMODE cmpMode, uint32_t count) {
   static_assert(sk_detail::kOneOf<T, half, float, int32_t>,
                 "AscendC::Compares: the CPU twin supports T = half, float, int32_t");
-  static_assert(sk_detail::kOneOf<U, uint8_t, int8_t>, "AscendC::Compares: the mask tensor is uint8_t or int8_t");
+  static_assert(sk_detail::kOneOf<U, uint8_t, int8_t, uint16_t, uint32_t, uint64_t>,
+                "AscendC::Compares: the mask tensor is uint8_t or int8_t (or the wider unsigned types Select reads)");
   sk_twin_compare(sk_detail::Dtype<T>::value, static_cast<uint32_t>(cmpMode), &dst.ref_, &src0.ref_, nullptr,
                   sk_detail::Bits<T>(src1), count);
 }

@@ -55,7 +55,9 @@ extern "C" {
 #define SK_TWIN_X_ASINH 64u
 #define SK_TWIN_X_ACOSH 65u
 #define SK_TWIN_X_ATANH 66u
-#define SK_TWIN_X_END 67u
+#define SK_TWIN_X_FUSED_MUL_ADD 67u  /* dst = src0 * dst + src1 */
+#define SK_TWIN_X_MUL_ADD_DST 68u    /* dst = src0 * src1 + dst (src: src_dtype) */
+#define SK_TWIN_X_END 69u
 
 /* How the lanes of a call are chosen. */
 #define SK_TWIN_MASK_COUNT 0u  /* count form: mask[0] elements, contiguous */

@@ -398,7 +398,8 @@ template <typename T, typename U>
 static inline void CheckCompareTypes() {
   static_assert(kOneOf<T, half, float, int32_t>,
                 "AscendC::Compare: the CPU twin (as Atlas A2/A3) supports T = half, float, int32_t (EQ only)");
-  static_assert(kOneOf<U, uint8_t, int8_t>, "AscendC::Compare: the mask tensor is uint8_t or int8_t");
+  static_assert(kOneOf<U, uint8_t, int8_t, uint16_t, uint32_t, uint64_t>,
+                "AscendC::Compare: the mask tensor is uint8_t or int8_t (or the wider unsigned types Select reads)");
 }
 template <typename T, typename U>
 static inline void CheckSelectTypes() {

@@ -7,6 +7,7 @@
 //   - the whole-tensor forms (count = the source's size) of the high-level
 //     element-wise math (Log, Log2, Log10, ...) and of Power;
 //   - TransDataTo5HDImpl (pointer lists), Transpose(dst, src) 16 x 16;
+//   - FusedMulAdd, MulAddDst (count and mask/repeat forms);
 //   - ScalarCast, DataCopyPadGm2UBImpl/UB2GMImpl, TQueSync, Trap, ONE_BLK_FLOAT_NUM.
 #ifndef SK_TWIN_VECTOR_EXT2_H_
 #define SK_TWIN_VECTOR_EXT2_H_
@@ -22,6 +23,8 @@ namespace AscendC {
 
 // float elements in one 32-byte DataBlock (a toolkit constant kernels name).
 constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / sizeof(float);
+// Elements Brcb takes per repeat (each fills one DataBlock).
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
 
 // ------------------------------------------------------------ ACC_VAL
 // The register holds the bits of the last ReduceSum(dst, src, tmp, count)
@@ -117,6 +120,70 @@ template <typename T, typename U, RoundMode roundMode>
 static inline U ScalarCast(T valueIn) {
   return Cast<T, U, roundMode>(valueIn);
 }
+
+// ------------------------------------------------------ fused multiply-add
+// FusedMulAdd: dst = src0 * dst + src1 (half, float). MulAddDst: dst =
+// src0 * src1 + dst with <T, U> = <half, half>, <float, float> or <float,
+// half>. Each lane is computed exactly and rounded once to T.
+namespace sk_detail {
+template <typename T, typename U>
+constexpr bool kMulAddDst = (std::is_same<T, U>::value && kOneOf<T, half, float>) ||
+                            (std::is_same<T, float>::value && std::is_same<U, half>::value);
+}
+#define SK_TWIN_FMA_TYPES \
+  static_assert(sk_detail::kOneOf<T, half, float>, "AscendC::FusedMulAdd: the CPU twin (as Atlas A2/A3) supports T = half, float")
+#define SK_TWIN_MAD_TYPES                                                        \
+  static_assert(sk_detail::kMulAddDst<T, U>, "AscendC::MulAddDst: the CPU twin (as Atlas A2/A3) supports " \
+                                             "<half, half>, <float, float>, <float, half>")
+template <typename T>
+static inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                               const int32_t& count) {
+  SK_TWIN_FMA_TYPES;
+  SkTwinRep r = sk_detail::CountRep<T>(SK_TWIN_X_FUSED_MUL_ADD, count);
+  sk_detail::Run<T>(r, &dst, &src0.ref_, &src1.ref_);
+}
+template <typename T, bool isSetMask = true>
+static inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                               uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+  SK_TWIN_FMA_TYPES;
+  SkTwinRep r = sk_detail::Rep<T>(SK_TWIN_X_FUSED_MUL_ADD, isSetMask, mask, repeatTime);
+  sk_detail::Strides(r, repeatParams);
+  sk_detail::Run<T>(r, &dst, &src0.ref_, &src1.ref_);
+}
+template <typename T, bool isSetMask = true>
+static inline void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                               const uint64_t mask[], const uint8_t repeatTime,
+                               const BinaryRepeatParams& repeatParams) {
+  SK_TWIN_FMA_TYPES;
+  SkTwinRep r = sk_detail::Rep<T>(SK_TWIN_X_FUSED_MUL_ADD, isSetMask, mask, repeatTime);
+  sk_detail::Strides(r, repeatParams);
+  sk_detail::Run<T>(r, &dst, &src0.ref_, &src1.ref_);
+}
+template <typename T, typename U>
+static inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
+                             const int32_t& count) {
+  SK_TWIN_MAD_TYPES;
+  SkTwinRep r = sk_detail::CountRep<T, U>(SK_TWIN_X_MUL_ADD_DST, count);
+  sk_detail::Run<T>(r, &dst, &src0.ref_, &src1.ref_);
+}
+template <typename T, typename U, bool isSetMask = true>
+static inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
+                             uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+  SK_TWIN_MAD_TYPES;
+  SkTwinRep r = sk_detail::Rep<T, U>(SK_TWIN_X_MUL_ADD_DST, isSetMask, mask, repeatTime);
+  sk_detail::Strides(r, repeatParams);
+  sk_detail::Run<T>(r, &dst, &src0.ref_, &src1.ref_);
+}
+template <typename T, typename U, bool isSetMask = true>
+static inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
+                             const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+  SK_TWIN_MAD_TYPES;
+  SkTwinRep r = sk_detail::Rep<T, U>(SK_TWIN_X_MUL_ADD_DST, isSetMask, mask, repeatTime);
+  sk_detail::Strides(r, repeatParams);
+  sk_detail::Run<T>(r, &dst, &src0.ref_, &src1.ref_);
+}
+#undef SK_TWIN_FMA_TYPES
+#undef SK_TWIN_MAD_TYPES
 
 // ------------------------------------------------------ data movement
 // DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl: the toolkit's pointer forms of

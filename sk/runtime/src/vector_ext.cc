@@ -37,6 +37,8 @@ const char* XName(uint32_t op) {
     case SK_TWIN_X_SHIFT_LEFT: return "ShiftLeft";
     case SK_TWIN_X_SHIFT_RIGHT: return "ShiftRight";
     case SK_TWIN_X_AXPY: return "Axpy";
+    case SK_TWIN_X_FUSED_MUL_ADD: return "FusedMulAdd";
+    case SK_TWIN_X_MUL_ADD_DST: return "MulAddDst";
     case SK_TWIN_X_CAST: return "Cast";
     case SK_TWIN_X_COPY: return "Copy";
     case SK_TWIN_X_COMPARE: return "Compare";
@@ -91,7 +93,7 @@ std::string MaskText(uint32_t kind, const uint64_t* mask) {
 
 std::string RepCall(const SkTwinRep& a) {
   std::string t = DtypeName(a.dtype);
-  if (a.op == SK_TWIN_X_CAST || a.op == SK_TWIN_X_AXPY) t += std::string(", ") + DtypeName(a.src_dtype);
+  if (a.op == SK_TWIN_X_CAST || a.op == SK_TWIN_X_AXPY || a.op == SK_TWIN_X_MUL_ADD_DST) t += std::string(", ") + DtypeName(a.src_dtype);
   std::string s = std::string(XName(a.op)) + "<" + t + ">(";
   if (a.op == SK_TWIN_X_CAST) s += std::string(RoundName(a.mode)) + ", ";
   if (a.op == SK_TWIN_X_COMPARE || a.op == SK_TWIN_X_COMPARE_REG) s += std::string(CmpName(a.mode)) + ", ";
@@ -188,7 +190,7 @@ uint64_t RawBits(const uint8_t* p, uint32_t e) {
 bool TwoSources(uint32_t op) {
   return (op <= SK_TWIN_V_MIN) || op == SK_TWIN_X_AND || op == SK_TWIN_X_OR || op == SK_TWIN_X_COMPARE ||
          op == SK_TWIN_X_SELECT || op == SK_TWIN_X_COMPARE_REG || op == SK_TWIN_X_SELECT_REG ||
-         op == SK_TWIN_X_POWER;
+         op == SK_TWIN_X_POWER || op == SK_TWIN_X_FUSED_MUL_ADD || op == SK_TWIN_X_MUL_ADD_DST;
 }
 
 // The high-level element-wise math, exact in double before the one rounding.
@@ -253,6 +255,12 @@ void Lane(const SkTwinRep& a, double deq, const uint8_t* x, const uint8_t* y, co
       return;
     case SK_TWIN_X_AXPY:
       StoreF(dt, out, LoadF(st, x) * Scalar(st, a.scalar) + LoadF(dt, cur));
+      return;
+    case SK_TWIN_X_FUSED_MUL_ADD:  // both exact in double, rounded once to T
+      StoreF(dt, out, LoadF(dt, x) * LoadF(dt, cur) + LoadF(dt, y));
+      return;
+    case SK_TWIN_X_MUL_ADD_DST:
+      StoreF(dt, out, LoadF(st, x) * LoadF(st, y) + LoadF(dt, cur));
       return;
     case SK_TWIN_X_SELECT:
     case SK_TWIN_X_SELECT_REG:
