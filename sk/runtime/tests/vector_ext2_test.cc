@@ -1,0 +1,345 @@
+// sk_twin_vector_ext2.h against references worked out here from the
+// documented semantics: ReduceSum's ACC_VAL register (GetAccVal), the
+// whole-tensor math forms, integer Power, TransDataTo5HD's 8- and 32-bit
+// layouts (NC1HWC0 with C0 = 32 / 16), Transpose, FusedMulAdd/MulAddDst,
+// the pointer forms of DataCopyPad and TransDataTo5HD, ScalarCast, TQueSync,
+// Trap, and a kernel's own CeilDiv beside AscendC's. The rules (a negative
+// integer exponent, a UB address outside every live buffer, a mask beyond a
+// repeat) fail with their message.
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ascendc_util.h"
+#include "ub_test_util.h"
+
+using namespace AscendC;
+using ascendc_test::H;
+using ascendc_test::RefHalf;
+using ascendc_test::RunAiv;
+using ub_test::At;
+using ub_test::Put;
+using ub_test::Violation;
+using ub_test::WithUb;
+
+// A kernel's own CeilDiv at global scope, as ops-nn's avg_pool3_d_grad has it:
+// with `using namespace AscendC` a call with (int64_t, int) must pick this one.
+static uint64_t CeilDiv(uint64_t x, uint64_t y) { return y == 0 ? x : (x + y - 1) / y; }
+
+namespace {
+
+TWIN_TEST(reduce_sum_leaves_its_sum_in_acc_val) {
+  float got_f = 0;
+  int64_t raw = 0;
+  half got_h;
+  std::vector<uint8_t> io(4096);
+  for (size_t k = 0; k < 100; ++k) Put<float>(&io, 4 * k, static_cast<float>(k));         // sum 4950
+  for (size_t k = 0; k < 40; ++k) Put<half>(&io, 1024 + 2 * k, H(0.5 * static_cast<double>(k)));  // sum 390
+  WithUb(&io, [&](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    ReduceSum<float>(f[512], f, f[768], 100);
+    got_f = GetAccVal<float>();
+    raw = GetAccVal();
+    LocalTensor<half> h = ub.ReinterpretCast<half>();
+    ReduceSum<half>(h[1536], h[512], h[1600], 40);
+    got_h = GetReduceRepeatSumSpr<half>();
+  });
+  CHECK_EQ(got_f, 4950.0f);
+  CHECK_EQ(At<float>(io, 2048), 4950.0f);  // dst[0] holds the same sum
+  uint32_t bits;
+  const float want = 4950.0f;
+  std::memcpy(&bits, &want, 4);
+  CHECK_EQ(static_cast<uint32_t>(raw), bits);
+  CHECK_EQ(got_h.bits_, RefHalf(390.0));
+}
+
+TWIN_TEST(whole_tensor_math_forms_take_the_source_size) {
+  // Log2 of powers of two and Log10 of powers of ten are exact; the 9th element (outside the sized view) stays.
+  std::vector<uint8_t> io(4096);
+  const float p2[8] = {1, 2, 4, 8, 1024, 0.5f, 0.25f, 1.0f / 1024};
+  const float p10[8] = {1, 10, 100, 1000, 1e4f, 1e5f, 1e6f, 1e7f};
+  for (size_t k = 0; k < 8; ++k) {
+    Put<float>(&io, 4 * k, p2[k]);
+    Put<float>(&io, 64 + 4 * k, p10[k]);
+    Put<float>(&io, 128 + 4 * k, static_cast<float>(std::exp(static_cast<double>(k))));
+  }
+  for (size_t k = 0; k < 64; ++k) Put<float>(&io, 1024 + 4 * k, -9.0f);
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    LocalTensor<float> a = f[0], b = f[16], c = f[32];
+    a.SetSize(8);
+    b.SetSize(8);
+    c.SetSize(8);
+    Log2<float>(f[256], a);
+    Log10<float>(f[272], b, ub[3072]);  // the sharedTmpBuffer form
+    Log<float>(f[288], c);
+  });
+  const float want2[8] = {0, 1, 2, 3, 10, -1, -2, -10};
+  int bad = 0;
+  for (size_t k = 0; k < 8; ++k) {
+    bad += At<float>(io, 1024 + 4 * k) != want2[k];
+    bad += At<float>(io, 1088 + 4 * k) != static_cast<float>(k);
+    bad += std::fabs(At<float>(io, 1152 + 4 * k) - static_cast<float>(k)) > 1e-5f;
+  }
+  bad += At<float>(io, 1024 + 32) != -9.0f;  // element 8 is not written
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(integer_power_is_exact_and_wraps_like_int32) {
+  std::vector<uint8_t> io(4096);
+  const int32_t base[8] = {3, -2, 2, 0, 7, -1, 5, 1};
+  const int32_t expo[8] = {4, 3, 31, 0, 1, 5, 0, 30};
+  for (size_t k = 0; k < 8; ++k) {
+    Put<int32_t>(&io, 4 * k, base[k]);
+    Put<int32_t>(&io, 64 + 4 * k, expo[k]);
+  }
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<int32_t> t = ub.ReinterpretCast<int32_t>();
+    Power<int32_t>(t[256], t, t[16], 8);  // tensor ^ tensor
+    LocalTensor<int32_t> first4 = t[0];
+    first4.SetSize(4);
+    Power<int32_t, false>(t[272], first4, 3);        // tensor ^ scalar, whole tensor
+    LocalTensor<int32_t> e4 = t[16];
+    e4.SetSize(4);
+    Power<int32_t, false>(t[288], 2, e4);            // scalar ^ tensor, whole tensor
+  });
+  // 2^31 does not fit: the repeated multiply wraps to INT32_MIN.
+  const int32_t want[8] = {81, -8, INT32_MIN, 1, 7, -1, 1, 1};
+  const int32_t cubes[4] = {27, -8, 8, 0};
+  const int32_t twos[4] = {16, 8, INT32_MIN, 1};
+  int bad = 0;
+  for (size_t k = 0; k < 8; ++k) bad += At<int32_t>(io, 1024 + 4 * k) != want[k];
+  for (size_t k = 0; k < 4; ++k) {
+    bad += At<int32_t>(io, 1088 + 4 * k) != cubes[k];
+    bad += At<int32_t>(io, 1152 + 4 * k) != twos[k];
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(integer_power_with_a_negative_exponent_is_named) {
+  const std::string err = Violation("pow_neg", [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<int32_t> t = ub.ReinterpretCast<int32_t>();
+    t.SetValue(0, 5);
+    Power<int32_t, false>(t[64], t, -2, 8);
+  });
+  CHECK_CONTAINS(err, "Power<int32_t>");
+  CHECK_CONTAINS(err, "exponent -2 is negative");
+}
+
+TWIN_TEST(trans_data_to_5hd_8_bit_moves_half_blocks) {
+  // b8: 16 source blocks of 32 bytes; column (srcHighHalf ? 16 : 0) + j goes to half (dstHighHalf) of block j.
+  std::vector<uint8_t> io(4096);
+  for (size_t i = 0; i < 512; ++i) io[i] = static_cast<uint8_t>((i * 7 + 3) & 0xff);
+  for (size_t i = 1024; i < 1536; ++i) io[i] = 0xEE;
+  const std::vector<uint8_t> b = io;
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<uint8_t> src[16], dst[16];
+    for (uint32_t i = 0; i < 16; ++i) {
+      src[i] = ub[32 * i];
+      dst[i] = ub[1024 + 32 * i];
+    }
+    TransDataTo5HD<uint8_t>(dst, src, TransDataTo5HDParams(true, false, 1, 0, 0));  // low columns -> high halves
+  });
+  int bad = 0;
+  for (size_t j = 0; j < 16; ++j) {
+    for (size_t i = 0; i < 16; ++i) {
+      bad += io[1024 + 32 * j + 16 + i] != b[32 * i + j];
+      bad += io[1024 + 32 * j + i] != 0xEE;  // the low half is kept
+    }
+  }
+  CHECK_EQ(bad, 0);
+  // srcHighHalf: columns 16..31 into the low halves.
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<int8_t> s = ub.ReinterpretCast<int8_t>();
+    LocalTensor<int8_t> src[16], dst[16];
+    for (uint32_t i = 0; i < 16; ++i) {
+      src[i] = s[32 * i];
+      dst[i] = s[2048 + 32 * i];
+    }
+    TransDataTo5HD<int8_t>(dst, src, TransDataTo5HDParams(false, true, 1, 0, 0));
+  });
+  for (size_t j = 0; j < 16; ++j) {
+    for (size_t i = 0; i < 16; ++i) bad += io[2048 + 32 * j + i] != b[32 * i + 16 + j];
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(trans_data_to_5hd_32_bit_is_nc1hwc0_with_c0_16) {
+  // 16 channel planes of 8 floats each (src block c); NC1HWC0 with C0 = 16: position p's 16 channels are the
+  // 16 consecutive floats at 16 * p of the destination (two DataBlocks per position). Two repeats, src stride 1
+  // block, dst stride 16 blocks.
+  std::vector<uint8_t> io(8192);
+  for (size_t c = 0; c < 16; ++c) {
+    for (size_t p = 0; p < 16; ++p) Put<float>(&io, 4 * (c * 16 + p), static_cast<float>(c * 100 + p));
+  }
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    LocalTensor<float> src[16], dst[16];
+    for (uint32_t i = 0; i < 16; ++i) {
+      src[i] = f[16 * i];          // plane c: 16 positions, two blocks
+      dst[i] = f[512 + 8 * i];     // consecutive blocks
+    }
+    TransDataTo5HD<float>(dst, src, TransDataTo5HDParams(false, false, 2, 16, 1));
+  });
+  int bad = 0;
+  for (size_t p = 0; p < 16; ++p) {
+    for (size_t c = 0; c < 16; ++c) bad += At<float>(io, 4 * (512 + 16 * p + c)) != static_cast<float>(c * 100 + p);
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(transpose_and_the_pointer_list_form_transpose_16_by_16) {
+  std::vector<uint8_t> io(4096);
+  for (size_t k = 0; k < 256; ++k) Put<uint16_t>(&io, 2 * k, static_cast<uint16_t>(k * 13 + 1));
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<uint16_t> u = ub.ReinterpretCast<uint16_t>();
+    Transpose(u[256], u);
+    int16_t* d[16];
+    int16_t* s[16];
+    for (int i = 0; i < 16; ++i) {
+      s[i] = reinterpret_cast<int16_t*>(u.GetPhyAddr()) + 16 * i;
+      d[i] = reinterpret_cast<int16_t*>(u.GetPhyAddr()) + 512 + 16 * i;
+    }
+    TransDataTo5HDImpl(d, s, TransDataTo5HDParams(false, false, 1, 0, 0));
+  });
+  int bad = 0;
+  for (size_t i = 0; i < 16; ++i) {
+    for (size_t j = 0; j < 16; ++j) {
+      const uint16_t want = static_cast<uint16_t>((i * 16 + j) * 13 + 1);
+      bad += At<uint16_t>(io, 512 + 2 * (j * 16 + i)) != want;
+      bad += At<uint16_t>(io, 1024 + 2 * (j * 16 + i)) != want;
+    }
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(fused_mul_add_and_mul_add_dst) {
+  // FusedMulAdd: dst = src0 * dst + src1; MulAddDst: dst += src0 * src1 (float += half * half). Exact values.
+  std::vector<uint8_t> io(8192);
+  for (size_t k = 0; k < 64; ++k) {
+    Put<float>(&io, 4 * k, 0.5f * static_cast<float>(k));        // src0
+    Put<float>(&io, 256 + 4 * k, 1.0f);                           // src1
+    Put<float>(&io, 512 + 4 * k, 2.0f);                           // dst
+    Put<half>(&io, 1024 + 2 * k, H(0.25 * static_cast<double>(k)));
+    Put<half>(&io, 1280 + 2 * k, H(2.0));
+    Put<float>(&io, 1536 + 4 * k, 10.0f);
+  }
+  for (size_t k = 0; k < 128; ++k) {
+    Put<half>(&io, 2048 + 2 * k, H(static_cast<double>(k % 16)));
+    Put<half>(&io, 2304 + 2 * k, H(-1.0));
+    Put<half>(&io, 2560 + 2 * k, H(3.0));
+  }
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    FusedMulAdd(f[128], f, f[64], 64);
+    LocalTensor<half> h = ub.ReinterpretCast<half>();
+    MulAddDst(f[384], h[512], h[640], 64);
+    // mask 100 of 128 half lanes, one repeat: lanes 100..127 keep 3.0.
+    FusedMulAdd(h[1280], h[1024], h[1152], 100, 1, BinaryRepeatParams{1, 1, 1, 8, 8, 8});
+  });
+  int bad = 0;
+  for (size_t k = 0; k < 64; ++k) {
+    bad += At<float>(io, 512 + 4 * k) != 0.5f * static_cast<float>(k) * 2.0f + 1.0f;
+    bad += At<float>(io, 1536 + 4 * k) != 0.25f * static_cast<float>(k) * 2.0f + 10.0f;
+  }
+  for (size_t k = 0; k < 128; ++k) {
+    const double want = k < 100 ? static_cast<double>(k % 16) * 3.0 - 1.0 : 3.0;
+    bad += At<uint16_t>(io, 2560 + 2 * k) != RefHalf(want);
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(fused_mul_add_mask_beyond_a_repeat_is_named) {
+  const std::string err = Violation("fma_mask", [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    FusedMulAdd(f[128], f, f[64], 65, 1, BinaryRepeatParams{1, 1, 1, 8, 8, 8});
+  });
+  CHECK_CONTAINS(err, "FusedMulAdd");
+  CHECK_CONTAINS(err, "mask");
+}
+
+TWIN_TEST(compare_into_a_uint16_mask_feeds_select) {
+  std::vector<uint8_t> io(4096);
+  for (size_t k = 0; k < 64; ++k) {
+    Put<float>(&io, 4 * k, static_cast<float>(k % 7));
+    Put<float>(&io, 256 + 4 * k, 3.0f);
+  }
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    LocalTensor<uint16_t> mask = ub.ReinterpretCast<uint16_t>()[512];
+    Compare(mask, f, f[64], CMPMODE::LT, 64);
+    Select(f[384], mask, f, f[64], SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);  // min(a, 3)
+  });
+  int bad = 0;
+  for (size_t k = 0; k < 64; ++k) {
+    const bool lt = static_cast<float>(k % 7) < 3.0f;
+    bad += ((io[1024 + k / 8] >> (k % 8)) & 1) != (lt ? 1 : 0);
+    bad += At<float>(io, 1536 + 4 * k) != std::fmin(static_cast<float>(k % 7), 3.0f);
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(data_copy_pad_pointer_forms_move_and_pad) {
+  // 10 floats from GM into UB, padded on the right with 6 x -1 to the 64-byte block end, then 10 back out.
+  std::vector<float> gm(16, 0.0f), out(16, 7.0f);
+  for (size_t k = 0; k < 10; ++k) gm[k] = static_cast<float>(k) + 0.5f;
+  std::vector<uint8_t> io(4096, 0);
+  WithUb(&io, [&](LocalTensor<uint8_t>& ub) {
+    float* u = reinterpret_cast<float*>(ub.GetPhyAddr()) + 64;
+    DataCopyPadGm2UBImpl(u, gm.data(), DataCopyExtParams(1, 40, 0, 0, 0),
+                         DataCopyPadExtParams<float>(true, 0, 6, -1.0f));
+    DataCopyPadUB2GMImpl(out.data(), u, DataCopyExtParams(1, 40, 0, 0, 0));
+  });
+  int bad = 0;
+  for (size_t k = 0; k < 16; ++k) {
+    bad += At<float>(io, 256 + 4 * k) != (k < 10 ? gm[k] : -1.0f);
+    bad += out[k] != (k < 10 ? gm[k] : 7.0f);
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(data_copy_pad_pointer_outside_every_buffer_is_named) {
+  std::vector<float> gm(8, 1.0f);
+  const std::string err = Violation("pad_ptr", [&](LocalTensor<uint8_t>& ub) {
+    float* u = reinterpret_cast<float*>(ub.GetPhyAddr()) + 4096 / sizeof(float);  // just past the 4 KiB buffer
+    DataCopyPadGm2UBImpl(u, gm.data(), DataCopyExtParams(1, 32, 0, 0, 0), DataCopyPadExtParams<float>());
+  });
+  CHECK_CONTAINS(err, "DataCopyPadGm2UBImpl");
+  CHECK_CONTAINS(err, "is not inside a live buffer");
+}
+
+TWIN_TEST(scalar_cast_rounds_by_its_mode) {
+  CHECK_EQ((ScalarCast<float, int32_t, RoundMode::CAST_ROUND>(2.5f)), 3);
+  CHECK_EQ((ScalarCast<float, int32_t, RoundMode::CAST_ROUND>(-2.5f)), -3);
+  CHECK_EQ((ScalarCast<float, int32_t, RoundMode::CAST_RINT>(2.5f)), 2);
+  CHECK_EQ((ScalarCast<float, int32_t, RoundMode::CAST_FLOOR>(-1.5f)), -2);
+  CHECK_EQ((ScalarCast<float, half, RoundMode::CAST_RINT>(1.0f / 3.0f)).bits_, RefHalf(1.0 / 3.0));
+}
+
+TWIN_TEST(tque_sync_counts_its_flags_and_trap_stops_the_launch) {
+  twin_test::Run run;
+  RunAiv(&run, "sync", [] {
+    TQueSync<PIPE_MTE2, PIPE_V> sync;
+    sync.SetFlag(0);
+    sync.WaitFlag(0);
+  });
+  CHECK_OK(run);
+  CHECK_EQ(run.counter(SK_TWIN_COUNTER_PIPE_FLAG), 2u);
+  twin_test::Run trapped;
+  RunAiv(&trapped, "trapper", [] { Trap(); });
+  CHECK_EQ(trapped.status, SK_TWIN_KERNEL_ERROR);
+  CHECK_CONTAINS(trapped.error(), "AscendC::Trap() was called");
+}
+
+TWIN_TEST(a_kernels_own_ceil_div_wins_over_ascendc_s) {
+  const int64_t n = 1000000;
+  CHECK_EQ(CeilDiv(n, 3), 333334u);  // AscendC's 16-bit form would truncate
+  CHECK_EQ(BRCB_BROADCAST_NUMBER, 8u);
+  CHECK_EQ(ONE_BLK_FLOAT_NUM, 8u);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
