@@ -119,6 +119,48 @@ def test_tiling_prelude_finds_shared_registrations(tmp_path):
     assert "template <> struct sk_twin::OpTilingForKey<3UL> { using type = AlphaTiling; };" in beta
 
 
+def test_tiling_prelude_leaves_a_struct_the_kernel_defines_to_the_kernel(tmp_path):
+    """A host BEGIN_TILING_DATA_DEF struct whose name the kernel defines itself (REGISTER_TILING_DEFAULT with its own
+    struct) is neither defined nor registered again; a struct only an Ascend 950 kernel folder defines still is."""
+    host, kernel = tmp_path / "gamma" / "op_host", tmp_path / "gamma" / "op_kernel"
+    (kernel / "arch35").mkdir(parents=True)
+    host.mkdir(parents=True)
+    (host / "gamma_tiling.h").write_text(
+        "BEGIN_TILING_DATA_DEF(GammaTiling)\nTILING_DATA_FIELD_DEF(int64_t, n);\nEND_TILING_DATA_DEF;\n"
+        "BEGIN_TILING_DATA_DEF(DeltaTiling)\nTILING_DATA_FIELD_DEF(int64_t, m);\nEND_TILING_DATA_DEF;\n"
+        "REGISTER_TILING_DATA_CLASS(Gamma, GammaTiling)\nREGISTER_TILING_DATA_CLASS(Gamma_2, DeltaTiling)\n")
+    (kernel / "gamma_tiling_data.h").write_text("struct __attribute__((aligned(8))) GammaTiling {\n  int64_t n;\n};\n")
+    (kernel / "arch35" / "t.h").write_text("struct DeltaTiling { int64_t m; };\n// struct Commented {\n")
+    cfg = tmp_path / "gamma" / "op_host" / "config" / "ascend910b" / "gamma_binary.json"
+    op = opsrc.Operator("gamma", tmp_path / "gamma", kernel / "gamma.cpp", (cfg,))
+    assert opsrc.kernel_structs(op) == {"GammaTiling"}
+    text = opsrc.tiling_prelude(op)
+    assert "BEGIN_TILING_DATA_DEF(GammaTiling)" not in text and "OpTilingDefault" not in text
+    assert "BEGIN_TILING_DATA_DEF(DeltaTiling)" in text
+    assert "template <> struct sk_twin::OpTilingForKey<2UL> { using type = DeltaTiling; };" in text
+
+
+def test_variant_defines_take_the_op_definitions_parameter_names(tmp_path):
+    """The ADK names -DDTYPE_<P> after the op definition's parameter at each index (the binary config may say `y`
+    where the definition says `z`); without a definition, or with another parameter count, the config's names."""
+    from sk.twin import survey as sv
+    host = tmp_path / "eps" / "op_host"
+    host.mkdir(parents=True)
+    (host / "eps_def.cpp").write_text(
+        'this->Input("x")\n    .DataType({ge::DT_FLOAT});\n// this->Input("old")\n'
+        'this->Input("indice");\nthis->Output("z");\nconfig310p.Input("other");\n')
+    op = opsrc.Operator("eps", tmp_path / "eps", tmp_path / "eps" / "op_kernel" / "eps.cpp", ())
+    assert opsrc.def_param_names(op) == (["x", "indice"], ["z"])
+    v = cannop.Variant(0, "b", (cannop.Param("x", "float32", "ND"), cannop.Param("indices", "int32", "ND")),
+                       (cannop.Param("y", "float32", "ND"),))
+    named = sv._named_as_defined(v, opsrc.def_param_names(op))
+    defines = cannop.variant_defines(named)
+    assert "-DDTYPE_INDICE=int32_t" in defines and "-DDTYPE_Z=float" in defines
+    assert not any(d.startswith(("-DDTYPE_INDICES=", "-DDTYPE_Y=")) for d in defines)
+    assert sv._named_as_defined(v, (["x"], ["z"])) == v  # another input count: unchanged
+    assert sv._named_as_defined(v, None) == v
+
+
 def test_call_counts(capsys):
     files, ops = apicalls.kernel_files(REPO, "ascend910b", ["ops"])
     assert [o.name for o in ops] == ["gather_pick", "mode_pick", "no_header", "scale_add"]
