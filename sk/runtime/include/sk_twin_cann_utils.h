@@ -74,6 +74,8 @@ constexpr int32_t CeilDivision(int32_t num1, int32_t num2) { return num2 == 0 ? 
 // match for arguments that need converting, as on the device.
 template <typename Unused = void>
 constexpr uint16_t CeilDiv(uint16_t a, uint16_t b) { return b == 0 ? 0 : static_cast<uint16_t>((a + b - 1) / b); }
+template <typename Unused = void>
+constexpr uint16_t CeilAlign(uint16_t a, uint16_t b) { return static_cast<uint16_t>(CeilDiv(a, b) * b); }
 
 // The shape operand of the SoftMax family (the APIs themselves are in sk_twin_not_yet.h).
 struct SoftMaxShapeInfo {

@@ -8,6 +8,7 @@
 //     element-wise math (Log, Log2, Log10, ...) and of Power;
 //   - TransDataTo5HDImpl (pointer lists), Transpose(dst, src) 16 x 16;
 //   - FusedMulAdd, MulAddDst (count and mask/repeat forms);
+//   - Sum (the high-level row sums with SumParams), CumSum (line by line);
 //   - ScalarCast, DataCopyPadGm2UBImpl/UB2GMImpl, TQueSync, Trap, ONE_BLK_FLOAT_NUM.
 #ifndef SK_TWIN_VECTOR_EXT2_H_
 #define SK_TWIN_VECTOR_EXT2_H_
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "sk_twin_ext.h"
 #include "sk_twin_vector_ext.h"
@@ -184,6 +186,83 @@ static inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& sr
 }
 #undef SK_TWIN_FMA_TYPES
 #undef SK_TWIN_MAD_TYPES
+
+// ------------------------------------------------------ Sum (high level)
+// Sum: dst[i] = the sum of the n elements of row i of an [outter, inner]
+// source whose rows are stored padded to 32 bytes (inner = n rounded up to a
+// 32-byte multiple, as documented); the rows are reduced like ReduceSum<AR>.
+struct SumParams {
+  uint32_t outter = 1;
+  uint32_t inner;
+  uint32_t n;
+};
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+static inline void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const SumParams& sumParams) {
+  static_assert(sk_detail::kOneOf<T, half, float>, "AscendC::Sum: T is half or float");
+  static_assert(reduceDim == -1, "AscendC::Sum: reduceDim is -1 (the last dimension)");
+  const uint32_t per_block = ONE_BLK_SIZE / sizeof(T);
+  if (sumParams.n < 1 || sumParams.n > sumParams.inner ||
+      sumParams.inner != (sumParams.n + per_block - 1) / per_block * per_block) {
+    ::sk_twin_fail("AscendC::Sum: SumParams.inner must be SumParams.n (at least 1) rounded up to a 32-byte multiple "
+                   "of elements");
+  }
+  ::sk_twin_reduce_axis(SK_TWIN_V_REDUCE_SUM, sk_detail::Dtype<T>::value, &dstTensor.ref_, &srcTensor.ref_,
+                        sumParams.outter, sumParams.n, 1, 1);
+}
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+static inline void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                       const LocalTensor<uint8_t>& sharedTmpBuffer, const SumParams& sumParams) {
+  (void)sharedTmpBuffer;
+  Sum<T, reduceDim, isReuseSource, isBasicBlock>(dstTensor, srcTensor, sumParams);
+}
+
+// ------------------------------------------------------ CumSum (high level)
+// CumSum over an [outter, inner] tensor, line by line: isLastAxis adds along
+// each row (out[i][j] = out[i][j-1] + src[i][j]), else down the rows
+// (out[i][j] = out[i-1][j] + src[i][j]). The running sums are kept in float
+// (half is widened, each output rounded once to half); outputLastRow also
+// writes the last output row to lastRowTensor.
+enum class CumSumAlgorithm { CUMSUM_ALGORITHM_LINEBYLINE = 0, CUMSUM_ALGORITHM_SKLANSKY = 1 };
+struct CumSumConfig {
+  bool isLastAxis{true};
+  bool isReuseSource{false};
+  bool outputLastRow{false};
+  CumSumAlgorithm algorithm{CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+};
+constexpr CumSumConfig defaultCumSumConfig = {true, false, false, CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+struct CumSumInfo {
+  uint32_t outter{0};
+  uint32_t inner{0};
+};
+template <typename T, const CumSumConfig& config = defaultCumSumConfig>
+static inline void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor, const LocalTensor<T>& srcTensor,
+                          const CumSumInfo& cumSumInfo) {
+  static_assert(sk_detail::kOneOf<T, half, float>, "AscendC::CumSum: T is half or float");
+  static_assert(config.algorithm == CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE,
+                "AscendC::CumSum: Atlas A2/A3 has the line-by-line algorithm only (Sklansky is Ascend 950's)");
+  const uint32_t rows = cumSumInfo.outter, cols = cumSumInfo.inner;
+  if (rows == 0 || cols == 0 || (uint64_t{cols} * sizeof(T)) % ONE_BLK_SIZE != 0) {
+    ::sk_twin_fail("AscendC::CumSum: CumSumInfo outter and inner must be above 0 and inner * sizeof(T) a multiple "
+                   "of 32 bytes");
+  }
+  std::vector<float> acc(config.isLastAxis ? 1 : cols, 0.0f);
+  for (uint32_t i = 0; i < rows; ++i) {
+    if (config.isLastAxis) acc[0] = 0.0f;
+    for (uint32_t j = 0; j < cols; ++j) {
+      const uint32_t k = i * cols + j;  // element accesses are bounds-checked against each tensor
+      float& a = acc[config.isLastAxis ? 0 : j];
+      a = a + static_cast<float>(srcTensor.GetValue(k));
+      dstTensor.SetValue(k, static_cast<T>(a));
+      if (config.outputLastRow && i + 1 == rows) lastRowTensor.SetValue(j, static_cast<T>(a));
+    }
+  }
+}
+template <typename T, const CumSumConfig& config = defaultCumSumConfig>
+static inline void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor, const LocalTensor<T>& srcTensor,
+                          LocalTensor<uint8_t>& sharedTmpBuffer, const CumSumInfo& cumSumInfo) {
+  (void)sharedTmpBuffer;
+  CumSum<T, config>(dstTensor, lastRowTensor, srcTensor, cumSumInfo);
+}
 
 // ------------------------------------------------------ data movement
 // DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl: the toolkit's pointer forms of

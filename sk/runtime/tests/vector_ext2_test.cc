@@ -281,6 +281,81 @@ TWIN_TEST(compare_into_a_uint16_mask_feeds_select) {
   CHECK_EQ(bad, 0);
 }
 
+TWIN_TEST(sum_adds_the_n_elements_of_each_padded_row) {
+  // outter 3 rows of n = 3 halves stored 16 apart (inner 16); the padding holds 100s that must not count.
+  std::vector<uint8_t> io(4096);
+  for (size_t r = 0; r < 3; ++r) {
+    for (size_t j = 0; j < 16; ++j) Put<half>(&io, 2 * (r * 16 + j), H(j < 3 ? static_cast<double>(r * 3 + j + 1) : 100.0));
+  }
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<half> h = ub.ReinterpretCast<half>();
+    SumParams p;
+    p.outter = 3;
+    p.inner = 16;
+    p.n = 3;
+    Sum(h[512], h, p);
+  });
+  CHECK_EQ(At<uint16_t>(io, 1024), RefHalf(6.0));
+  CHECK_EQ(At<uint16_t>(io, 1026), RefHalf(15.0));
+  CHECK_EQ(At<uint16_t>(io, 1028), RefHalf(24.0));
+}
+
+TWIN_TEST(sum_with_an_unpadded_inner_is_named) {
+  const std::string err = Violation("sum_inner", [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    SumParams p;
+    p.outter = 2;
+    p.inner = 3;  // 12 bytes: not a 32-byte multiple
+    p.n = 3;
+    Sum(f[256], f, ub[2048], p);
+  });
+  CHECK_CONTAINS(err, "AscendC::Sum: SumParams.inner must be SumParams.n");
+}
+
+constexpr CumSumConfig kRows{false, false, true};  // down the rows, with the last row
+constexpr CumSumConfig kCols{true, false, false};  // along each row
+
+TWIN_TEST(cum_sum_along_either_axis) {
+  // src [3, 8] floats k; rows: out[i][j] = sum over i' <= i; cols: sum over j' <= j; half along rows of 16.
+  std::vector<uint8_t> io(8192);
+  for (size_t k = 0; k < 24; ++k) Put<float>(&io, 4 * k, static_cast<float>(k));
+  for (size_t k = 0; k < 32; ++k) Put<half>(&io, 4096 + 2 * k, H(0.5 * static_cast<double>(k % 16)));
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    LocalTensor<float> down = f[64], last = f[128], along = f[192], unused = f[256];
+    CumSum<float, kRows>(down, last, f, CumSumInfo{3, 8});
+    LocalTensor<uint8_t> tmp = ub[3072];
+    CumSum<float, kCols>(along, unused, f, tmp, CumSumInfo{3, 8});
+    LocalTensor<half> h = ub.ReinterpretCast<half>();
+    LocalTensor<half> hd = h[2560], hl = h[2600];
+    CumSum<half>(hd, hl, h[2048], CumSumInfo{2, 16});
+  });
+  int bad = 0;
+  for (size_t i = 0; i < 3; ++i) {
+    for (size_t j = 0; j < 8; ++j) {
+      float rows = 0, cols = 0;
+      for (size_t r = 0; r <= i; ++r) rows += static_cast<float>(r * 8 + j);
+      for (size_t c = 0; c <= j; ++c) cols += static_cast<float>(i * 8 + c);
+      bad += At<float>(io, 256 + 4 * (i * 8 + j)) != rows;
+      bad += At<float>(io, 768 + 4 * (i * 8 + j)) != cols;
+      if (i == 2) bad += At<float>(io, 512 + 4 * j) != rows;
+    }
+  }
+  for (size_t i = 0; i < 2; ++i) {
+    for (size_t j = 0; j < 16; ++j) bad += At<uint16_t>(io, 5120 + 2 * (i * 16 + j)) != RefHalf(0.25 * j * (j + 1));
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(cum_sum_with_an_unaligned_inner_is_named) {
+  const std::string err = Violation("cumsum_inner", [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    LocalTensor<float> d = f[256], l = f[512];
+    CumSum<float>(d, l, f, CumSumInfo{2, 5});
+  });
+  CHECK_CONTAINS(err, "inner * sizeof(T) a multiple of 32 bytes");
+}
+
 TWIN_TEST(data_copy_pad_pointer_forms_move_and_pad) {
   // 10 floats from GM into UB, padded on the right with 6 x -1 to the 64-byte block end, then 10 back out.
   std::vector<float> gm(16, 0.0f), out(16, 7.0f);
@@ -338,6 +413,7 @@ TWIN_TEST(a_kernels_own_ceil_div_wins_over_ascendc_s) {
   CHECK_EQ(CeilDiv(n, 3), 333334u);  // AscendC's 16-bit form would truncate
   CHECK_EQ(BRCB_BROADCAST_NUMBER, 8u);
   CHECK_EQ(ONE_BLK_FLOAT_NUM, 8u);
+  static_assert(AscendC::CeilAlign(33, 32) == 64 && AscendC::CeilAlign(65535, 2) == 0, "16-bit, wraps like the device");
 }
 
 }  // namespace
