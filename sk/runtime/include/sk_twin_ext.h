@@ -154,6 +154,9 @@ uint64_t sk_twin_rsvd_cnt(void);
 /* The ACC_VAL register: the bits of the last ReduceSum (count form) result. */
 uint64_t sk_twin_acc_val(void);
 
+/* GetMrgSortResult: the pairs the last MrgSort took from each of its 4 lists. */
+void sk_twin_mrg_sort_result(uint16_t* taken);
+
 /* WholeReduceSum/Max/Min (op SK_TWIN_V_REDUCE_*), PairReduceSum (op 1000)
  * and BlockReduceSum/Max/Min (op + 100): one result group per repeat.
  * order: AscendC::ReduceOrder value (Max/Min). */

@@ -8,7 +8,8 @@
 //     element-wise math (Log, Log2, Log10, ...) and of Power;
 //   - TransDataTo5HDImpl (pointer lists), Transpose(dst, src) 16 x 16;
 //   - FusedMulAdd, MulAddDst (count and mask/repeat forms);
-//   - Sum (the high-level row sums with SumParams), CumSum (line by line);
+//   - Sum (the high-level row sums with SumParams), CumSum (line by line),
+//     GetMrgSortResult;
 //   - ScalarCast, DataCopyPadGm2UBImpl/UB2GMImpl, TQueSync, Trap, ONE_BLK_FLOAT_NUM.
 #ifndef SK_TWIN_VECTOR_EXT2_H_
 #define SK_TWIN_VECTOR_EXT2_H_
@@ -262,6 +263,18 @@ static inline void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTens
                           LocalTensor<uint8_t>& sharedTmpBuffer, const CumSumInfo& cumSumInfo) {
   (void)sharedTmpBuffer;
   CumSum<T, config>(dstTensor, lastRowTensor, srcTensor, cumSumInfo);
+}
+
+// GetMrgSortResult: how many pairs the last MrgSort took from each list (all
+// of them, unless ifExhaustedSuspension stopped it when one ran out).
+static inline void GetMrgSortResult(uint16_t& mrgSortList1, uint16_t& mrgSortList2, uint16_t& mrgSortList3,
+                                    uint16_t& mrgSortList4) {
+  uint16_t taken[4];
+  ::sk_twin_mrg_sort_result(taken);
+  mrgSortList1 = taken[0];
+  mrgSortList2 = taken[1];
+  mrgSortList3 = taken[2];
+  mrgSortList4 = taken[3];
 }
 
 // ------------------------------------------------------ data movement

@@ -92,6 +92,7 @@ struct AscendState {
   uint32_t atomic_dtype = 0;
   uint64_t rsvd_cnt = 0;           // elements the last GatherMask kept (GetRsvdCnt)
   uint64_t acc_val = 0;            // bits of the last ReduceSum count-form result (GetAccVal)
+  uint16_t mrg_taken[4] = {0, 0, 0, 0};  // pairs the last MrgSort took from each list (GetMrgSortResult)
   bool deq_set = false;            // SetDeqScale(half) was called; deq_scale its value
   double deq_scale = 0;
 };

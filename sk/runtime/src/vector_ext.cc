@@ -783,6 +783,7 @@ void sk_twin_mrgsort(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLoca
     FailRule(call, "repeatTimes " + std::to_string(repeat) + " with lists that are not 4 of one length",
              "repeatTimes > 1 needs validBit 15, equal lengths, contiguous lists and ifExhaustedSuspension false");
   }
+  std::vector<uint64_t> pos;
   for (int64_t r = 0; r < repeat; ++r) {
     const uint64_t shift = static_cast<uint64_t>(r) * total * 8;
     std::vector<std::vector<uint8_t>> in(lists);
@@ -791,7 +792,7 @@ void sk_twin_mrgsort(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLoca
       in[k].assign(p, p + uint64_t{lens[k]} * 8);
     }
     std::vector<uint8_t> out;
-    std::vector<uint64_t> pos(lists, 0);
+    pos.assign(lists, 0);
     while (true) {
       int64_t pick = -1;
       double best = 0;
@@ -816,6 +817,9 @@ void sk_twin_mrgsort(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLoca
       std::memcpy(d, out.data(), out.size());
     }
   }
+  // GetMrgSortResult: the pairs taken from each list (by the last repeat).
+  sk_twin::AscendState& st = sk_twin::State("MrgSort");
+  for (uint32_t k = 0; k < 4; ++k) st.mrg_taken[k] = k < pos.size() ? static_cast<uint16_t>(pos[k]) : 0;
 }
 
 void sk_twin_set_deq_scale(uint64_t half_bits) {
@@ -827,6 +831,11 @@ void sk_twin_set_deq_scale(uint64_t half_bits) {
 uint64_t sk_twin_rsvd_cnt(void) { return sk_twin::State("GetRsvdCnt").rsvd_cnt; }
 
 uint64_t sk_twin_acc_val(void) { return sk_twin::State("GetAccVal").acc_val; }
+
+void sk_twin_mrg_sort_result(uint16_t* taken) {
+  const sk_twin::AscendState& st = sk_twin::State("GetMrgSortResult");
+  for (int k = 0; k < 4; ++k) taken[k] = st.mrg_taken[k];
+}
 
 void sk_twin_repeat_reduce(uint32_t op, uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* src,
                            uint32_t mask_kind, const uint64_t* mask, int64_t repeat, uint32_t dst_rep,

@@ -356,6 +356,34 @@ TWIN_TEST(cum_sum_with_an_unaligned_inner_is_named) {
   CHECK_CONTAINS(err, "inner * sizeof(T) a multiple of 32 bytes");
 }
 
+TWIN_TEST(get_mrg_sort_result_counts_the_pairs_taken) {
+  // Two descending lists of 4 (score, index) pairs: A = 9 8 7 6, B = 5 4 3 2. With ifExhaustedSuspension the merge
+  // stops once A runs out (4 from A, 0 from B); without it, it takes all 8.
+  std::vector<uint8_t> io(4096);
+  for (size_t k = 0; k < 4; ++k) {
+    Put<float>(&io, 8 * k, static_cast<float>(9 - k));
+    Put<uint32_t>(&io, 8 * k + 4, static_cast<uint32_t>(k));
+    Put<float>(&io, 256 + 8 * k, static_cast<float>(5 - k));
+    Put<uint32_t>(&io, 256 + 8 * k + 4, static_cast<uint32_t>(10 + k));
+  }
+  uint16_t stop[4] = {9, 9, 9, 9}, all[4] = {9, 9, 9, 9};
+  WithUb(&io, [&](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    const uint16_t lens[4] = {4, 4, 0, 0};
+    MrgSortSrcList<float> lists(f, f[64], f[128], f[128]);
+    MrgSort(f[256], lists, MrgSort4Info(lens, true, 3, 1));
+    GetMrgSortResult(stop[0], stop[1], stop[2], stop[3]);
+    MrgSort(f[512], lists, MrgSort4Info(lens, false, 3, 1));
+    GetMrgSortResult(all[0], all[1], all[2], all[3]);
+  });
+  CHECK_EQ(stop[0], 4);
+  CHECK_EQ(stop[1] + stop[2] + stop[3], 0);
+  CHECK_EQ(all[0], 4);
+  CHECK_EQ(all[1], 4);
+  CHECK_EQ(all[2] + all[3], 0);
+  CHECK_EQ(At<float>(io, 2048 + 8 * 7), 2.0f);  // the full merge ends with B's last
+}
+
 TWIN_TEST(data_copy_pad_pointer_forms_move_and_pad) {
   // 10 floats from GM into UB, padded on the right with 6 x -1 to the 64-byte block end, then 10 back out.
   std::vector<float> gm(16, 0.0f), out(16, 7.0f);
