@@ -9,16 +9,19 @@
 //   - TransDataTo5HDImpl (pointer lists), Transpose(dst, src) 16 x 16;
 //   - FusedMulAdd, MulAddDst (count and mask/repeat forms);
 //   - Sum (the high-level row sums with SumParams), CumSum (line by line),
-//     GetMrgSortResult;
+//     GetMrgSortResult, SoftMax and SoftmaxGrad (ND), Select/SelectWithBytesMask (byte mask);
 //   - ScalarCast, DataCopyPadGm2UBImpl/UB2GMImpl, TQueSync, Trap, ONE_BLK_FLOAT_NUM.
 #ifndef SK_TWIN_VECTOR_EXT2_H_
 #define SK_TWIN_VECTOR_EXT2_H_
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <vector>
 
+#include "sk_twin_adv_tiling.h"
+#include "sk_twin_cann_utils.h"
 #include "sk_twin_ext.h"
 #include "sk_twin_vector_ext.h"
 
@@ -277,6 +280,204 @@ static inline void GetMrgSortResult(uint16_t& mrgSortList1, uint16_t& mrgSortLis
   mrgSortList4 = taken[3];
 }
 
+// ------------------------------------------------------ SoftmaxGrad (ND)
+// For each row i of the [srcM, srcK] tensors (softmaxShapeInfo's shape, or
+// the tiling's when its srcK is 0): s_i = sum_j grad[i][j] * src[i][j] over
+// the whole (padded) row, in float; isFront writes s_i to the first
+// DataBlock of row i of dst (rows of 32 bytes), otherwise
+// dst[i][j] = (grad[i][j] - s_i) * src[i][j].
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+static inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                               const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, bool isFront = false,
+                               const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(sk_detail::kOneOf<T, half, float>, "AscendC::SoftmaxGrad: T is half or float");
+  static_assert(!isDataFormatNZ, "the CPU twin does not implement AscendC::SoftmaxGrad yet (or not this form of it: NZ)");
+  const bool own = softmaxShapeInfo.srcK != 0;
+  const uint32_t rows = own ? softmaxShapeInfo.srcM : tiling.srcM;
+  const uint32_t cols = own ? softmaxShapeInfo.srcK : tiling.srcK;
+  if (cols == 0 || (uint64_t{cols} * sizeof(T)) % ONE_BLK_SIZE != 0) {
+    ::sk_twin_fail("AscendC::SoftmaxGrad: the last axis (srcK) must be above 0 and 32-byte aligned");
+  }
+  const uint32_t per_block = ONE_BLK_SIZE / sizeof(T);
+  std::vector<float> g(cols), x(cols);
+  for (uint32_t i = 0; i < rows; ++i) {
+    float sum = 0.0f;
+    for (uint32_t j = 0; j < cols; ++j) {  // read the row first: dst may be src
+      g[j] = static_cast<float>(gradTensor.GetValue(i * cols + j));
+      x[j] = static_cast<float>(srcTensor.GetValue(i * cols + j));
+      sum += g[j] * x[j];
+    }
+    if (isFront) {
+      for (uint32_t j = 0; j < per_block; ++j) dstTensor.SetValue(i * per_block + j, static_cast<T>(sum));
+    } else {
+      for (uint32_t j = 0; j < cols; ++j) dstTensor.SetValue(i * cols + j, static_cast<T>((g[j] - sum) * x[j]));
+    }
+  }
+}
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+static inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                               const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                               const SoftMaxTiling& tiling, bool isFront = false,
+                               const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  (void)sharedTmpBuffer;
+  SoftmaxGrad<T, isReuseSource, isDataFormatNZ>(dstTensor, gradTensor, srcTensor, tiling, isFront, softmaxShapeInfo);
+}
+
+// ------------------------------------------------ Select with a byte mask
+// The high-level Select (older name SelectWithBytesMask): over firstAxis
+// rows, element j of row i is chosen by mask[i * maskLastAxis + j] (a value,
+// not a bit): 0 takes the first operand, anything else the second. The rows
+// of src are 32-byte aligned; the mask's are too, a multiple of 16 elements
+// and at least as long (the rest of a mask row is not used).
+namespace sk_detail {
+template <typename T, typename U>
+static inline void SelectBytes(const LocalTensor<T>& dst, const LocalTensor<T>* tensor, T scalar, bool tensor_first,
+                               const LocalTensor<U>& mask, const SelectWithBytesMaskShapeInfo& info) {
+  static_assert(kOneOf<T, half, float>, "AscendC::Select (byte mask): T is half or float");
+  static_assert(kOneOf<U, bool, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t>,
+                "AscendC::Select (byte mask): the mask is bool, int8_t, uint8_t, int16_t, uint16_t, int32_t or uint32_t");
+  const uint32_t rows = info.firstAxis, n = info.srcLastAxis, mk = info.maskLastAxis;
+  if ((uint64_t{n} * sizeof(T)) % ONE_BLK_SIZE != 0 || (uint64_t{mk} * sizeof(U)) % ONE_BLK_SIZE != 0 || mk % 16 != 0 ||
+      mk < n) {
+    ::sk_twin_fail("AscendC::Select (byte mask): srcLastAxis must be 32-byte aligned, maskLastAxis 32-byte aligned, a "
+                   "multiple of 16 and at least srcLastAxis");
+  }
+  for (uint32_t i = 0; i < rows; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      const bool second = static_cast<bool>(mask.GetValue(i * mk + j));
+      const bool from_tensor = second != tensor_first;
+      dst.SetValue(i * n + j, from_tensor ? tensor->GetValue(i * n + j) : scalar);
+    }
+  }
+}
+}  // namespace sk_detail
+template <typename T, typename U, bool isReuseMask = true>
+static inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, sk_detail::Scalar<T> src1,
+                          const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                          const SelectWithBytesMaskShapeInfo& info) {
+  (void)sharedTmpBuffer;
+  sk_detail::SelectBytes<T, U>(dst, &src0, src1, true, mask, info);
+}
+template <typename T, typename U, bool isReuseMask = true>
+static inline void Select(const LocalTensor<T>& dst, sk_detail::Scalar<T> src0, const LocalTensor<T>& src1,
+                          const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                          const SelectWithBytesMaskShapeInfo& info) {
+  (void)sharedTmpBuffer;
+  sk_detail::SelectBytes<T, U>(dst, &src1, src0, false, mask, info);
+}
+template <typename T, typename U, bool isReuseMask = true>
+static inline void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, sk_detail::Scalar<T> src1,
+                                       const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                       const SelectWithBytesMaskShapeInfo& info) {
+  Select<T, U, isReuseMask>(dst, src0, src1, mask, sharedTmpBuffer, info);
+}
+template <typename T, typename U, bool isReuseMask = true>
+static inline void SelectWithBytesMask(const LocalTensor<T>& dst, sk_detail::Scalar<T> src0, const LocalTensor<T>& src1,
+                                       const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                       const SelectWithBytesMaskShapeInfo& info) {
+  Select<T, U, isReuseMask>(dst, src0, src1, mask, sharedTmpBuffer, info);
+}
+
+// ------------------------------------------------------ SoftMax (ND)
+// For each row i of the [srcM, srcK] source (softmaxShapeInfo's shape, or the
+// tiling's when its srcK is 0), in float: max_i = the row's maximum,
+// sum_i = sum_j exp(x - max_i), dst = exp(x - max_i) / sum_i rounded once to
+// T; the sum/max forms also write sum_i and max_i to every element of row
+// i's DataBlock of sumTensor/maxTensor (rows of 32 bytes).
+enum class SoftmaxMode { SOFTMAX_NORMAL = 0, SOFTMAX_OUTPUT_WITHOUT_BRC = 1 };
+struct SoftmaxConfig {
+  bool isCheckTiling = true;
+  uint32_t oriSrcM = 0;
+  uint32_t oriSrcK = 0;
+  SoftmaxMode mode = SoftmaxMode::SOFTMAX_NORMAL;
+};
+constexpr SoftmaxConfig SOFTMAX_DEFAULT_CFG = {true, 0, 0, SoftmaxMode::SOFTMAX_NORMAL};
+namespace sk_detail {
+template <typename T, typename S>
+static inline void SoftMaxRows(const LocalTensor<T>& dst, const LocalTensor<S>* sum, const LocalTensor<S>* max,
+                               const LocalTensor<T>& src, const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shape) {
+  static_assert(kOneOf<T, half, float> && kOneOf<S, half, float>, "AscendC::SoftMax: T is half or float");
+  const bool own = shape.srcK != 0;
+  const uint32_t rows = own ? shape.srcM : tiling.srcM;
+  const uint32_t cols = own ? shape.srcK : tiling.srcK;
+  if (cols == 0 || (uint64_t{cols} * sizeof(T)) % ONE_BLK_SIZE != 0) {
+    ::sk_twin_fail("AscendC::SoftMax: the last axis (srcK) must be above 0 and 32-byte aligned");
+  }
+  const uint32_t per_block = ONE_BLK_SIZE / sizeof(S);
+  std::vector<float> e(cols);
+  for (uint32_t i = 0; i < rows; ++i) {
+    float mx = static_cast<float>(src.GetValue(i * cols));
+    for (uint32_t j = 0; j < cols; ++j) {
+      e[j] = static_cast<float>(src.GetValue(i * cols + j));
+      if (e[j] > mx || e[j] != e[j]) mx = e[j];
+    }
+    float total = 0.0f;
+    for (uint32_t j = 0; j < cols; ++j) {
+      e[j] = std::exp(e[j] - mx);
+      total += e[j];
+    }
+    for (uint32_t j = 0; j < cols; ++j) dst.SetValue(i * cols + j, static_cast<T>(e[j] / total));
+    for (uint32_t j = 0; sum != nullptr && j < per_block; ++j) {
+      sum->SetValue(i * per_block + j, static_cast<S>(total));
+      max->SetValue(i * per_block + j, static_cast<S>(mx));
+    }
+  }
+}
+}  // namespace sk_detail
+#define SK_TWIN_SOFTMAX_NZ                                                                                         \
+  static_assert(!isDataFormatNZ, "the CPU twin does not implement AscendC::SoftMax yet (or not this form of it: NZ)")
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+static inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor,
+                           const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
+                           const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  SK_TWIN_SOFTMAX_NZ;
+  sk_detail::SoftMaxRows<T, T>(dstTensor, &sumTensor, &maxTensor, srcTensor, tiling, softmaxShapeInfo);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+static inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor,
+                           const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
+                           const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  SK_TWIN_SOFTMAX_NZ;
+  sk_detail::SoftMaxRows<half, float>(dstTensor, &sumTensor, &maxTensor, srcTensor, tiling, softmaxShapeInfo);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+static inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                           const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  sk_detail::SoftMaxRows<T, T>(dstTensor, nullptr, nullptr, srcTensor, tiling, softmaxShapeInfo);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+static inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor,
+                           const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor,
+                           const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+                           const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  SK_TWIN_SOFTMAX_NZ;
+  (void)sharedTmpBuffer;
+  sk_detail::SoftMaxRows<T, T>(dstTensor, &sumTensor, &maxTensor, srcTensor, tiling, softmaxShapeInfo);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+static inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor,
+                           const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
+                           const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+                           const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  SK_TWIN_SOFTMAX_NZ;
+  (void)sharedTmpBuffer;
+  sk_detail::SoftMaxRows<half, float>(dstTensor, &sumTensor, &maxTensor, srcTensor, tiling, softmaxShapeInfo);
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+static inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                           const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+                           const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  (void)sharedTmpBuffer;
+  sk_detail::SoftMaxRows<T, T>(dstTensor, nullptr, nullptr, srcTensor, tiling, softmaxShapeInfo);
+}
+#undef SK_TWIN_SOFTMAX_NZ
+
 // ------------------------------------------------------ data movement
 // DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl: the toolkit's pointer forms of
 // DataCopyPad (UB side: a GetPhyAddr address inside a live buffer, checked
@@ -355,5 +556,13 @@ static inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& sr
 }
 
 }  // namespace AscendC
+
+// PRELOAD(len): instruction prefetch from the current pc, counted like PreLoad (the twin has no icache).
+#ifndef PRELOAD
+#define PRELOAD(len)                         \
+  do {                                       \
+    ::sk_twin_preload(nullptr, (len));       \
+  } while (0)
+#endif
 
 #endif  // SK_TWIN_VECTOR_EXT2_H_

@@ -6,6 +6,7 @@
 // Trap, and a kernel's own CeilDiv beside AscendC's. The rules (a negative
 // integer exponent, a UB address outside every live buffer, a mask beyond a
 // repeat) fail with their message.
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -384,6 +385,82 @@ TWIN_TEST(get_mrg_sort_result_counts_the_pairs_taken) {
   CHECK_EQ(At<float>(io, 2048 + 8 * 7), 2.0f);  // the full merge ends with B's last
 }
 
+TWIN_TEST(softmax_rows_with_sum_and_max_and_its_grad) {
+  // [2, 8] floats; references in double: max, sum of exp, exp / sum; grad: s = sum g*y, dst = (g - s) * y.
+  std::vector<uint8_t> io(8192);
+  std::vector<double> x(16), g(16);
+  for (size_t k = 0; k < 16; ++k) {
+    x[k] = 0.25 * static_cast<double>(k % 8) - (k < 8 ? 1.0 : -2.0);
+    g[k] = 0.125 * static_cast<double>((k * 5) % 7) - 0.3;
+    Put<float>(&io, 4 * k, static_cast<float>(x[k]));
+    Put<float>(&io, 256 + 4 * k, static_cast<float>(g[k]));
+  }
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    SoftMaxTiling tiling;  // the shape comes from softmaxShapeInfo
+    const SoftMaxShapeInfo shape{2, 8, 2, 8};
+    SoftMax<float>(f[128], f[192], f[256], f, tiling, shape);           // dst, sum, max
+    SoftmaxGrad<float>(f[320], f[64], f[128], tiling, false, shape);     // grad g, y = softmax
+    SoftmaxGrad<float>(f[384], f[64], f[128], ub[3072], tiling, true, shape);  // isFront: the row sums
+  });
+  int bad = 0;
+  for (size_t i = 0; i < 2; ++i) {
+    double mx = x[8 * i], sum = 0, s = 0;
+    for (size_t j = 0; j < 8; ++j) mx = std::max(mx, x[8 * i + j]);
+    for (size_t j = 0; j < 8; ++j) sum += std::exp(x[8 * i + j] - mx);
+    std::vector<double> y(8);
+    for (size_t j = 0; j < 8; ++j) {
+      y[j] = std::exp(x[8 * i + j] - mx) / sum;
+      s += g[8 * i + j] * y[j];
+      bad += std::fabs(At<float>(io, 512 + 4 * (8 * i + j)) - y[j]) > 1e-6 * (1 + y[j]);
+    }
+    for (size_t j = 0; j < 8; ++j) {
+      bad += std::fabs(At<float>(io, 768 + 4 * (8 * i + j)) - sum) > 1e-5 * sum;  // sum, the whole DataBlock
+      bad += At<float>(io, 1024 + 4 * (8 * i + j)) != static_cast<float>(mx);
+      bad += std::fabs(At<float>(io, 1280 + 4 * (8 * i + j)) - (g[8 * i + j] - s) * y[j]) > 1e-6;
+      bad += std::fabs(At<float>(io, 1536 + 4 * (8 * i + j)) - s) > 1e-6;
+    }
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(select_with_a_byte_mask_picks_by_value) {
+  // 2 rows of 8 floats, mask rows of 32 uint8 (the last 24 unused). Tensor first: 0 keeps src, else the scalar;
+  // scalar first: 0 takes the scalar, else src. SelectWithBytesMask is the same call.
+  std::vector<uint8_t> io(4096);
+  for (size_t k = 0; k < 16; ++k) Put<float>(&io, 4 * k, static_cast<float>(k));
+  for (size_t r = 0; r < 2; ++r) {
+    for (size_t j = 0; j < 32; ++j) io[1024 + 32 * r + j] = static_cast<uint8_t>(j < 8 ? (j + r) % 3 : 7);
+  }
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    SelectWithBytesMaskShapeInfo info;
+    info.firstAxis = 2;
+    info.srcLastAxis = 8;
+    info.maskLastAxis = 32;
+    Select(f[64], f, -1.0f, ub[1024], ub[2048], info);
+    SelectWithBytesMask(f[96], -1.0f, f, ub[1024], ub[2048], info);
+  });
+  int bad = 0;
+  for (size_t r = 0; r < 2; ++r) {
+    for (size_t j = 0; j < 8; ++j) {
+      const bool set = (j + r) % 3 != 0;
+      const float v = static_cast<float>(8 * r + j);
+      bad += At<float>(io, 256 + 4 * (8 * r + j)) != (set ? -1.0f : v);
+      bad += At<float>(io, 384 + 4 * (8 * r + j)) != (set ? v : -1.0f);
+    }
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(softmax_with_an_unaligned_last_axis_is_named) {
+  const std::string err = Violation("softmax_k", [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    SoftMax<float>(f[256], f, SoftMaxTiling(), SoftMaxShapeInfo{2, 5, 2, 5});
+  });
+  CHECK_CONTAINS(err, "AscendC::SoftMax: the last axis (srcK) must be above 0 and 32-byte aligned");
+}
+
 TWIN_TEST(data_copy_pad_pointer_forms_move_and_pad) {
   // 10 floats from GM into UB, padded on the right with 6 x -1 to the 64-byte block end, then 10 back out.
   std::vector<float> gm(16, 0.0f), out(16, 7.0f);
@@ -430,6 +507,10 @@ TWIN_TEST(tque_sync_counts_its_flags_and_trap_stops_the_launch) {
   });
   CHECK_OK(run);
   CHECK_EQ(run.counter(SK_TWIN_COUNTER_PIPE_FLAG), 2u);
+  twin_test::Run pre;
+  RunAiv(&pre, "preload", [] { PRELOAD(2); });
+  CHECK_OK(pre);
+  CHECK_EQ(pre.counter(SK_TWIN_COUNTER_PRELOAD_UNITS), 2u);
   twin_test::Run trapped;
   RunAiv(&trapped, "trapper", [] { Trap(); });
   CHECK_EQ(trapped.status, SK_TWIN_KERNEL_ERROR);
