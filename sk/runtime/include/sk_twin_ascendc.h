@@ -157,6 +157,10 @@ class LocalTensor {
  public:
   using PrimType = T;
   LocalTensor() = default;
+  // Static-tensor programming: tileSize elements at UB byte address addr (sk_twin_local_static).
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) {
+    sk_twin_local_static(static_cast<uint32_t>(pos), addr, uint64_t{tileSize} * sizeof(T), &ref_);
+  }
 
   T GetValue(const uint32_t index) const {
     T v;

@@ -461,6 +461,38 @@ TWIN_TEST(softmax_with_an_unaligned_last_axis_is_named) {
   CHECK_CONTAINS(err, "AscendC::SoftMax: the last axis (srcK) must be above 0 and 32-byte aligned");
 }
 
+TWIN_TEST(static_tensors_address_the_unified_buffer_directly) {
+  // Static-tensor programming: tensors at fixed UB addresses, no TPipe; GM -> UB -> Adds -> GM.
+  std::vector<float> in(16), out(16, 0.0f);
+  for (size_t k = 0; k < 16; ++k) in[k] = static_cast<float>(k);
+  twin_test::Run run;
+  RunAiv(&run, "static_tensors", [&] {
+    LocalTensor<float> a(TPosition::VECCALC, 0, 16), b(TPosition::VECCALC, 1024, 16);
+    GlobalTensor<float> gi, go;
+    gi.SetGlobalBuffer(in.data(), 16);
+    go.SetGlobalBuffer(out.data(), 16);
+    DataCopy(a, gi, 16);
+    Adds(b, a, 0.5f, 16);
+    DataCopy(go, b, 16);
+  });
+  CHECK_OK(run);
+  int bad = 0;
+  for (size_t k = 0; k < 16; ++k) bad += out[k] != static_cast<float>(k) + 0.5f;
+  CHECK_EQ(bad, 0);
+  twin_test::Run past;
+  RunAiv(&past, "static_past", [] {
+    LocalTensor<float> a(TPosition::VECCALC, 0, 16);
+    a.SetValue(16, 1.0f);  // one past its 16 elements
+  });
+  CHECK_EQ(past.status, SK_TWIN_KERNEL_ERROR);
+  twin_test::Run misaligned;
+  RunAiv(&misaligned, "static_misaligned", [] { LocalTensor<float> a(TPosition::VECCALC, 16, 8); });
+  CHECK_CONTAINS(misaligned.error(), "the address is not 32-byte aligned");
+  twin_test::Run beyond;
+  RunAiv(&beyond, "static_beyond", [] { LocalTensor<float> a(TPosition::VECIN, 196608 - 32, 16); });
+  CHECK_CONTAINS(beyond.error(), "past the Unified Buffer");
+}
+
 TWIN_TEST(data_copy_pad_pointer_forms_move_and_pad) {
   // 10 floats from GM into UB, padded on the right with 6 x -1 to the 64-byte block end, then 10 back out.
   std::vector<float> gm(16, 0.0f), out(16, 7.0f);
