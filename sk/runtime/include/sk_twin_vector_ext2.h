@@ -10,7 +10,7 @@
 //   - FusedMulAdd, MulAddDst (count and mask/repeat forms);
 //   - Sum (the high-level row sums with SumParams), CumSum (line by line),
 //     GetMrgSortResult, SoftMax and SoftmaxGrad (ND), Select/SelectWithBytesMask (byte mask);
-//   - ScalarCast, DataCopyPadGm2UBImpl/UB2GMImpl, TQueSync, Trap, ONE_BLK_FLOAT_NUM.
+//   - ScalarCast, DataCopyPadGm2UBImpl/UB2GMImpl, TQueSync, the software SyncAll, Trap, ONE_BLK_FLOAT_NUM.
 #ifndef SK_TWIN_VECTOR_EXT2_H_
 #define SK_TWIN_VECTOR_EXT2_H_
 
@@ -517,6 +517,30 @@ class TQueSync {
     ::sk_twin_count(SK_TWIN_COUNTER_PIPE_FLAG, 1);
   }
 };
+
+// SyncAll(gmWorkspace, ubWorkspace[, usedCores]): the software all-core sync
+// of vector-only kernels. The twin synchronises like the hardware SyncAll
+// (every AIV of the launch waits for all); the flags the device writes into
+// gmWorkspace are not modelled. The documented sizes (blockNum * 32 bytes of
+// each workspace) are checked; a subset of the cores (usedCores other than 0
+// or the block count) fails the launch rather than being guessed.
+template <bool isAIVOnly = true>
+static inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
+                           const int32_t usedCores = 0) {
+  static_assert(isAIVOnly, "AscendC::SyncAll(gmWorkspace, ubWorkspace): the software sync is for vector-only kernels "
+                           "(isAIVOnly = true)");
+  const int64_t blocks = GetBlockNum();
+  if (usedCores != 0 && usedCores != blocks) {
+    ::sk_twin_fail("AscendC::SyncAll(gmWorkspace, ubWorkspace, usedCores): the CPU twin syncs all cores only "
+                   "(usedCores 0 or the block count)");
+  }
+  const uint64_t need = static_cast<uint64_t>(blocks) * ONE_BLK_SIZE;
+  if ((gmWorkspace.GetSize() != 0 && gmWorkspace.GetSize() * sizeof(int32_t) < need) ||
+      uint64_t{ubWorkspace.GetSize()} * sizeof(int32_t) < need) {
+    ::sk_twin_fail("AscendC::SyncAll(gmWorkspace, ubWorkspace): each workspace needs GetBlockNum() * 32 bytes");
+  }
+  ::sk_twin_sync_all(1, 0);
+}
 
 // Trap(): stops the core; in CPU mode it acts as a failed assert, so the
 // launch fails naming it.

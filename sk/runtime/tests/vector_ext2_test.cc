@@ -493,6 +493,38 @@ TWIN_TEST(static_tensors_address_the_unified_buffer_directly) {
   CHECK_CONTAINS(beyond.error(), "past the Unified Buffer");
 }
 
+TWIN_TEST(software_sync_all_waits_for_every_block) {
+  // 4 blocks: each writes its mark, syncs, then sums every block's mark; all must see 1 + 2 + 3 + 4.
+  std::vector<int32_t> marks(4, 0), sums(4, 0), flags(64, 0);
+  twin_test::Run run;
+  RunAiv(&run, "soft_sync", [&] {
+    const int64_t b = GetBlockIdx();
+    GlobalTensor<int32_t> m, gw;
+    m.SetGlobalBuffer(marks.data(), 4);
+    gw.SetGlobalBuffer(flags.data(), 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 128);
+    m.SetValue(b, static_cast<int32_t>(b + 1));
+    SyncAll(gw, buf.Get<int32_t>());
+    int32_t total = 0;
+    for (int i = 0; i < 4; ++i) total += m.GetValue(i);
+    sums[b] = total;
+  }, 4);
+  CHECK_OK(run);
+  for (int i = 0; i < 4; ++i) CHECK_EQ(sums[i], 10);
+  twin_test::Run part;
+  RunAiv(&part, "soft_sync_part", [&] {
+    GlobalTensor<int32_t> gw;
+    gw.SetGlobalBuffer(flags.data(), 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 128);
+    SyncAll(gw, buf.Get<int32_t>(), 2);
+  }, 4);
+  CHECK_CONTAINS(part.error(), "the CPU twin syncs all cores only");
+}
+
 TWIN_TEST(data_copy_pad_pointer_forms_move_and_pad) {
   // 10 floats from GM into UB, padded on the right with 6 x -1 to the 64-byte block end, then 10 back out.
   std::vector<float> gm(16, 0.0f), out(16, 7.0f);
