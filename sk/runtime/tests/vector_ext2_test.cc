@@ -525,6 +525,29 @@ TWIN_TEST(software_sync_all_waits_for_every_block) {
   CHECK_CONTAINS(part.error(), "the CPU twin syncs all cores only");
 }
 
+constexpr TQueConfig kQueConf = {false, false, false, 0, 1, 0, {}, false, false};
+
+TWIN_TEST(a_queue_configured_by_tque_config_moves_tensors) {
+  std::vector<float> in(8, 2.0f), out(8, 0.0f);
+  twin_test::Run run;
+  RunAiv(&run, "tque_config", [&] {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1, &kQueConf> q;
+    pipe.InitBuffer(q, 1, 32);
+    GlobalTensor<float> gi, go;
+    gi.SetGlobalBuffer(in.data(), 8);
+    go.SetGlobalBuffer(out.data(), 8);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    DataCopy(t, gi, 8);
+    q.EnQue(t);
+    LocalTensor<float> u = q.DeQue<float>();
+    DataCopy(go, u, 8);
+    q.FreeTensor(u);
+  });
+  CHECK_OK(run);
+  CHECK_EQ(out[7], 2.0f);
+}
+
 TWIN_TEST(data_copy_pad_pointer_forms_move_and_pad) {
   // 10 floats from GM into UB, padded on the right with 6 x -1 to the 64-byte block end, then 10 back out.
   std::vector<float> gm(16, 0.0f), out(16, 7.0f);
