@@ -273,6 +273,7 @@ template <TPosition pos>
 class TBuf;
 
 using TEventID = int8_t;
+using TBufHandle = uint8_t*;  // a queue buffer's handle (untyped DeQue)
 
 // A queue of UB buffers between pipeline stages. depth: how many tensors may
 // be in the queue at once (EnQue without DeQue); the number of buffers comes
@@ -327,6 +328,12 @@ class TQueBind {
   template <typename T>
   void DeQue(LocalTensor<T>& tensor) {
     sk_twin_que_deque(sk_id_, &tensor.ref_);
+  }
+  // The untyped form: dequeues the front buffer and returns its handle (its UB address on the twin).
+  TBufHandle DeQue() {
+    SkTwinLocalRef r{0, 0, 0, 0};
+    sk_twin_que_deque(sk_id_, &r);
+    return reinterpret_cast<TBufHandle>(static_cast<uintptr_t>(r.addr));
   }
   template <typename T>
   void FreeTensor(LocalTensor<T>& tensor) {

@@ -548,6 +548,26 @@ TWIN_TEST(a_queue_configured_by_tque_config_moves_tensors) {
   CHECK_EQ(out[7], 2.0f);
 }
 
+TWIN_TEST(untyped_deque_returns_the_buffer_handle) {
+  uint64_t phy = 1, handle = 2;
+  int64_t left = -1;
+  twin_test::Run run;
+  RunAiv(&run, "untyped_deque", [&] {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 64);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    phy = t.GetPhyAddr();
+    q.EnQue(t);
+    handle = reinterpret_cast<uintptr_t>(q.DeQue());
+    left = q.HasTensorInQue() ? 1 : 0;
+    q.FreeTensor(t);
+  });
+  CHECK_OK(run);
+  CHECK_EQ(handle, phy);
+  CHECK_EQ(left, 0);
+}
+
 TWIN_TEST(data_copy_pad_pointer_forms_move_and_pad) {
   // 10 floats from GM into UB, padded on the right with 6 x -1 to the 64-byte block end, then 10 back out.
   std::vector<float> gm(16, 0.0f), out(16, 7.0f);
