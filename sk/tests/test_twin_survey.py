@@ -49,6 +49,8 @@ def test_survey_keeps_its_work_files(tmp_path, capsys):
     assert sorted(p.name for p in (tmp_path / "stage").iterdir()) == [
         "gather_pick", "kernel_util", "mode_pick", "no_header", "scale_add"]
     assert "OpTilingDefault<0> { using type = ScaleAddTilingData; }" in (tmp_path / "scale_add.prelude.h").read_text()
+    # And at the repository's own layout, for `../../<op>/op_kernel/x.h` from a staged kernel.
+    assert (tmp_path / "kernel_util" / "op_kernel").is_dir() and (tmp_path / "scale_add" / "op_kernel").is_dir()
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -131,11 +133,18 @@ def test_tiling_prelude_leaves_a_struct_the_kernel_defines_to_the_kernel(tmp_pat
         "REGISTER_TILING_DATA_CLASS(Gamma, GammaTiling)\nREGISTER_TILING_DATA_CLASS(Gamma_2, DeltaTiling)\n")
     (kernel / "gamma_tiling_data.h").write_text("struct __attribute__((aligned(8))) GammaTiling {\n  int64_t n;\n};\n")
     (kernel / "arch35" / "t.h").write_text("struct DeltaTiling { int64_t m; };\n// struct Commented {\n")
+    # A struct of a sibling op's kernel header that gamma includes through the repository layout is the kernel's too.
+    (tmp_path / "sib" / "op_kernel").mkdir(parents=True)
+    (tmp_path / "sib" / "op_kernel" / "s.h").write_text("struct EpsTiling {\n  int32_t k;\n};\n")
+    (kernel / "gamma.cpp").write_text('#include "../../sib/op_kernel/s.h"\n')
+    (host / "eps_tiling.h").write_text(
+        "BEGIN_TILING_DATA_DEF(EpsTiling)\nTILING_DATA_FIELD_DEF(int32_t, k);\nEND_TILING_DATA_DEF;\n")
     cfg = tmp_path / "gamma" / "op_host" / "config" / "ascend910b" / "gamma_binary.json"
     op = opsrc.Operator("gamma", tmp_path / "gamma", kernel / "gamma.cpp", (cfg,))
-    assert opsrc.kernel_structs(op) == {"GammaTiling"}
+    assert opsrc.kernel_structs(op) == {"GammaTiling", "EpsTiling"}
     text = opsrc.tiling_prelude(op)
     assert "BEGIN_TILING_DATA_DEF(GammaTiling)" not in text and "OpTilingDefault" not in text
+    assert "BEGIN_TILING_DATA_DEF(EpsTiling)" not in text
     assert "BEGIN_TILING_DATA_DEF(DeltaTiling)" in text
     assert "template <> struct sk_twin::OpTilingForKey<2UL> { using type = DeltaTiling; };" in text
 

@@ -224,19 +224,28 @@ _KERNEL_STRUCT = re.compile(r"\bstruct\s+(?:__attribute__\s*\(\(.*?\)\)\s*)?(\w+
 
 
 def kernel_structs(op: Operator) -> set:
-    """Names of the structs op's own op_kernel/ sources define (an arch35/ folder only for an Ascend 950 config)."""
+    """Names of the structs op's own op_kernel/ sources define (an arch35/ folder only for an Ascend 950 config), and
+    the files they include through the repository's layout (`../../other_op/op_kernel/x.h`), transitively."""
     kernel = op.folder / "op_kernel"
     for_950 = any(SOC_950 in Path(c).parts for c in op.binary_configs)
     names = set()
     if not kernel.is_dir():
         return names
-    for path in sorted(kernel.rglob("*")):
-        if path.suffix not in KERNEL_SUFFIXES or not path.is_file():
+    todo = [p for p in sorted(kernel.rglob("*")) if p.suffix in KERNEL_SUFFIXES and p.is_file()
+            and (for_950 or ARCH_950_DIR not in p.relative_to(kernel).parts)]
+    seen = set()
+    while todo:
+        path = todo.pop(0)
+        key = os.path.normpath(os.path.abspath(path))
+        if key in seen:
             continue
-        if ARCH_950_DIR in path.relative_to(kernel).parts and not for_950:
-            continue
+        seen.add(key)
         text = re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8", errors="replace"))
         names.update(_KERNEL_STRUCT.findall(text))
+        for inc in _INCLUDE.findall(text):
+            cand = Path(os.path.normpath(path.parent / inc))
+            if "op_kernel" in cand.parts and cand.suffix in KERNEL_SUFFIXES and cand.is_file():
+                todo.append(cand)
     return names
 
 

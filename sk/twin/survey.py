@@ -111,6 +111,9 @@ class Survey:
         for folder in every:
             if folder.is_dir() and not (self.stage / folder.parent.name).exists():
                 shutil.copytree(folder, self.stage / folder.parent.name)
+                # Kernels also reach a sibling through the repository's own layout, `../../<op>/op_kernel/x.h`
+                # (from stage/<their op>/ that is <work>/<op>/op_kernel/): the same copy there too.
+                shutil.copytree(folder, self.work / folder.parent.name / "op_kernel")
 
     def _strip(self):
         return (str(self.stage) + "/", str(self.work) + "/", str(self.root) + "/", self.include_dir + "/")
