@@ -109,6 +109,7 @@ SK_TWIN_NOT_YET(Sign)
 SK_TWIN_NOT_YET(Round)
 SK_TWIN_NOT_YET(Ceil)
 SK_TWIN_NOT_YET(Erf)
+SK_TWIN_NOT_YET(SubRelu)
 // The advanced APIs (adv_api/...: math, activation, normalization, pad, quantization, sort).
 SK_TWIN_NOT_YET(Tan)
 SK_TWIN_NOT_YET(Asin)

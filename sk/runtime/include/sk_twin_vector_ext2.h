@@ -7,7 +7,7 @@
 //   - the whole-tensor forms (count = the source's size) of the high-level
 //     element-wise math (Log, Log2, Log10, ...) and of Power;
 //   - TransDataTo5HDImpl (pointer lists), Transpose(dst, src) 16 x 16;
-//   - FusedMulAdd, MulAddDst (count and mask/repeat forms);
+//   - FusedMulAdd, MulAddDst (count and mask/repeat forms), SubRelu (count form);
 //   - Sum (the high-level row sums with SumParams), CumSum (line by line),
 //     GetMrgSortResult, SoftMax and SoftmaxGrad (ND), Select/SelectWithBytesMask (byte mask);
 //   - ScalarCast, DataCopyPadGm2UBImpl/UB2GMImpl, TQueSync, TQueConfig, the software SyncAll, Trap, ONE_BLK_FLOAT_NUM.
@@ -477,6 +477,18 @@ static inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>
   sk_detail::SoftMaxRows<T, T>(dstTensor, nullptr, nullptr, srcTensor, tiling, softmaxShapeInfo);
 }
 #undef SK_TWIN_SOFTMAX_NZ
+
+// SubRelu(dst, src0, src1, count): dst = max(src0 - src1, 0) (half, float).
+// Sub rounds once and Relu is exact, so Sub then Relu over dst is the fused
+// result. The mask/repeat forms and int16_t stop compile by name.
+template <typename T>
+static inline void SubRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                           const int32_t& count) {
+  static_assert(sk_detail::kOneOf<T, half, float>,
+                "the CPU twin does not implement AscendC::SubRelu yet (or not this form of it: T = half, float)");
+  Sub(dst, src0, src1, count);
+  Relu(dst, dst, count);
+}
 
 // ------------------------------------------------------ data movement
 // DataCopyPadGm2UBImpl / DataCopyPadUB2GMImpl: the toolkit's pointer forms of

@@ -252,6 +252,21 @@ TWIN_TEST(fused_mul_add_and_mul_add_dst) {
   CHECK_EQ(bad, 0);
 }
 
+TWIN_TEST(sub_relu_clamps_the_difference_at_zero) {
+  std::vector<uint8_t> io(4096);
+  for (size_t k = 0; k < 64; ++k) {
+    Put<float>(&io, 4 * k, static_cast<float>(k % 9));
+    Put<float>(&io, 256 + 4 * k, 4.0f);
+  }
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    SubRelu(f, f, f[64], 64);  // in place over src0
+  });
+  int bad = 0;
+  for (size_t k = 0; k < 64; ++k) bad += At<float>(io, 4 * k) != std::max(static_cast<float>(k % 9) - 4.0f, 0.0f);
+  CHECK_EQ(bad, 0);
+}
+
 TWIN_TEST(fused_mul_add_mask_beyond_a_repeat_is_named) {
   const std::string err = Violation("fma_mask", [](LocalTensor<uint8_t>& ub) {
     LocalTensor<float> f = ub.ReinterpretCast<float>();
