@@ -137,6 +137,8 @@ def test_tiling_prelude_leaves_a_struct_the_kernel_defines_to_the_kernel(tmp_pat
     (tmp_path / "sib" / "op_kernel").mkdir(parents=True)
     (tmp_path / "sib" / "op_kernel" / "s.h").write_text("struct EpsTiling {\n  int32_t k;\n};\n")
     (kernel / "gamma.cpp").write_text('#include "../../sib/op_kernel/s.h"\n')
+    # An Ascend 950 entry at the top of op_kernel/ includes its arch35/ header: not followed for the 910B.
+    (kernel / "gamma_apt.cpp").write_text('#include "arch35/t.h"\n')
     (host / "eps_tiling.h").write_text(
         "BEGIN_TILING_DATA_DEF(EpsTiling)\nTILING_DATA_FIELD_DEF(int32_t, k);\nEND_TILING_DATA_DEF;\n")
     cfg = tmp_path / "gamma" / "op_host" / "config" / "ascend910b" / "gamma_binary.json"

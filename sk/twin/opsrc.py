@@ -243,8 +243,11 @@ def kernel_structs(op: Operator) -> set:
         text = re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8", errors="replace"))
         names.update(_KERNEL_STRUCT.findall(text))
         for inc in _INCLUDE.findall(text):
+            # Only into another op's op_kernel/ (this op's own files are all read above, arch35/ by the rule).
             cand = Path(os.path.normpath(path.parent / inc))
-            if "op_kernel" in cand.parts and cand.suffix in KERNEL_SUFFIXES and cand.is_file():
+            other = "op_kernel" in cand.parts and kernel.resolve() not in cand.resolve().parents
+            if other and (for_950 or ARCH_950_DIR not in cand.parts) and cand.suffix in KERNEL_SUFFIXES \
+                    and cand.is_file():
                 todo.append(cand)
     return names
 
