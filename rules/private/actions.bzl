@@ -174,6 +174,9 @@ def compile_entry(ctx, tc, plan, src, compile_options, out_dir, side):
     args.add("entry")
     args.add("compile")
     _tool_args(args, tc, compiler = True, objcopy = True)
+    if tc.stub_compiler:
+        # Upstream compiles the split entry stubs with ccec (ADK gen_spk_kernel_call), the halves with bisheng.
+        args.add("--stub-compiler", tc.stub_compiler)
     args.add_all(tc.stub_include_dirs, before_each = "--stub-include")
     args.add("--plan", plan)
     args.add("--src", src)

@@ -56,6 +56,14 @@ DTYPES = {
 # The compile of every template kernel defines this (ADK compile_op: the kernel-side branch of
 # template_argument.h); the `-E` pass that reads DECL/SEL defines ASCENDC_TPL_PRE instead.
 TPL_KERNEL_DEFINE = "-DASCENDC_TPL_KERNEL"
+# The op's generated impl passes this after the variant defines to every compile of the op, the
+# -E pass included (ascendc_impl_build.py: 1 only when the build config enables deterministic
+# mode, which a binary-config build does not); kernels test it in #if.
+DETERMINISTIC_DEFINE = "-DDETERMINISTIC_MODE=0"
+# compile_op adds these op compile options after it (_add_op_compile_options_by_customized_json: unless
+# the op's compile options turn auto sync off): bisheng inserts the pipe syncs an Ascend C op leaves to
+# the compiler. Bisheng's own flags, so the CANN toolchain only.
+AUTO_SYNC_FLAGS = ("--cce-auto-sync", "-mllvm", "-api-deps-filter")
 TPL_PRE_DEFINE = "-DASCENDC_TPL_PRE"
 
 # One parameter of a variant: name as the op definition spells it, its dtype and format; None for
@@ -159,6 +167,10 @@ UINT, BOOL, DTYPE, FORMAT, KERNEL_TYPE = "UINT", "BOOL", "DTYPE", "FORMAT", "KER
 # ASCENDC_TPL_DATATYPE_*: values are ge::DataType numbers (C_DT_* names allowed) and the kernel's template
 # parameter is the type itself, `TypeFromId<n>::type` (template_tiling.py).
 DATATYPE = "DATATYPE"
+# An ASCENDC_TPL_FORMAT_DECL that lists native formats (C_FORMAT_* names) or follows a parameter
+# (ASCENDC_TPL_INPUT/OUTPUT) is the ADK's DATAFORMAT (template_tiling.py build_format_class): values
+# are ge::Format numbers, 8 bits, encoded by value; the kernel gets the number.
+DATAFORMAT = "DATAFORMAT"
 INPUT_BIAS, OUTPUT_BIAS = 100000000, 900000000
 # C_DT_<name> -> ge::DataType number (asc-devkit template_tiling.py ASCENDC_COMPILE_DATATYPE_MAP).
 DT_NUMBERS = {
@@ -167,11 +179,26 @@ DT_NUMBERS = {
     "DT_BF16": 27, "DT_INT4": 29, "DT_UINT1": 30, "DT_INT2": 31, "DT_COMPLEX32": 33, "DT_HIFLOAT8": 34,
     "DT_FLOAT8_E5M2": 35, "DT_FLOAT8_E4M3FN": 36, "DT_FLOAT4_E2M1": 40, "DT_FLOAT4_E1M2": 41,
 }
+# FORMAT_<name> -> ge::Format number (asc-devkit template_tiling.py ASCENDC_COMPILE_DATAFORMAT_MAP;
+# numbers from 55 on are not formats).
+FORMAT_NUMBERS = {
+    "NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "NC1C0HWPAD": 5, "NHWC1C0": 6, "FSR_NCHW": 7,
+    "FRACTAL_DECONV": 8, "C1HWNC0": 9, "FRACTAL_DECONV_TRANSPOSE": 10, "FRACTAL_DECONV_SP_STRIDE_TRANS": 11,
+    "NC1HWC0_C04": 12, "FRACTAL_Z_C04": 13, "CHWN": 14, "FRACTAL_DECONV_SP_STRIDE8_TRANS": 15, "HWCN": 16,
+    "NC1KHKWHWC0": 17, "BN_WEIGHT": 18, "FILTER_HWCK": 19, "HASHTABLE_LOOKUP_LOOKUPS": 20,
+    "HASHTABLE_LOOKUP_KEYS": 21, "HASHTABLE_LOOKUP_VALUE": 22, "HASHTABLE_LOOKUP_OUTPUT": 23,
+    "HASHTABLE_LOOKUP_HITS": 24, "C1HWNCoC0": 25, "MD": 26, "NDHWC": 27, "FRACTAL_ZZ": 28, "FRACTAL_NZ": 29,
+    "NCDHW": 30, "DHWCN": 31, "NDC1HWC0": 32, "FRACTAL_Z_3D": 33, "CN": 34, "NC": 35, "DHWNC": 36,
+    "FRACTAL_Z_3D_TRANSPOSE": 37, "FRACTAL_ZN_LSTM": 38, "FRACTAL_Z_G": 39, "RESERVED": 40, "ALL": 41, "NULL": 42,
+    "ND_RNN_BIAS": 43, "FRACTAL_ZN_RNN": 44, "NYUV": 45, "NYUV_A": 46, "NCL": 47, "FRACTAL_Z_WINO": 48,
+    "C1HWC0": 49, "FRACTAL_NZ_C0_16": 50, "FRACTAL_NZ_C0_32": 51, "FRACTAL_NZ_C0_2": 52, "FRACTAL_NZ_C0_4": 53,
+    "FRACTAL_NZ_C0_8": 54,
+}
 UI_RANGE, UI_LIST, UI_MIX = 0, 1, 2
 MAX_KEY_BITS = 64
 
-# bound: ("input"|"output", index) for a DATATYPE argument declared with ASCENDC_TPL_INPUT(i) /
-# ASCENDC_TPL_OUTPUT(i): its value follows that parameter's dtype in the variant.
+# bound: ("input"|"output", index) for a DATATYPE or DATAFORMAT argument declared with ASCENDC_TPL_INPUT(i) /
+# ASCENDC_TPL_OUTPUT(i): its value follows that parameter's dtype (format) in the variant.
 TplArg = namedtuple("TplArg", "name kind bits values bound", defaults=(None,))
 TemplateArgs = namedtuple("TemplateArgs", "op decls selections")
 Instance = namedtuple("Instance", "key args")  # args: ((name, value), …) in declaration order
@@ -208,12 +235,14 @@ def _numbers(body: str, where: str) -> list:
         if name.startswith("C_DT_") and name[2:] in DT_NUMBERS:
             out.append(DT_NUMBERS[name[2:]])
             continue
+        if name.startswith("C_FORMAT_") and name[9:] in FORMAT_NUMBERS:
+            out.append(FORMAT_NUMBERS[name[9:]])
+            continue
         try:
             out.append(_int_expr(item))
         except (ValueError, SyntaxError, RecursionError):
             raise SkError("a template-argument value is not an integer after preprocessing", where=where,
-                          value=item, allowed="integer expressions, C_DT_* data types (C_FORMAT_* names are "
-                                              "not supported)") from None
+                          value=item, allowed="integer expressions, C_DT_* data types, C_FORMAT_* formats") from None
     return out
 
 
@@ -270,7 +299,10 @@ def _items(body: str, where: str, role: str) -> list:
             if rest.startswith(prefix):
                 tail = rest[len(prefix):]
                 if tail.startswith(role + "_") or tail == role:
-                    out.append((kind, tail[len(role) + 1:], _numbers(inner, where)))
+                    nums = _numbers(inner, where)
+                    if kind == FORMAT and ("C_FORMAT_" in inner or any(v >= INPUT_BIAS for v in nums)):
+                        kind = DATAFORMAT
+                    out.append((kind, tail[len(role) + 1:], nums))
                 break
         # KERNEL_TYPE_SEL (the selection's kernel type: BUILD's kernel_type here), DETERMINISTIC_SEL and
         # TILING_STRUCT_SEL do not enter the key: skipped. ASCENDC_TPL_KERNEL_TYPE_DECL arrives as
@@ -295,12 +327,13 @@ def parse_template_args(text: str, where: str):
         else:
             bits, values = (1 if kind == BOOL else 8), [v for v in vals if v < INPUT_BIAS]
             links = [v for v in vals if v >= INPUT_BIAS]
-            if links and kind == DATATYPE:
+            if links and kind in (DATATYPE, DATAFORMAT):
                 v = links[0]
                 bound = ("output", v - OUTPUT_BIAS) if v >= OUTPUT_BIAS else ("input", v - INPUT_BIAS)
             elif links:
                 raise SkError(f"ASCENDC_TPL_{kind}_DECL {name} names a parameter (ASCENDC_TPL_INPUT/OUTPUT); "
-                              "sk supports that for ASCENDC_TPL_DATATYPE_DECL only", where=where, value=links[0])
+                              "the ADK allows that for DATATYPE and native-format FORMAT declarations only",
+                              where=where, value=links[0])
         if not values or len(set(values)) != len(values):
             raise SkError(f"ASCENDC_TPL_{kind}_DECL {name} has no values or a value twice", where=where, value=values)
         limit = len(values) if kind == UINT else max(values) + 1
@@ -361,15 +394,27 @@ def encode_key(decls, args: dict, where: str = "template arguments") -> int:
 def selected_instances(tpl) -> list:
     """Every combination ASCENDC_TPL_SEL selects, once, ordered by key: Instance(key, args)."""
     found = {}
-    for sel in tpl.selections:
+    for n, sel in enumerate(tpl.selections):
         missing = [d.name for d in tpl.decls if d.name not in sel]
         if missing:
             raise SkError("an ASCENDC_TPL_ARGS_SEL leaves a declared argument out", value=missing[0],
                           allowed="a *_SEL for each of " + ", ".join(d.name for d in tpl.decls))
+        mine = {}
         for values in itertools.product(*(sel[d.name] for d in tpl.decls)):
             args = dict(zip((d.name for d in tpl.decls), values))
-            found.setdefault(encode_key(tpl.decls, args), tuple(args.items()))
+            mine.setdefault(encode_key(tpl.decls, args), tuple(args.items()))
+        # The ADK's decode_tiling refuses a key two ASCENDC_TPL_ARGS_SEL both select.
+        twice = sorted(set(mine) & set(found))
+        if twice:
+            raise SkError(f"ASCENDC_TPL_ARGS_SEL {n + 1} of {tpl.op} selects a combination an earlier one "
+                          "selects too; the ADK refuses duplicated selections", value=format_args(mine[twice[0]]),
+                          allowed="each combination in one ASCENDC_TPL_ARGS_SEL only")
+        found.update(mine)
     return [Instance(k, found[k]) for k in sorted(found)]
+
+
+def format_args(args) -> str:
+    return ",".join(f"{n}={v}" for n, v in args)
 
 
 def template_param_text(decls, args: dict) -> str:
@@ -387,9 +432,15 @@ def bound_args(decls, variant) -> dict:
         params = variant.inputs if d.bound[0] == "input" else variant.outputs
         param = params[d.bound[1]] if 0 <= d.bound[1] < len(params) else None
         if param is None:
-            raise SkError(f"ASCENDC_TPL_DATATYPE_DECL {d.name} follows {d.bound[0]} {d.bound[1]}, which the "
+            raise SkError(f"ASCENDC_TPL_{d.kind}_DECL {d.name} follows {d.bound[0]} {d.bound[1]}, which the "
                           "binary variant does not have", value=variant.bin_filename or variant.index)
-        number = DT_NUMBERS.get(DTYPES[param.dtype][0])
+        if d.kind == DATAFORMAT:
+            number = FORMAT_NUMBERS.get(param.format)
+            if number is None:
+                raise SkError(f"ASCENDC_TPL_FORMAT_DECL {d.name} follows a parameter of a format without a "
+                              "ge::Format number", value=param.format, allowed=", ".join(FORMAT_NUMBERS))
+        else:
+            number = DT_NUMBERS.get(DTYPES[param.dtype][0])
         if number is None:
             raise SkError(f"ASCENDC_TPL_DATATYPE_DECL {d.name} follows a parameter of a dtype without a "
                           "ge::DataType number here", value=param.dtype, allowed=", ".join(sorted(DT_NUMBERS)))

@@ -6,7 +6,8 @@ SuperKernel's own steps then run with `--toolchain cann` and the stand-in's
 bisheng / ld.lld / llvm-objcopy, which record each call and do it with the
 host's tools. Checked: the recorded command SEQUENCE of `sk entry compile`
 (each half) and `sk link` at split-mode 1 and 4, token by token with paths cut
-to file names; the final object's globals (the entries and g_opSystemRunCfg,
+to file names (the halves compiled by bisheng, the entry stubs by ccec, as
+upstream's compile_super_kernel runs them); the final object's globals (the entries and g_opSystemRunCfg,
 defined once); and that the object the CANN flow made runs on the twin
 bit-exact against separate launches, with a sub-kernel that reads
 g_opSystemRunCfg.
@@ -70,7 +71,7 @@ def _cann(root: str, log: str, runtime: str):
     for side in ("cube", "vec"):
         d = os.path.join(out, f"entry_{side}")
         proc = run_sk("entry", "compile", "--toolchain", "cann", "--compiler", os.path.join(BIN, "bisheng"),
-                      "--objcopy", os.path.join(BIN, "llvm-objcopy"), "--include", INCLUDE,
+                      "--stub-compiler", os.path.join(BIN, "ccec"), "--objcopy", os.path.join(BIN, "llvm-objcopy"), "--include", INCLUDE,
                       *[a for d in STUB_INCLUDES for a in ("--stub-include", d)], "--plan", plan,
                       "--src", os.path.join(gen, f"{SK}_kernel.cpp"),
                       "--compile-options", os.path.join(gen, f"{SK}.compile_options.json"),
@@ -136,7 +137,7 @@ def _half(side: str, index: int, flags, split: int):
         seq += [["llvm-objcopy", "--redefine-sym", f"{sym}={local}_{i}", f"{obj}.split{i}.o"],
                 ["llvm-objcopy", "--strip-symbol=g_opSystemRunCfg", f"{obj}.split{i}.o"]]
     seq += [["llvm-objcopy", "--redefine-sym", f"{sym}={local}", obj],
-            ["bisheng", "-x", "cce", "-Ireg_compute", "-Iasc", "-O3", f"--cce-aicore-arch=dav-c220-{side}",
+            ["ccec", "-x", "cce", "-Ireg_compute", "-Iasc", "-O3", f"--cce-aicore-arch=dav-c220-{side}",
              "--cce-aicore-only",
              *toolargv.CANN_STUB_MLLVM, "-std=c++17", "-DTILING_KEY_VAR=0", "-o", f"sk_{index}.o", "-c",
              f"sk_{index}.cpp"]]

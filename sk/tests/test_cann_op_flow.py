@@ -29,6 +29,9 @@ ENTRY = "scaled_add_f16_sub_relu"
 F16 = ["-DDTYPE_X=half", "-DORIG_DTYPE_X=DT_FLOAT16", "-DFORMAT_X=FORMAT_ND",
        "-DDTYPE_Y=half", "-DORIG_DTYPE_Y=DT_FLOAT16", "-DFORMAT_Y=FORMAT_ND",
        "-DDTYPE_Z=half", "-DORIG_DTYPE_Z=DT_FLOAT16", "-DFORMAT_Z=FORMAT_ND"]
+# After the variant defines the ADK's generated impl adds -DDETERMINISTIC_MODE=0 and compile_op its
+# auto-sync options, to every compile of the op (docs/cann-ops.md §5, measured against the ADK).
+F16 = [*F16, "-DDETERMINISTIC_MODE=0", "--cce-auto-sync", "-mllvm", "-api-deps-filter"]
 SK_MODE = ["-D__ASCENDC_ENABLE_SUPER_KERNEL__", "-D__SUPER_KERNEL_STATIC_BLOCK_NUM__=8",
            "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2", "-D__ASCENDC_SUPER_KERNEL_ENABLE_GM_GET_SET_VALUE_DCCI__"]
 TAIL = [*toolargv.CANN_MLLVM_TAIL, "-std=c++17"]
@@ -68,7 +71,7 @@ def _cmd(step, side, out, defines, src="-", tail=()):
 
 def test_sk_mode_instance(tmp_path, staged):
     obj, seq = _build(tmp_path, staged, "--options", "", "--sync-out", str(tmp_path / "scan.json"))
-    pre = _cmd("-E", "cube", "tpl_pre.i", [*F16, "-DASCENDC_TPL_PRE"], src="scaled_add.cpp")
+    pre = _cmd("-E", "cube", "tpl_pre.i", [*F16, "-DASCENDC_TPL_KERNEL", "-DASCENDC_TPL_PRE"], src="scaled_add.cpp")
     kernel = [*SK_MODE, *F16, "-DASCENDC_TPL_KERNEL"]
     assert seq == [
         pre,
@@ -82,7 +85,7 @@ def test_sk_mode_instance(tmp_path, staged):
 def test_plain_instance(tmp_path, staged):
     obj, seq = _build(tmp_path, staged, "--plain")
     assert seq == [
-        _cmd("-E", "cube", "tpl_pre.i", [*F16, "-DASCENDC_TPL_PRE"], src="scaled_add.cpp"),
+        _cmd("-E", "cube", "tpl_pre.i", [*F16, "-DASCENDC_TPL_KERNEL", "-DASCENDC_TPL_PRE"], src="scaled_add.cpp"),
         _cmd("-c", "vec", "vec.o", [*F16, "-DASCENDC_TPL_KERNEL"], tail=["-DTILING_KEY_VAR=3UL"]),
     ]
     assert ENTRY in objfacts.provided_symbols(obj)

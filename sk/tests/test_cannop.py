@@ -61,6 +61,45 @@ def test_decl_and_sel_read_from_the_pre_pass(tmp_path):
     assert cannop.template_param_text(tpl.decls, {"m": 7, "b": 1, "d": 27, "r": 6}) == "7, 1, 27, 6"
 
 
+# An 18-value UINT list in 5 bits and a BOOL, three selections (one with another kernel type), as
+# ops-math's ArgMaxWithValue declares them (our own names and values). asc-devkit's own op compile,
+# run with recording tools (/tmp/adkcmp/compare.py, docs/cann-ops.md §5), built exactly these keys.
+SCH = ", ".join(str(v) for v in range(100, 118))
+WIDE = f"""
+ASCENDC_TPL_ARGS_DECL(Wide, ASCENDC_TPL_UINT_DECL(sch, 5, ASCENDC_TPL_UI_LIST, {SCH}), ASCENDC_TPL_BOOL_DECL(g, 0, 1));
+ASCENDC_TPL_SEL(
+    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
+        ASCENDC_TPL_UINT_SEL(sch, ASCENDC_TPL_UI_LIST, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 112, 113,
+                             114, 116, 117),
+        ASCENDC_TPL_BOOL_SEL(g, 0)),
+    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
+        ASCENDC_TPL_UINT_SEL(sch, ASCENDC_TPL_UI_LIST, 102, 103, 104, 105, 106, 107, 108, 109),
+        ASCENDC_TPL_BOOL_SEL(g, 1)),
+    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_MIX_AIV_1_0),
+        ASCENDC_TPL_UINT_SEL(sch, ASCENDC_TPL_UI_LIST, 110, 111, 115), ASCENDC_TPL_BOOL_SEL(g, 0)), );
+"""
+
+
+@needs_host_tools
+def test_keys_measured_against_the_adk(tmp_path):
+    tpl = cannop.parse_template_args(_pre(tmp_path, WIDE), "k.cpp")
+    keys = [i.key for i in cannop.selected_instances(tpl)]
+    assert keys == list(range(18)) + list(range(34, 42))  # the ADK's measured key list
+    # TEMPLATE_PARAMS of key 35 (the ADK's generated file): the value, not the index
+    args = dict(next(i.args for i in cannop.selected_instances(tpl) if i.key == 35))
+    assert cannop.template_param_text(tpl.decls, args) == "103, 1"
+
+
+@needs_host_tools
+def test_a_combination_two_selections_select_is_refused(tmp_path):
+    text = WIDE.replace("ASCENDC_TPL_UI_LIST, 110, 111, 115), ASCENDC_TPL_BOOL_SEL(g, 0)",
+                        "ASCENDC_TPL_UI_LIST, 110, 111, 100), ASCENDC_TPL_BOOL_SEL(g, 0)")
+    tpl = cannop.parse_template_args(_pre(tmp_path, text), "k.cpp")
+    with pytest.raises(SkError, match="ASCENDC_TPL_ARGS_SEL 3 of Wide selects a combination") as e:
+        cannop.selected_instances(tpl)
+    assert "sch=100,g=0" in str(e.value)
+
+
 @needs_host_tools
 def test_keys_equal_the_host_side_encoder(tmp_path):
     """The kernel-side key (sk) is the one host tiling code sets with GET_TPL_TILING_KEY."""
@@ -278,3 +317,60 @@ __global__ __aicore__ void op(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling) {
         subkernel.compile_source(tools, str(tmp_path / "op.cpp"), str(tmp_path / "op.o"),
                                  kt=kernel_types.lookup("AIV_ONLY", "k"), block_dim=1, options=None, plain=True,
                                  include_dirs=[INCLUDE], entry="op_f16", cann=inst._replace(combination="T=0,neg=1"))
+
+
+@needs_host_tools
+def test_native_format_argument_is_a_dataformat(tmp_path):
+    """ASCENDC_TPL_FORMAT_DECL with C_FORMAT_* names is the ADK's DATAFORMAT: ge::Format numbers (ND 2,
+    FRACTAL_NZ 29), 8 bits, by value; with plain numbers it stays a FORMAT argument."""
+    tpl = cannop.parse_template_args(_pre(tmp_path, """
+ASCENDC_TPL_ARGS_DECL(Fmt, ASCENDC_TPL_FORMAT_DECL(f, C_FORMAT_ND, C_FORMAT_FRACTAL_NZ),
+                      ASCENDC_TPL_FORMAT_DECL(g, 0, 3));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_FORMAT_SEL(f, C_FORMAT_FRACTAL_NZ), ASCENDC_TPL_FORMAT_SEL(g, 3)));
+"""), "k.cpp")
+    assert tpl.decls == (cannop.TplArg("f", "DATAFORMAT", 8, (2, 29)), cannop.TplArg("g", "FORMAT", 8, (0, 3)))
+    assert [i.key for i in cannop.selected_instances(tpl)] == [29 | 3 << 8]
+    assert cannop.template_param_text(tpl.decls, {"f": 29, "g": 3}) == "29, 3"
+    # The host's GET_TPL_TILING_KEY (the twin's template_argument.h) encodes the ge::Format number alike.
+    src = tmp_path / "host.cpp"
+    src.write_text('#include "ascendc/host_api/tiling/template_argument.h"\n#include <cstdio>\n'
+                   "ASCENDC_TPL_ARGS_DECL(Fmt, ASCENDC_TPL_FORMAT_DECL(f, C_FORMAT_ND, C_FORMAT_FRACTAL_NZ),"
+                   " ASCENDC_TPL_FORMAT_DECL(g, 0, 3));\n"
+                   'int main() { printf("%llu\\n", (unsigned long long)GET_TPL_TILING_KEY(29, 3)); }\n')
+    exe = tmp_path / "host"
+    subprocess.run([HOST_TOOLS["g++"], "-std=c++17", f"-I{INCLUDE}", str(src), "-o", str(exe)], check=True)
+    assert int(subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout) == 29 | 3 << 8
+
+
+@needs_host_tools
+def test_dataformat_argument_follows_the_variant(tmp_path):
+    """ASCENDC_TPL_FORMAT_DECL(fmt, C_FORMAT_ND, C_FORMAT_NCHW, ASCENDC_TPL_INPUT(0)): the argument is the
+    ge::Format number of input 0's format in the variant (NCHW = 0)."""
+    from sk.engine import kernel_types
+    from sk.toolflow import cannbuild, subkernel, toolargv
+
+    (tmp_path / "op.cpp").write_text("""
+#include "kernel_operator.h"
+#include "ascendc/host_api/tiling/template_argument.h"
+ASCENDC_TPL_ARGS_DECL(Op, ASCENDC_TPL_FORMAT_DECL(fmt, C_FORMAT_ND, C_FORMAT_NCHW, ASCENDC_TPL_INPUT(0)),
+                      ASCENDC_TPL_UINT_DECL(mode, 2, ASCENDC_TPL_UI_LIST, 5, 7));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_FORMAT_SEL(fmt, C_FORMAT_ND, C_FORMAT_NCHW),
+                                     ASCENDC_TPL_UINT_SEL(mode, ASCENDC_TPL_UI_LIST, 7)));
+template <int fmt, uint32_t mode>
+__global__ __aicore__ void op(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling) {
+    static_assert(fmt == 0 && mode == 7, "the NCHW variant, mode 7");
+}
+""")
+    p = {"name": "x", "dtype": "float16", "format": "NCHW"}
+    config = _config(tmp_path, {"op_list": [{"inputs": [dict(p, format="ND")]}, {"inputs": [p]}]})
+    tools = toolargv.Tools(toolargv.HOST, compiler=HOST_TOOLS["g++"])
+    inst = cannbuild.CannInstance("op", config, "1", "", ("x", "workspace", "tiling"))
+    ran = subkernel.compile_source(tools, str(tmp_path / "op.cpp"), str(tmp_path / "op.o"),
+                                   kt=kernel_types.lookup("AIV_ONLY", "k"), block_dim=1, options=None, plain=True,
+                                   include_dirs=[INCLUDE], entry="op_nchw", cann=inst)
+    assert "-DTILING_KEY_VAR=256UL" in ran[-1]  # fmt = 0 (NCHW) in bits 0-7, mode index 1 in bits 8-9
+    with pytest.raises(SkError, match="follows the binary variant's dtype.*got 2"):
+        subkernel.compile_source(tools, str(tmp_path / "op.cpp"), str(tmp_path / "op.o"),
+                                 kt=kernel_types.lookup("AIV_ONLY", "k"), block_dim=1, options=None, plain=True,
+                                 include_dirs=[INCLUDE], entry="op_nchw",
+                                 cann=inst._replace(combination="fmt=2,mode=7"))

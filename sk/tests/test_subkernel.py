@@ -198,6 +198,22 @@ def _sk_sub(tmp_path, before, after, *, options="", loc="middle", kernel_type="A
     return doc, ran
 
 
+@pytest.mark.parametrize("options", ["", "early-start=0", "stream-fusion=1"])
+def test_a_tiling_sink_kernel_s_early_start_flags_are_its_scan_s_whatever_the_options(options):
+    # The ADK reads them from the preprocessed source of any SK-mode compile, and the SuperKernel refuses
+    # a dynamic op with either (upstream gen_dynamic_op_call_func); set only under early-start, the
+    # calls would be compiled out silently.
+    kt = kernel_types.lookup("KERNEL_TYPE_AIV_ONLY", "test")
+    common = dict(stem="d", name="d", kt=kt, block_dim=0, params=["a"], opts=inherited(options), op_type="",
+                  loc="middle", units=[], tiling_keys=(1, 2))
+    both = syncscan.SyncCalls(sync_all=False, set_next_task_start=True, wait_pre_task_end=True)
+    doc = subkernel.sub_op_json(calls=both, **common)
+    assert doc["sub_operator_early_start_set_flag"] is True and doc["sub_operator_early_start_wait_flag"] is True
+    doc = subkernel.sub_op_json(calls=both._replace(wait_pre_task_end=False), **common)
+    assert (doc["sub_operator_early_start_set_flag"], doc["sub_operator_early_start_wait_flag"]) == (True, False)
+    doc = subkernel.sub_op_json(calls=syncscan.NONE, **common)
+    assert not doc["sub_operator_early_start_set_flag"] and not doc["sub_operator_early_start_wait_flag"]
+
 @needs_host_tools
 def test_inline_variables_and_statics_of_inline_functions_are_localised(tmp_path):
     # g++ binds both STB_GNU_UNIQUE, which GNU objcopy does not localise: two sub-kernels (or the two

@@ -66,13 +66,16 @@ def test_host_flags_drop_the_npu_only_ones_and_report_the_long_calls():
 
 
 def test_split_entry_stub_and_copies_argv_are_upstreams():
-    assert toolargv.stub_compile_argv(CANN, "d/sk_0.cpp", "d/sk_0.o", arch="cube", include_dirs=["/i"]) == [
-        "/cann/bin/bisheng", "-x", "cce", "-I/i", "-O3", "--cce-aicore-arch=dav-c220-cube", "--cce-aicore-only",
+    # Upstream (ADK gen_spk_kernel_call) runs ccec for the stub; the halves keep bisheng.
+    assert toolargv.stub_compile_argv(CANN, "d/sk_0.cpp", "d/sk_0.o", arch="cube", include_dirs=["/i", "/j"],
+                                      stub_compiler="/cann/bin/ccec") == [
+        "/cann/bin/ccec", "-x", "cce", "-I/i", "-I/j", "-O3", "--cce-aicore-arch=dav-c220-cube", "--cce-aicore-only",
         "-mllvm", "-cce-aicore-addr-transform", "-mllvm", "-cce-aicore-dcci-insert-for-scalar=false",
         "-mllvm", "-cce-aicore-stack-size=0x8000", "-std=c++17", "-DTILING_KEY_VAR=0", "-o", "d/sk_0.o",
         "-c", "d/sk_0.cpp"]
-    assert toolargv.stub_compile_argv(CANN._replace(chip="c310"), "s.cpp", "s.o", arch="vec")[3:6] == [
-        "-D__DAV_C310__", "-O3", "--cce-aicore-arch=dav-c310-vec"]
+    # Without a stub compiler the toolchain's compiler runs it.
+    assert toolargv.stub_compile_argv(CANN._replace(chip="c310"), "s.cpp", "s.o", arch="vec")[:6] == [
+        "/cann/bin/bisheng", "-x", "cce", "-D__DAV_C310__", "-O3", "--cce-aicore-arch=dav-c310-vec"]
     assert toolargv.redefine_in_place_argv(CANN, "k.o.split1.o", "k", "_sk_1") == [
         "/cann/bin/llvm-objcopy", "--redefine-sym", "k=_sk_1", "k.o.split1.o"]
     assert toolargv.strip_symbol_argv(CANN, "k.o.split1.o", "g_opSystemRunCfg") == [

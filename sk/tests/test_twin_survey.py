@@ -218,6 +218,11 @@ def test_dtype_and_format_macros_are_the_ge_numbers(tmp_path):
     assert [macros[f"FORMAT_{f}"] for f in ("NCHW", "NHWC", "ND", "NC1HWC0", "FRACTAL_Z", "NDHWC", "FRACTAL_NZ",
                                             "NCDHW", "NDC1HWC0", "FRACTAL_Z_3D", "NCL")] == [
         0, 1, 2, 3, 4, 27, 29, 30, 32, 33, 47]
+    # ...and the ge::Format numbers DATAFORMAT template arguments use (cannop.FORMAT_NUMBERS) agree.
+    formats = {k[len("FORMAT_"):]: v for k, v in macros.items() if k.startswith("FORMAT_")}
+    assert {k: v for k, v in formats.items() if k in cannop.FORMAT_NUMBERS} == {
+        k: cannop.FORMAT_NUMBERS[k] for k in formats if k in cannop.FORMAT_NUMBERS}
+    assert len(set(formats) & set(cannop.FORMAT_NUMBERS)) == 48
     src = tmp_path / "k.cpp"
     src.write_text('#include "kernel_operator.h"\n'
                    "#if ORIG_DTYPE_X == DT_FLOAT\nconstexpr int kPicked = 32;\n"

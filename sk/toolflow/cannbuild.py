@@ -6,10 +6,12 @@ For each instance the ADK (asc-devkit tools/build, docs/cann-ops.md):
 2. generates a source that includes the kernel with `__global__` turned into `inline`, maps the
    instance's tiling key to TEMPLATE_PARAMS and defines an `extern "C"` entry calling
    `<kernel><TEMPLATE_PARAMS>(params…)`;
-3. compiles it with the variant's defines, `-DASCENDC_TPL_KERNEL` and `-DTILING_KEY_VAR=<key>UL`.
+3. compiles it with the variant's defines, the op options (op_options), `-DASCENDC_TPL_KERNEL` and
+   `-DTILING_KEY_VAR=<key>UL`.
 
-Our entry is named by BUILD (the sub-kernel's entry) instead of the ADK's `auto_gen_<kernel>_kernel`
-and passes the workspace as given: a SuperKernel's sub-kernels get their user workspace directly.
+Our entry is named by BUILD (the sub-kernel's entry) instead of the ADK's `<kernel_name>_<key>`
+(a SuperKernel reads the name from the sub-op JSON) and passes the workspace as given: a
+SuperKernel's sub-kernels get their user workspace directly (docs/cann-ops.md §5).
 """
 
 from __future__ import annotations
@@ -39,23 +41,26 @@ def variant_of(inst: CannInstance):
     return cannop.find_variant(cannop.load_binary_config(inst.config), inst.variant or "0", inst.config)
 
 
-def variant_defines(inst: CannInstance) -> list:
-    variant = variant_of(inst)
-    return cannop.variant_defines(variant) if variant else []
+def op_options(tools: toolargv.Tools, variant) -> list:
+    """What the ADK passes every compile of the op, the -E pass included, in its order: the variant's
+    defines, -DDETERMINISTIC_MODE=0 and (CANN) the auto-sync options."""
+    return [*(cannop.variant_defines(variant) if variant else []), cannop.DETERMINISTIC_DEFINE,
+            *(cannop.AUTO_SYNC_FLAGS if tools.flavor == toolargv.CANN else ())]
 
 
 def read_template_args(tools: toolargv.Tools, src: str, work: str, *, arch, defines, include_dirs, extra):
-    """The kernel's DECL/SEL, from the ADK's `-DASCENDC_TPL_PRE` preprocess of the source."""
+    """The kernel's DECL/SEL, from the ADK's `-DASCENDC_TPL_PRE` preprocess of the source (with the op's
+    options, -DASCENDC_TPL_KERNEL among them, as compile_op's; template_argument.h lets PRE win)."""
     text_path = os.path.join(work, "tpl_pre.i")
     argv = toolargv.preprocess_argv(tools, src, text_path, arch=arch,
-                                    defines=[*defines, cannop.TPL_PRE_DEFINE], include_dirs=include_dirs, extra=extra)
+                                    defines=[*defines, cannop.TPL_KERNEL_DEFINE, cannop.TPL_PRE_DEFINE],
+                                    include_dirs=include_dirs, extra=extra)
     run_tool(argv, step="preprocessing the kernel for its template arguments (-DASCENDC_TPL_PRE)", where=src)
     with open(text_path, encoding="utf-8", errors="replace") as f:
         return cannop.parse_template_args(f.read(), src), argv
 
 
-def _fmt(args) -> str:
-    return ",".join(f"{n}={v}" for n, v in args)
+_fmt = cannop.format_args
 
 
 def pick_instance(tpl, combination: str, where: str, variant=None):
@@ -79,7 +84,8 @@ def pick_instance(tpl, combination: str, where: str, variant=None):
     args = cannop.parse_combination(combination, where)
     for name, value in bound.items():
         if args.setdefault(name, value) != value:
-            raise SkError(f"template argument '{name}' follows the binary variant's dtype (ASCENDC_TPL_INPUT/OUTPUT)",
+            raise SkError(f"template argument '{name}' follows the binary variant's dtype or format "
+                          "(ASCENDC_TPL_INPUT/OUTPUT)",
                           where=where, value=args[name], allowed=f"{value} for this variant, or leave it out")
     key = cannop.encode_key(tpl.decls, args, where)
     if selected and key not in {s.key for s in selected}:
@@ -136,7 +142,7 @@ def prepare(tools: toolargv.Tools, src: str, inst: CannInstance, entry: str, wor
     if not entry:
         raise SkError("a CANN operator instance needs its entry name", where="--entry")
     variant = variant_of(inst)
-    vdefs = cannop.variant_defines(variant) if variant else []
+    vdefs = op_options(tools, variant)
     tpl, argv = read_template_args(tools, src, work, arch=arch, defines=vdefs, include_dirs=include_dirs, extra=extra)
     key, args = pick_instance(tpl, inst.combination, f"{src}: --tpl-args", variant)
     return entry_source(src, inst, entry, tpl, args, key), [*vdefs, cannop.TPL_KERNEL_DEFINE], key, argv
@@ -181,7 +187,7 @@ def list_instances(tools: toolargv.Tools, op_dir: str, *, neighbours=(), soc: st
         if not os.path.isfile(src):
             raise SkError("the op's kernel source is not in op_kernel/", where=src, allowed="give --kernel-src")
         tpl, _ = read_template_args(tools, src, work, arch="cube" if tools.flavor == toolargv.CANN else None,
-                                    defines=variant_defines(CannInstance("", config, "0", "", ())) if variants else [],
+                                    defines=op_options(tools, variants[0] if variants else None),
                                     include_dirs=include_dirs, extra=extra)
     if variants:
         lines.append("variants = {")
@@ -197,7 +203,7 @@ def list_instances(tools: toolargv.Tools, op_dir: str, *, neighbours=(), soc: st
         inst = [i for i in (cannop.selected_instances(tpl) if tpl.selections else [])
                 if all(dict(i.args)[k] == v for k, v in bound.items())]
         if bound:
-            lines.append("# " + ", ".join(f"{k} follows the variant's dtype" for k in bound)
+            lines.append("# " + ", ".join(f"{k} follows the variant's dtype or format" for k in bound)
                          + f"; the combinations of variant 0 ({variants[0].bin_filename}):")
         widths = ", ".join(f"{d.name} {d.kind} {d.bits} bit(s)" for d in tpl.decls)
         lines.append(f"# {tpl.op}: {widths}; ASCENDC_TPL_SEL selects {len(inst)}")

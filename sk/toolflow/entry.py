@@ -66,12 +66,12 @@ def load_compile_options(path: str) -> list[str]:
 
 def compile_entry(tools: toolargv.Tools, plan, *, src: str, flags: list[str], out_dir: str | None = None,
                   side: str | None = None, out: str | None = None, include_dirs=(), stub_include_dirs=(),
-                  extra=()) -> list[tuple[EntryUnit, str]]:
+                  stub_compiler: str | None = None, extra=()) -> list[tuple[EntryUnit, str]]:
     """Compiles the halves (all, or the one `side`) into out_dir, or the one `side` into `out`; returns
     (unit, path).
 
     stub_include_dirs: the entry stubs' include directories at split-mode > 1 (upstream's own list for
-    them), else include_dirs.
+    them), else include_dirs. stub_compiler: the stubs' compiler (upstream's `ccec`), else the tools' compiler.
     side with out_dir: that half if the plan has one, else nothing (a build declares one action per side
     before the plan says which exist). With an objcopy in `tools`, each half leaves with its entry symbol
     its only global and its COMDAT groups dissolved, as `sk link` needs it (linkprep.localize_entry): that
@@ -100,7 +100,8 @@ def compile_entry(tools: toolargv.Tools, plan, *, src: str, flags: list[str], ou
         if split > 1:
             written += _compile_split(tools, plan, unit, index, split, src=src, out_dir=out_dir, defines=defines,
                                       split_calls=split_calls, include_dirs=include_dirs,
-                                      stub_include_dirs=stub_include_dirs or include_dirs, extra=extra)
+                                      stub_include_dirs=stub_include_dirs or include_dirs,
+                                      stub_compiler=stub_compiler, extra=extra)
             continue
         with atomic_output(dst) as tmp:
             compiled = tmp + ".raw" if tools.objcopy else tmp
@@ -125,7 +126,7 @@ def _compile_half(tools, unit: EntryUnit, src: str, dst: str, *, defines, split_
 
 
 def _compile_split(tools, plan, unit: EntryUnit, index: int, split: int, *, src, out_dir, defines, split_calls,
-                   include_dirs, stub_include_dirs, extra) -> list[tuple[EntryUnit, str]]:
+                   include_dirs, stub_include_dirs, stub_compiler, extra) -> list[tuple[EntryUnit, str]]:
     """The half compiled, localised and made its split set in a scratch directory, then moved into out_dir
     (the stub first, so a half's set is never half there)."""
     label = f"{src} ({unit.side} half)"
@@ -138,7 +139,7 @@ def _compile_split(tools, plan, unit: EntryUnit, index: int, split: int, *, src,
         made = entrysplit.split_half(tools, obj, work, kernel_name=plan.kernel_name, entry_symbol=unit.symbol,
                                      arch=unit.side, index=index, split=split,
                                      run_cfg_arch=entrysplit.run_cfg_side(plan.kernel_type),
-                                     include_dirs=stub_include_dirs, label=label)
+                                     include_dirs=stub_include_dirs, stub_compiler=stub_compiler, label=label)
         # Published in this order (toolrun.publish): the scratch directory may be on another file system.
         staged = [stage_file(os.path.join(out_dir, os.path.basename(path)), path) for path in made]
         written = [(unit, st.dest) for st in staged]

@@ -83,11 +83,13 @@ def stub_source(entry_symbol: str, copies: list[str], run_cfg_arch: str) -> str:
 
 
 def split_half(tools: toolargv.Tools, obj: str, work: str, *, kernel_name: str, entry_symbol: str, arch: str,
-               index: int, split: int, run_cfg_arch: str, include_dirs=(), label: str = "") -> list[str]:
+               index: int, split: int, run_cfg_arch: str, include_dirs=(), stub_compiler: str | None = None,
+               label: str = "") -> list[str]:
     """Makes the split set of the compiled half `obj` (named `<entry_symbol>.o`) in `work`.
 
     Returns the objects in link order: the stub sk_<index>.o, `obj` (renamed in
-    place), its copies. Needs the toolchain's objcopy and compiler. The stub's
+    place), its copies. Needs the toolchain's objcopy and compiler (the stub's: stub_compiler, upstream's
+    `ccec`, else the compiler). The stub's
     source is written to `work` too and compiled from there by its bare name:
     the compiler records the source's path in the object, which must not be
     the scratch directory's random name, and nothing is ever written beside
@@ -112,7 +114,8 @@ def split_half(tools: toolargv.Tools, obj: str, work: str, *, kernel_name: str, 
     # Run in `work`, so the paths the command had relative to ours are made absolute (they name no output).
     rooted = tools._replace(compiler=_absolute(tools.compiler))
     run_tool(toolargv.stub_compile_argv(rooted, src, stub, arch=arch,
-                                        include_dirs=[os.path.abspath(d) for d in include_dirs]),
+                                        include_dirs=[os.path.abspath(d) for d in include_dirs],
+                                        stub_compiler=_absolute(stub_compiler)),
              step="compiling the SuperKernel entry stub", where=where, cwd=work)
     return [os.path.join(work, stub), obj, *made]
 

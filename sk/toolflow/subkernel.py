@@ -522,8 +522,11 @@ def sub_op_json(*, stem, name, kt, block_dim, params, opts, op_type, loc, units,
     """The sub-op JSON fields of facts §2.3 that the engine reads (plus sizes).
 
     A tiling-sink kernel (tiling_keys) gets upstream's dynamic form (facts §15.2): only
-    `dynamic_func_names`, one function per key and core type; no early start (its compile had none), and
-    dcci before and after its call (ADK sets both for a dynamic op)."""
+    `dynamic_func_names`, one function per key and core type, and dcci before and after its call (ADK sets
+    both for a dynamic op). Its early-start flags are the scan's alone: the ADK reads them from the
+    preprocessed source of every SK-mode compile (kernel_info_infer), and the SuperKernel refuses a dynamic
+    op that has them, so a tiling-sink kernel calling SetNextTaskStart/WaitPreTaskEnd is named at build
+    time instead of being fused with its calls compiled out."""
     early = opts.early_start_macros and not tiling_keys
     dcci_before, dcci_after, dcci_disable = (True, True, False) if tiling_keys else opts.dcci_listed(op_type)
     kernel_names, text_sizes = {}, {}
@@ -554,8 +557,10 @@ def sub_op_json(*, stem, name, kt, block_dim, params, opts, op_type, loc, units,
         "sub_operator_call_dcci_after_kernel_end": dcci_after,
         "sub_operator_call_dcci_before_kernel_start": dcci_before,
         "sub_operator_call_dcci_disable_on_kernel": dcci_disable,
-        "sub_operator_early_start_set_flag": early and loc != "end" and calls.set_next_task_start,
-        "sub_operator_early_start_wait_flag": early and loc != "start" and calls.wait_pre_task_end,
+        "sub_operator_early_start_set_flag": bool(calls.set_next_task_start) if tiling_keys else
+        early and loc != "end" and calls.set_next_task_start,
+        "sub_operator_early_start_wait_flag": bool(calls.wait_pre_task_end) if tiling_keys else
+        early and loc != "start" and calls.wait_pre_task_end,
         "sub_operator_kernel_name": kernel_names,
         "sub_operator_kernel_type": kt.name,
         "sub_operator_params": list(params),

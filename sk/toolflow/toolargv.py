@@ -331,17 +331,21 @@ CANN_STUB_MLLVM = (
 )
 
 
-def stub_compile_argv(tools: Tools, src: str, out: str, *, arch: str, include_dirs=()) -> list[str]:
+def stub_compile_argv(tools: Tools, src: str, out: str, *, arch: str, include_dirs=(),
+                      stub_compiler: str | None = None) -> list[str]:
     """The entry stub of a split SuperKernel half (sk_<i>.cpp, facts §6.6).
 
-    CANN: upstream's argv token for token, with the toolchain's compiler (upstream
-    runs `ccec` from PATH; bisheng is the same compiler's driver). Host: the
-    entry's compile (HOST_ENTRY_OPT), which the twin's branch of the stub needs.
+    CANN: upstream's argv token for token (ADK gen_spk_kernel_call), run by
+    stub_compiler: the toolkit's `ccec`, which upstream runs for the stub where
+    the SuperKernel's own halves get `bisheng` (the toolchain's compiler, used
+    when no stub compiler is given). include_dirs: upstream's list for the stub.
+    Host: the entry's compile (HOST_ENTRY_OPT), which the twin's branch of the
+    stub needs; a host toolchain has one compiler.
     """
     _check_arch(arch, tools.flavor)
     if tools.flavor == CANN:
         c310 = tools.chip == "c310"
-        return [tools.need("compiler"), "-x", "cce", *(f"-I{d}" for d in include_dirs),
+        return [stub_compiler or tools.need("compiler"), "-x", "cce", *(f"-I{d}" for d in include_dirs),
                 *([C310_DEFINE] if c310 else []), "-O3", cann_arch_flag(arch, tools.chip), "--cce-aicore-only",
                 *CANN_STUB_MLLVM, "-std=c++17", "-DTILING_KEY_VAR=0", "-o", out, "-c", src]
     return compile_argv(tools, src, out, arch=arch, include_dirs=include_dirs, host_opt=HOST_ENTRY_OPT)

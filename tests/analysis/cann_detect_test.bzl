@@ -2,6 +2,7 @@
 
 load("@bazel_skylib//lib:unittest.bzl", "asserts", "unittest")
 load("//toolchain/private:cann_detect.bzl", "detect_cann", "unavailable_message")
+load("//toolchain/private:cann_repo.bzl", "cann_toolchain_build")
 
 def _fs(env = {}, on_path = {}, files = []):
     present = {f: True for f in files}
@@ -78,7 +79,21 @@ def _missing_message_test(ctx):
         asserts.true(env, needle in msg, "message lacks %r: %s" % (needle, msg))
     return unittest.end(env)
 
+def _toolchain_build_compilers_test(ctx):
+    env = unittest.begin(ctx)
+
+    # The detected toolkit's toolchain: bisheng for the SuperKernel's halves, ccec for the split entry
+    # stubs (upstream's compile_super_kernel runs them so); bisheng for both only where there is no ccec.
+    build = cann_toolchain_build("compiler/ccec_compiler/bin", "x86_64")
+    asserts.true(env, '    compiler = "cann/compiler/ccec_compiler/bin/bisheng",\n' in build, build)
+    asserts.true(env, '    stub_compiler = "cann/compiler/ccec_compiler/bin/ccec",\n' in build, build)
+    asserts.true(env, '"../../../x86_64-linux/asc/impl/basic_api/reg_compute"' in build, "stub list: " + build)
+    no_ccec = cann_toolchain_build("compiler/ccec_compiler/bin", "x86_64", stub_compiler = "bisheng")
+    asserts.true(env, '    stub_compiler = "cann/compiler/ccec_compiler/bin/bisheng",\n' in no_ccec, no_ccec)
+    return unittest.end(env)
+
 env_home_test = unittest.make(_env_home_test)
+toolchain_build_compilers_test = unittest.make(_toolchain_build_compilers_test)
 tag_wins_test = unittest.make(_tag_wins_test)
 bad_tag_is_not_ignored_test = unittest.make(_bad_tag_is_not_ignored_test)
 toolkit_home_and_path_test = unittest.make(_toolkit_home_and_path_test)
@@ -94,4 +109,5 @@ def cann_detect_test_suite(name):
         toolkit_home_and_path_test,
         default_install_test,
         missing_message_test,
+        toolchain_build_compilers_test,
     )

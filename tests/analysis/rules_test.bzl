@@ -6,6 +6,7 @@ load("//rules/private:providers.bzl", "SkSubKernelInfo", "SuperKernelInfo")
 
 FAKE_CANN = {"//command_line_option:extra_toolchains": [str(Label("//tests:fake_cann_toolchain"))]}
 BISHENG = "tests/fake_cann/compiler/ccec_compiler/bin/bisheng"
+CCEC = "tests/fake_cann/compiler/ccec_compiler/bin/ccec"
 LLD = "tests/fake_cann/compiler/ccec_compiler/bin/ld.lld"
 OBJCOPY = "tests/fake_cann/compiler/ccec_compiler/bin/llvm-objcopy"
 
@@ -161,7 +162,8 @@ def _super_kernel_actions_impl(ctx):
     for side, action in zip(["cube", "vec"], actions["SkCompileEntry"]):
         entry = _sk_args(action)
         # The whole argv: the toolkit's compiler, upstream's include directories in upstream's order, the
-        # objcopy that makes the half's split set; sk builds the tools' argv from it (docs/cann-flow.md).
+        # objcopy that makes the half's split set, the entry stubs' compiler (ccec, as upstream's
+        # gen_spk_kernel_call) and include list; sk builds the tools' argv from it (docs/cann-flow.md).
         includes = []
         for d in CANN_INCLUDES:
             includes += ["--include", d]
@@ -171,6 +173,8 @@ def _super_kernel_actions_impl(ctx):
         asserts.equals(env, ["entry", "compile", "--toolchain", "cann", "--compiler", BISHENG] + includes + [
             "--objcopy",
             OBJCOPY,
+            "--stub-compiler",
+            CCEC,
         ] + stub_includes + [
             "--plan",
             "tests/analysis/_sk/sk_pair/plan.json",
@@ -186,6 +190,9 @@ def _super_kernel_actions_impl(ctx):
         out_dir = entry[entry.index("--out-dir") + 1]
         asserts.true(env, out_dir.endswith("/entry_" + side), "entry directory of the %s half: %s" % (side, out_dir))
         asserts.equals(env, [out_dir], [f.path for f in action.outputs.to_list()])
+        inputs = [f.path for f in action.inputs.to_list()]
+        for tool in (BISHENG, CCEC, OBJCOPY):
+            asserts.true(env, tool in inputs, "%s among the %s half's inputs" % (tool, side))
         entry_dirs.append(out_dir)
     link = _sk_args(actions["SkLink"][0])
     asserts.equals(env, ["link", "--toolchain", "cann", "--ld", LLD, "--objcopy", OBJCOPY], link[:7])

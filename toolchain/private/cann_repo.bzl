@@ -36,8 +36,13 @@ _STUB_INCLUDE_SUBDIRS = ["adv_api", "basic_api", "aicpu_api", "c_api", "basic_ap
 def cann_stub_include_dirs(arch):
     return _asc_include_dirs(arch, _STUB_IMPL_SUBDIRS, _STUB_INCLUDE_SUBDIRS, with_asc = True)
 
-def cann_toolchain_build(compiler_dir, arch, prefix = "cann/", extra_attrs = ""):
-    """BUILD text declaring an sk_toolchain over a toolkit at `prefix`."""
+def cann_toolchain_build(compiler_dir, arch, prefix = "cann/", extra_attrs = "", stub_compiler = "ccec"):
+    """BUILD text declaring an sk_toolchain over a toolkit at `prefix`.
+
+    stub_compiler: the program in compiler_dir that compiles a split SuperKernel's entry stubs: `ccec`, as
+    upstream (ADK gen_spk_kernel_call); `bisheng` only for a toolkit without ccec, where upstream's own
+    split SuperKernel compile cannot run.
+    """
     return """\
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load("@rules_superkernel//toolchain:defs.bzl", "sk_toolchain")
@@ -65,6 +70,7 @@ sk_toolchain(
     flavor = "cann",
     acl = ":acl",
     compiler = "{p}{cd}/bisheng",
+    stub_compiler = "{p}{cd}/{stub}",
     linker = "{p}{cd}/ld.lld",
     objcopy = "{p}{cd}/llvm-objcopy",
     files = [":files"],
@@ -80,6 +86,7 @@ sk_toolchain(
         dirs = ", ".join(['"%s"' % ("../" * len(compiler_dir.split("/")) + d) for d in cann_include_dirs(arch)]),
         stub_dirs = ", ".join(['"%s"' % ("../" * len(compiler_dir.split("/")) + d) for d in cann_stub_include_dirs(arch)]),
         extra = extra_attrs,
+        stub = stub_compiler,
     )
 
 def detect_in_repo(rctx, tag_path):
@@ -112,6 +119,7 @@ def _cann_repo_impl(rctx):
         build = cann_toolchain_build(
             compiler_dir,
             arch,
+            stub_compiler = "ccec" if rctx.path("%s/%s/ccec" % (root, compiler_dir)).exists else "bisheng",
             # A locally installed CANN is not on remote executors; results
             # are still uploaded to and served from the remote cache.
             extra_attrs = '    execution_requirements = {"no-remote-exec": "1"},\n',

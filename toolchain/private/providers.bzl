@@ -8,6 +8,7 @@ SkToolchainInfo = provider(
         "available": "(bool) False when the toolkit was not found; rules then fail with unavailable_reason",
         "unavailable_reason": "(str) how to point the build at the toolkit",
         "compiler": "(File) the compiler driver (bisheng or g++)",
+        "stub_compiler": "(File|None) cann: the compiler of the split entry stubs (ccec, as upstream); None: compiler",
         "linker": "(File) ld.lld or ld",
         "objcopy": "(File) llvm-objcopy or objcopy",
         "runtime_lib": "(File|None) host: the CPU-twin runtime shared library",

@@ -13,13 +13,14 @@ def _sk_toolchain_impl(ctx):
     root = ctx.file.root_file.dirname if ctx.file.root_file else ""
     include_dirs = [paths.normalize(paths.join(root, d)) for d in ctx.attr.include_dirs]
     stub_include_dirs = [paths.normalize(paths.join(root, d)) for d in ctx.attr.stub_include_dirs]
-    files = [f for f in [ctx.file.compiler, ctx.file.linker, ctx.file.objcopy, ctx.file.runtime_lib] if f]
+    files = [f for f in [ctx.file.compiler, ctx.file.stub_compiler, ctx.file.linker, ctx.file.objcopy, ctx.file.runtime_lib] if f]
     info = SkToolchainInfo(
         label = ctx.label,
         flavor = ctx.attr.flavor,
         available = available,
         unavailable_reason = ctx.attr.unavailable_reason,
         compiler = ctx.file.compiler,
+        stub_compiler = ctx.file.stub_compiler,
         linker = ctx.file.linker,
         objcopy = ctx.file.objcopy,
         runtime_lib = ctx.file.runtime_lib,
@@ -47,6 +48,7 @@ upgrade invalidates cached results instead of silently reusing them.""",
         "available": attr.bool(default = True, doc = "False when the toolkit is missing"),
         "unavailable_reason": attr.string(doc = "Message shown when a target needs this toolchain but it is unavailable"),
         "compiler": attr.label(allow_single_file = True, cfg = "exec", doc = "bisheng (cann) or g++ (host)"),
+        "stub_compiler": attr.label(allow_single_file = True, cfg = "exec", doc = "cann: the compiler of a split SuperKernel's entry stubs, ccec (upstream compiles them with ccec, the SuperKernel's halves with bisheng); empty: compiler"),
         "linker": attr.label(allow_single_file = True, cfg = "exec", doc = "ld.lld (cann) or ld (host)"),
         "objcopy": attr.label(allow_single_file = True, cfg = "exec", doc = "llvm-objcopy (cann) or objcopy (host)"),
         "runtime_lib": attr.label(allow_single_file = True, doc = "host: the CPU-twin runtime library (its symbols may stay undefined in fused objects; sk_model loads it)"),

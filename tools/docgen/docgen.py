@@ -13,10 +13,10 @@ rendering (//docs:api_doc_test); `--write API_MD TEXTPROTO...` rewrites it
 from __future__ import annotations
 
 import argparse
-import difflib
-import os
 import re
 import sys
+
+from pagefile import check_or_write
 
 _TOKEN = re.compile(r'\s*(?:(#[^\n]*)|("(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\')|([{}:<>\[\],;])|([^\s{}:<>\[\],;"\']+))')
 _ESCAPES = {"n": b"\n", "t": b"\t", "r": b"\r", '"': b'"', "'": b"'", "\\": b"\\", "a": b"\a", "b": b"\b",
@@ -261,22 +261,8 @@ def main(argv=None) -> int:
         with open(path, encoding="utf-8") as f:
             modules.append(parse_textproto(f.read()))
     text = render(modules)
-    target = args.api_md
-    if args.write and os.environ.get("BUILD_WORKSPACE_DIRECTORY"):  # `bazel run`: the checkout, not the runfiles
-        target = os.path.join(os.environ["BUILD_WORKSPACE_DIRECTORY"], target)
-    if args.write:
-        with open(target, "w", encoding="utf-8") as f:
-            f.write(text)
-        print("wrote %s" % target)
-        return 0
-    with open(target, encoding="utf-8") as f:
-        current = f.read()
-    if current != text:
-        sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
-                                                   "docs/api.md (checked in)", "docs/api.md (from the .bzl files)"))
-        print("\ndocs/api.md is stale: run `tools/bazel run //docs:update_api`", file=sys.stderr)
-        return 1
-    return 0
+    return check_or_write(text, args.api_md, write=args.write, page="docs/api.md", source="from the .bzl files",
+                          update="//docs:update_api")
 
 
 if __name__ == "__main__":

@@ -9,9 +9,9 @@ rendering (//docs:formats_doc_test); `--write FORMATS_MD` rewrites it (`tools/ba
 from __future__ import annotations
 
 import argparse
-import difflib
-import os
 import sys
+
+from pagefile import check_or_write
 
 
 def _cell(text) -> str:
@@ -173,22 +173,8 @@ def main(argv=None) -> int:
     parser.add_argument("formats_md")
     args = parser.parse_args(argv)
     text = render()
-    target = args.formats_md
-    if args.write and os.environ.get("BUILD_WORKSPACE_DIRECTORY"):  # `bazel run`: the checkout, not the runfiles
-        target = os.path.join(os.environ["BUILD_WORKSPACE_DIRECTORY"], target)
-    if args.write:
-        with open(target, "w", encoding="utf-8") as f:
-            f.write(text)
-        print("wrote %s" % target)
-        return 0
-    with open(target, encoding="utf-8") as f:
-        current = f.read()
-    if current != text:
-        sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
-                                                   "docs/formats.md (checked in)", "docs/formats.md (from the code)"))
-        print("\ndocs/formats.md is stale: run `tools/bazel run //docs:update_formats`", file=sys.stderr)
-        return 1
-    return 0
+    return check_or_write(text, args.formats_md, write=args.write, page="docs/formats.md", source="from the code",
+                          update="//docs:update_formats")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """`sk entry compile`: compile the generated SuperKernel source, per core-side half.
 
-  sk entry compile --toolchain host|cann --compiler PATH [--objcopy PATH] [--include DIR]... [--stub-include DIR]...
+  sk entry compile --toolchain host|cann --compiler PATH [--stub-compiler PATH] [--objcopy PATH] [--include DIR]...
+      [--stub-include DIR]...
       --plan plan.json --src <name>_kernel.cpp --compile-options <name>.compile_options.json
       (--out-dir DIR [--arch cube|vec] | --arch cube|vec -o OUT.o) [-- extra copts]
 
@@ -9,7 +10,9 @@
 where the plan has none (Bazel declares one action per side before the plan
 exists, so the halves compile in parallel). --arch/-o compiles one half, which
 the plan must have. With --objcopy each half is localised here (only its entry
-symbol global) rather than in every `sk link`.
+symbol global) rather than in every `sk link`. At split-mode > 1 the entry
+stubs are compiled by --stub-compiler (CANN: the toolkit's ccec, as upstream)
+with the --stub-include directories.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ def configure(parser):
     p = sub.add_parser("compile", help="compile the generated SuperKernel source", fromfile_prefix_chars="@")
     p.add_argument("--toolchain", required=True, choices=toolargv.FLAVORS, type=g.TEXT)
     p.add_argument("--compiler", required=True, type=g.TOOL)
+    p.add_argument("--stub-compiler", type=g.TOOL,
+                   help="compiler of the split entry stubs (cann: ccec, as upstream; default: --compiler)")
     p.add_argument("--objcopy", type=g.TOOL, help="localise each half for `sk link` (only its entry symbol stays global)")
     p.add_argument("--include", action="append", default=[], metavar="DIR", type=g.INCLUDE_DIR)
     p.add_argument("--stub-include", action="append", default=[], metavar="DIR", type=g.INCLUDE_DIR,
@@ -51,5 +56,6 @@ def run(args) -> int:
     flags = entry.load_compile_options(args.compile_options) if args.compile_options else list(plan.compile_options)
     tools = toolargv.Tools(args.toolchain, compiler=args.compiler, objcopy=args.objcopy)
     entry.compile_entry(tools, plan, src=args.src, flags=flags, out_dir=args.out_dir, side=args.arch, out=args.out,
-                        include_dirs=args.include, stub_include_dirs=args.stub_include, extra=args.extra)
+                        include_dirs=args.include, stub_include_dirs=args.stub_include,
+                        stub_compiler=args.stub_compiler, extra=args.extra)
     return 0

@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <cstdio>
 #include <type_traits>
 
 #include "sk_twin.h"
@@ -53,6 +54,8 @@ struct int4b_t {
 };
 
 namespace AscendC {
+
+using ::int4b_t;  // kernels write AscendC::int4b_t as well as int4b_t
 
 enum class TPosition : uint8_t {
   GM,
@@ -208,7 +211,12 @@ class LocalTensor {
   SkTwinLocalRef ref_{0, 0, 0, 0};
 };
 
+// L2 cache hints (GlobalTensor::SetL2CacheHint): the twin has no L2, a hint changes nothing.
+enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_PERSISTENT = 4 };
+enum CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+
 // A view of global memory.
+
 template <typename T>
 class GlobalTensor {
   static_assert(sk_detail::HasDtype<T>::value,
@@ -257,7 +265,8 @@ class GlobalTensor {
     out.g_ = g_;
     return out;
   }
-  void SetL2CacheHint(int) {}
+  template <CacheRwMode rwMode = CacheRwMode::RW>
+  void SetL2CacheHint(CacheMode) {}
 
   SkTwinGlobalRef g_{nullptr, 0, 0};
 
@@ -275,6 +284,21 @@ class TBuf;
 using TEventID = int8_t;
 using TBufHandle = uint8_t*;  // a queue buffer's handle (untyped DeQue)
 
+// A queue's compile-time configuration (TQue<pos, depth, &config>). bufferLen
+// and bufferNumber, when not 0, must equal InitBuffer's len and num; nd2nz and
+// nz2nd exist on Atlas inference AI Cores only; the rest are reserved.
+struct TQueConfig {
+  bool nd2nz = false;
+  bool nz2nd = false;
+  bool scmBlockGroup = false;
+  uint32_t bufferLen = 0;
+  uint32_t bufferNumber = 0;
+  uint32_t consumerSize = 0;
+  TPosition consumer[8] = {};
+  bool enableStaticEvtId = false;
+  bool enableLoopQueue = false;
+};
+
 // A queue of UB buffers between pipeline stages. depth: how many tensors may
 // be in the queue at once (EnQue without DeQue); the number of buffers comes
 // from TPipe::InitBuffer.
@@ -289,6 +313,12 @@ class TQueBind {
   static constexpr TPosition kSkPosition = src;
   static constexpr int32_t kSkDepth = depth;
   static constexpr uint32_t kSkKind = 0;
+  static constexpr const TQueConfig* kSkConfig = [] {
+    if constexpr (std::is_same_v<decltype(mask), const TQueConfig*>) return mask;
+    else return static_cast<const TQueConfig*>(nullptr);
+  }();
+  static_assert(kSkConfig == nullptr || (!kSkConfig->nd2nz && !kSkConfig->nz2nd),
+                "TQueConfig nd2nz/nz2nd: the CPU twin (as Atlas A2/A3) has no format conversion on a queue");
 
   TQueBind() = default;
   // A copy is another handle of the same queue (kernels keep queues in
@@ -420,6 +450,18 @@ class TPipe {
   template <typename Q>
   bool InitBuffer(Q& que, uint8_t num, uint32_t len) {
     static_assert(Q::kSkKind == 0, "TPipe::InitBuffer(que, num, len) takes a TQue/TQueBind; a TBuf takes (buf, len)");
+    if constexpr (Q::kSkConfig != nullptr) {
+      if ((Q::kSkConfig->bufferNumber != 0 && Q::kSkConfig->bufferNumber != num) ||
+          (Q::kSkConfig->bufferLen != 0 && Q::kSkConfig->bufferLen != len)) {
+        char msg[256];
+        std::snprintf(msg, sizeof msg,
+                      "TPipe::InitBuffer(num %u, len %u): the queue's TQueConfig has bufferNumber %u, bufferLen %u; "
+                      "allowed: the same values (0 in the config: any)",
+                      static_cast<unsigned>(num), static_cast<unsigned>(len),
+                      static_cast<unsigned>(Q::kSkConfig->bufferNumber), static_cast<unsigned>(Q::kSkConfig->bufferLen));
+        ::sk_twin_fail(msg);
+      }
+    }
     que.sk_id_ = sk_twin_pipe_init_buffer(sk_id_, 0, static_cast<uint32_t>(Q::kSkPosition),
                                           static_cast<uint32_t>(Q::kSkDepth), num, len, que.sk_id_);
     return true;
@@ -799,5 +841,7 @@ struct UnaryRepeatParams {
 
 }  // namespace AscendC
 
+// CANN's kernels call GetTPipePtr() unqualified outside namespace AscendC as well.
+using AscendC::GetTPipePtr;
 
 #endif  // SK_TWIN_ASCENDC_H_

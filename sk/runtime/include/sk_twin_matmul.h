@@ -3,7 +3,7 @@
 // MatmulType, Matmul (Init with a TCubeTiling, SetOrgShape, SetSingleShape,
 // SetTail, SetTensorA/B with transpose, SetBias/DisableBias, IterateAll,
 // Iterate + GetTensorC, End) and REGIST_MATMUL_OBJ, for the ND format with
-// A/B in GM.
+// A/B in GM; its MatmulConfig in sk_twin_matmul_config.h.
 //
 // Numerics (src/matmul.cc): every product is rounded to float (exact for
 // half and bfloat16_t inputs), the products of one output are summed in
@@ -22,46 +22,20 @@
 #define SK_TWIN_MATMUL_H_
 
 #include <cstdint>
+#include <cstdio>
 
 #include "sk_twin.h"
 #include "sk_twin_adv_tiling.h"
 #include "sk_twin_ascendc.h"
 #include "sk_twin_ext.h"
+#include "sk_twin_cube_types.h"
+#include "sk_twin_matmul_config.h"
 
 
 namespace AscendC {
 
-enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
-enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
-enum class IterateOrder : uint8_t { ORDER_M = 0, ORDER_N, UNDEF };
-
-// The configurations kernels name; the twin computes the same result with each.
-struct MatmulConfig {
-  bool doNorm = true;
-  bool doBasicBlock = false;
-  bool doMultiDataLoad = false;
-  uint32_t basicM = 0, basicN = 0, basicK = 0;
-  bool intrinsicsCheck = false;
-  bool isNBatch = false;
-  bool enVecND2NZ = false;
-  bool doSpecialBasicBlock = false;
-  uint32_t doMTE2Preload = 0;
-  uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
-};
-constexpr MatmulConfig CFG_NORM{};
-constexpr MatmulConfig CFG_MDL{false, false, true};
-constexpr MatmulConfig CFG_IBSHARE_NORM{};
-constexpr MatmulConfig MM_CFG_BB{false, true};
-static inline constexpr MatmulConfig GetNormalConfig(bool = false, bool = false, bool = false, int = 0) {
-  return CFG_NORM;
-}
-static inline constexpr MatmulConfig GetMDLConfig(bool = false, bool = false, uint32_t = 0, bool = false,
-                                                  bool = false, bool = false, bool = false) {
-  return CFG_MDL;
-}
-
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
 struct MatmulType {
   constexpr static TPosition pos = POSITION;
   constexpr static CubeFormat format = FORMAT;
@@ -69,6 +43,7 @@ struct MatmulType {
   constexpr static bool isTrans = ISTRANS;
   constexpr static LayoutMode layout = LAYOUT;
   constexpr static bool ibShare = IBSHARE;
+  constexpr static TPosition srcPos = SRCPOS;
 };
 
 namespace sk_detail {
@@ -76,6 +51,26 @@ template <typename T>
 constexpr bool kCubeIn = kOneOf<T, half, bfloat16_t, float, int8_t>;
 template <typename T>
 constexpr bool kCubeOut = kOneOf<T, half, bfloat16_t, float, int32_t>;
+}  // namespace sk_detail
+
+// User copy-in/copy-out callbacks of a Matmul (the device calls them instead of its own copies).
+template <void (*DataCopyOut)(const __gm__ void* gm, const LocalTensor<int8_t>& co1Local,
+                              const void* dataCopyOutParams, const uint64_t tilingPtr, const uint64_t dataPtr) = nullptr,
+          void (*CopyA1)(const LocalTensor<int8_t>& aMatrix, const __gm__ void* gm, int row, int col, int useM,
+                         int useK, const uint64_t tilingPtr, const uint64_t dataPtr) = nullptr,
+          void (*CopyB1)(const LocalTensor<int8_t>& bMatrix, const __gm__ void* gm, int row, int col, int useK,
+                         int useN, const uint64_t tilingPtr, const uint64_t dataPtr) = nullptr>
+struct MatmulCallBackFunc {
+  constexpr static bool kAny = DataCopyOut != nullptr || CopyA1 != nullptr || CopyB1 != nullptr;
+};
+
+namespace sk_detail {
+template <class T>
+struct HasCallBacks : std::false_type {};
+template <auto O, auto A, auto B>
+struct HasCallBacks<MatmulCallBackFunc<O, A, B>> : std::bool_constant<MatmulCallBackFunc<O, A, B>::kAny> {};
+template <class... Rest>
+constexpr bool kAnyCallBacks = (false || ... || HasCallBacks<Rest>::value);
 }  // namespace sk_detail
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
@@ -91,6 +86,15 @@ class Matmul {
   static_assert(sk_detail::kCubeOut<DstT>, "AscendC::Matmul: the CPU twin supports C of half, bfloat16_t, float, int32_t");
   static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                 "AscendC::Matmul: the CPU twin takes A and B in GM (TPosition::GM)");
+  // The configuration fields that change what is computed (the rest only schedule the same product).
+  static_assert(!MM_CFG.enableRelu, "the CPU twin does not implement MatmulConfig::enableRelu yet");
+  static_assert(!MM_CFG.isPartialOutput, "the CPU twin does not implement MatmulConfig::isPartialOutput yet");
+  static_assert(!MM_CFG.intraBlockPartSum, "the CPU twin does not implement MatmulConfig::intraBlockPartSum yet");
+  static_assert(!MM_CFG.isEnableChannelSplit,
+                "the CPU twin does not implement MatmulConfig::isEnableChannelSplit yet");
+  static_assert(!sk_detail::kAnyCallBacks<Rest...>,
+                "the CPU twin does not implement MatmulCallBackFunc callbacks (DataCopyOut/CopyA1/CopyB1) yet");
+  static_assert(!MM_CFG.isNBatch, "the CPU twin does not implement MatmulConfig::isNBatch (IterateNBatch) yet");
 
   void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr) {
     (void)tpipe;
@@ -104,6 +108,20 @@ class Matmul {
     singleN_ = tiling_.singleCoreN;
     singleK_ = tiling_.singleCoreK;
     hasBias_ = false;
+    // BasicBlock templates fix the base block at compile time; the tiling must give the same one.
+    if constexpr ((MM_CFG.doBasicBlock || MM_CFG.doSpecialBasicBlock) &&
+                  (MM_CFG.basicM != 0 || MM_CFG.basicN != 0 || MM_CFG.basicK != 0)) {
+      if (static_cast<int64_t>(MM_CFG.basicM) != tiling_.baseM || static_cast<int64_t>(MM_CFG.basicN) != tiling_.baseN ||
+          static_cast<int64_t>(MM_CFG.basicK) != tiling_.baseK) {
+        char problem[160];
+        std::snprintf(problem, sizeof problem,
+                      "MatmulConfig basicM/N/K %u/%u/%u differ from the tiling's baseM/N/K %d/%d/%d",
+                      static_cast<unsigned>(MM_CFG.basicM), static_cast<unsigned>(MM_CFG.basicN),
+                      static_cast<unsigned>(MM_CFG.basicK), static_cast<int>(tiling_.baseM),
+                      static_cast<int>(tiling_.baseN), static_cast<int>(tiling_.baseK));
+        ::sk_twin_matmul_fail("Init", problem, "the same base block in the configuration and the tiling");
+      }
+    }
   }
   void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
@@ -133,9 +151,10 @@ class Matmul {
     transB_ = isTransposeB;
     hasB_ = true;
   }
+  // With enableSetBias false the device compiles the bias out: SetBias is accepted and no bias is added.
   void SetBias(const GlobalTensor<BiasT>& biasGlobal) {
     bias_ = biasGlobal.g_;
-    hasBias_ = true;
+    hasBias_ = MM_CFG.enableSetBias;
   }
   void DisableBias() { hasBias_ = false; }
   void ClearBias() { hasBias_ = false; }
@@ -170,7 +189,8 @@ class Matmul {
       iter_ = 0;
       return false;
     }
-    const bool m_first = tiling_.iterateOrder == 0;
+    // The configuration's iterateOrder takes effect with ScheduleType::OUTER_PRODUCT, else the tiling's.
+    const bool m_first = kCfgOrder ? MM_CFG.iterateOrder == IterateOrder::ORDER_M : tiling_.iterateOrder == 0;
     blockM_ = m_first ? iter_ % mb : iter_ / nb;
     blockN_ = m_first ? iter_ / mb : iter_ % nb;
     ++iter_;
@@ -235,6 +255,8 @@ class Matmul {
     return mm;
   }
 
+  static constexpr bool kCfgOrder =
+      MM_CFG.scheduleType == ScheduleType::OUTER_PRODUCT && MM_CFG.iterateOrder != IterateOrder::UNDEF;
   TCubeTiling tiling_{};
   int64_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
   int64_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
@@ -243,6 +265,10 @@ class Matmul {
   uint32_t transA_ = 0, transB_ = 0;
   int64_t iter_ = 0, blockM_ = 0, blockN_ = 0;
 };
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class... Rest>
+using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, Rest...>;
 
 namespace sk_detail {
 static inline void MatmulInitAll(TPipe*) {}
@@ -262,9 +288,7 @@ static inline void MatmulInitAll(TPipe* pipe, MM& mm) {
 namespace matmul {
 // CANN's kernels write `using namespace matmul;` and then name AscendC's types.
 using namespace AscendC;
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = AscendC::CFG_NORM,
-          class... Rest>
-using MatmulImpl = AscendC::Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, Rest...>;
+using AscendC::MatmulImpl;
 }  // namespace matmul
 
 // Registers the Matmul objects with their tilings (each may be nullptr). In a

@@ -171,6 +171,9 @@ struct Externals {
   std::condition_variable cv;
   std::vector<bool> written;               // guarded by mu: the word's writer has written it
   std::vector<std::vector<bool>> seen;     // guarded by mu: [word][worker] the worker saw it written
+  std::vector<uint64_t> task_value;        // guarded by mu: what the word's task wrote into it
+  std::vector<uint64_t> reset_value;       // guarded by mu: what the kernel wrote over it before all had read it
+  std::vector<std::vector<bool>> late;     // guarded by mu: [word][worker] its first read came after that reset
   std::vector<std::string> task_state;     // guarded by mu: what each task does now
   std::vector<std::string> task_error;     // guarded by mu: why a task failed, "" if it did not
   bool kernel_done = false;                // guarded by mu

@@ -26,6 +26,15 @@ CASES = {
     "matmul_int16": ("Matmul<MatmulType<TPosition::GM, CubeFormat::ND, int16_t>, MatmulType<TPosition::GM, "
                      "CubeFormat::ND, int16_t>, MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;",
                      "Matmul: the CPU twin supports A/B of half, bfloat16_t, float, int8_t"),
+    "matmul_cfg_relu": ("constexpr static MatmulConfig relu{.doNorm = true, .enableRelu = true}; Matmul<MatmulType<"
+                        "TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>, "
+                        "MatmulType<TPosition::GM, CubeFormat::ND, float>, MatmulType<TPosition::GM, CubeFormat::ND, "
+                        "float>, relu> mm;",
+                        "the CPU twin does not implement MatmulConfig::enableRelu yet"),
+    "matmul_callback": ("}\nvoid Out(const __gm__ void*, const LocalTensor<int8_t>&, const void*, const uint64_t, "
+                        "const uint64_t) {}\nvoid g() { using T = MatmulType<TPosition::GM, CubeFormat::ND, half>; "
+                        "Matmul<T, T, T, T, CFG_NORM, MatmulCallBackFunc<Out>> mm;",
+                        "the CPU twin does not implement MatmulCallBackFunc callbacks"),
     "and_float": ("BinaryRepeatParams p; And(t, t, t, (uint64_t)64, 1, p);",
                   "And: the CPU twin (as Atlas A2/A3) supports T = int16_t, uint16_t"),
     "shift_float": ("ShiftRight(t, t, 1.0f, 8);", "ShiftRight: the CPU twin (as Atlas A2/A3) supports T = int16_t"),
