@@ -10,7 +10,7 @@
 //   - FusedMulAdd, MulAddDst (count and mask/repeat forms), SubRelu (count form);
 //   - Sum (the high-level row sums with SumParams), CumSum (line by line),
 //     GetMrgSortResult, SoftMax and SoftmaxGrad (ND), Select/SelectWithBytesMask (byte mask);
-//   - ScalarCast, DataCopyPadGm2UBImpl/UB2GMImpl, TQueSync, TQueConfig, the software SyncAll, Trap, ONE_BLK_FLOAT_NUM.
+//   - ScalarCast, DataCopyPadGm2UBImpl/UB2GMImpl, TQueSync, the software SyncAll, Trap, ONE_BLK_FLOAT_NUM.
 #ifndef SK_TWIN_VECTOR_EXT2_H_
 #define SK_TWIN_VECTOR_EXT2_H_
 
@@ -553,22 +553,6 @@ static inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const Local
   }
   ::sk_twin_sync_all(1, 0);
 }
-
-// TQueConfig: the `const TQueConfig*` form of TQue's mask argument
-// (TQue<pos, depth, &config>). Its fields are compile-time hints (ND/NZ
-// conversion of cube positions, buffer sizes fixed ahead of InitBuffer); the
-// twin's queues take their sizes from InitBuffer.
-struct TQueConfig {
-  bool nd2nz = false;
-  bool nz2nd = false;
-  bool scmBlockGroup = false;
-  uint32_t bufferLen = 0;
-  uint32_t bufferNumber = 0;
-  uint32_t consumerSize = 0;
-  TPosition consumer[8] = {};
-  bool enableStaticEvtId = false;
-  bool enableLoopQueue = false;
-};
 
 // Trap(): stops the core; in CPU mode it acts as a failed assert, so the
 // launch fails naming it.
