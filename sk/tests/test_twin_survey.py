@@ -49,6 +49,8 @@ def test_survey_keeps_its_work_files(tmp_path, capsys):
     assert sorted(p.name for p in (tmp_path / "stage").iterdir()) == [
         "gather_pick", "kernel_util", "mode_pick", "no_header", "scale_add"]
     assert "OpTilingDefault<0> { using type = ScaleAddTilingData; }" in (tmp_path / "scale_add.prelude.h").read_text()
+    # And at the repository's own layout, for `../../<op>/op_kernel/x.h` from a staged kernel.
+    assert (tmp_path / "kernel_util" / "op_kernel").is_dir() and (tmp_path / "scale_add" / "op_kernel").is_dir()
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -117,6 +119,57 @@ def test_tiling_prelude_finds_shared_registrations(tmp_path):
     beta = opsrc.tiling_prelude(ops["beta"])  # through its include alone
     assert "template <> struct sk_twin::OpTilingDefault<0> { using type = BetaTiling; };" in beta
     assert "template <> struct sk_twin::OpTilingForKey<3UL> { using type = AlphaTiling; };" in beta
+
+
+def test_tiling_prelude_leaves_a_struct_the_kernel_defines_to_the_kernel(tmp_path):
+    """A host BEGIN_TILING_DATA_DEF struct whose name the kernel defines itself (REGISTER_TILING_DEFAULT with its own
+    struct) is neither defined nor registered again; a struct only an Ascend 950 kernel folder defines still is."""
+    host, kernel = tmp_path / "gamma" / "op_host", tmp_path / "gamma" / "op_kernel"
+    (kernel / "arch35").mkdir(parents=True)
+    host.mkdir(parents=True)
+    (host / "gamma_tiling.h").write_text(
+        "BEGIN_TILING_DATA_DEF(GammaTiling)\nTILING_DATA_FIELD_DEF(int64_t, n);\nEND_TILING_DATA_DEF;\n"
+        "BEGIN_TILING_DATA_DEF(DeltaTiling)\nTILING_DATA_FIELD_DEF(int64_t, m);\nEND_TILING_DATA_DEF;\n"
+        "REGISTER_TILING_DATA_CLASS(Gamma, GammaTiling)\nREGISTER_TILING_DATA_CLASS(Gamma_2, DeltaTiling)\n")
+    (kernel / "gamma_tiling_data.h").write_text("struct __attribute__((aligned(8))) GammaTiling {\n  int64_t n;\n};\n")
+    (kernel / "arch35" / "t.h").write_text("struct DeltaTiling { int64_t m; };\n// struct Commented {\n")
+    # A struct of a sibling op's kernel header that gamma includes through the repository layout is the kernel's too.
+    (tmp_path / "sib" / "op_kernel").mkdir(parents=True)
+    (tmp_path / "sib" / "op_kernel" / "s.h").write_text("struct EpsTiling {\n  int32_t k;\n};\n")
+    (kernel / "gamma.cpp").write_text('#include "../../sib/op_kernel/s.h"\n')
+    # An Ascend 950 entry at the top of op_kernel/ includes its arch35/ header: not followed for the 910B.
+    (kernel / "gamma_apt.cpp").write_text('#include "arch35/t.h"\n')
+    (host / "eps_tiling.h").write_text(
+        "BEGIN_TILING_DATA_DEF(EpsTiling)\nTILING_DATA_FIELD_DEF(int32_t, k);\nEND_TILING_DATA_DEF;\n")
+    cfg = tmp_path / "gamma" / "op_host" / "config" / "ascend910b" / "gamma_binary.json"
+    op = opsrc.Operator("gamma", tmp_path / "gamma", kernel / "gamma.cpp", (cfg,))
+    assert opsrc.kernel_structs(op) == {"GammaTiling", "EpsTiling"}
+    text = opsrc.tiling_prelude(op)
+    assert "BEGIN_TILING_DATA_DEF(GammaTiling)" not in text and "OpTilingDefault" not in text
+    assert "BEGIN_TILING_DATA_DEF(EpsTiling)" not in text
+    assert "BEGIN_TILING_DATA_DEF(DeltaTiling)" in text
+    assert "template <> struct sk_twin::OpTilingForKey<2UL> { using type = DeltaTiling; };" in text
+
+
+def test_variant_defines_take_the_op_definitions_parameter_names(tmp_path):
+    """The ADK names -DDTYPE_<P> after the op definition's parameter at each index (the binary config may say `y`
+    where the definition says `z`); without a definition, or with another parameter count, the config's names."""
+    from sk.twin import survey as sv
+    host = tmp_path / "eps" / "op_host"
+    host.mkdir(parents=True)
+    (host / "eps_def.cpp").write_text(
+        'this->Input("x")\n    .DataType({ge::DT_FLOAT});\n// this->Input("old")\n'
+        'this->Input("indice");\nthis->Output("z");\nconfig310p.Input("other");\n')
+    op = opsrc.Operator("eps", tmp_path / "eps", tmp_path / "eps" / "op_kernel" / "eps.cpp", ())
+    assert opsrc.def_param_names(op) == (["x", "indice"], ["z"])
+    v = cannop.Variant(0, "b", (cannop.Param("x", "float32", "ND"), cannop.Param("indices", "int32", "ND")),
+                       (cannop.Param("y", "float32", "ND"),))
+    named = sv._named_as_defined(v, opsrc.def_param_names(op))
+    defines = cannop.variant_defines(named)
+    assert "-DDTYPE_INDICE=int32_t" in defines and "-DDTYPE_Z=float" in defines
+    assert not any(d.startswith(("-DDTYPE_INDICES=", "-DDTYPE_Y=")) for d in defines)
+    assert sv._named_as_defined(v, (["x"], ["z"])) == v  # another input count: unchanged
+    assert sv._named_as_defined(v, None) == v
 
 
 def test_call_counts(capsys):

@@ -201,6 +201,57 @@ def op_type(op: Operator) -> str:
     return "".join(part[:1].upper() + part[1:] for part in op.name.split("_"))
 
 
+_DEF_PARAM = re.compile(r'\bthis\s*->\s*(Input|Output)\s*\(\s*"(\w+)"\s*\)')
+
+
+def def_param_names(op: Operator):
+    """(input names, output names) in the order the op definition (op_host/<op>_def.cpp: `this->Input("x")`) declares
+    them, or None without one. The ADK names a variant's -DDTYPE_<P> defines after the definition's parameter at each
+    index, whatever name the binary config gives it (soft_plus_v2's config says `y` where the definition says `z`).
+    """
+    names = None
+    for path in sorted((op.folder / "op_host").glob("*_def.cpp")):
+        text = re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8", errors="replace"))
+        found = _DEF_PARAM.findall(text)
+        if found:
+            if names is not None:
+                return None  # two definitions: which one is this op's is not knowable here
+            names = ([n for k, n in found if k == "Input"], [n for k, n in found if k == "Output"])
+    return names
+
+
+_KERNEL_STRUCT = re.compile(r"\bstruct\s+(?:__attribute__\s*\(\(.*?\)\)\s*)?(\w+)\s*\{")
+
+
+def kernel_structs(op: Operator) -> set:
+    """Names of the structs op's own op_kernel/ sources define (an arch35/ folder only for an Ascend 950 config), and
+    the files they include through the repository's layout (`../../other_op/op_kernel/x.h`), transitively."""
+    kernel = op.folder / "op_kernel"
+    for_950 = any(SOC_950 in Path(c).parts for c in op.binary_configs)
+    names = set()
+    if not kernel.is_dir():
+        return names
+    todo = [p for p in sorted(kernel.rglob("*")) if p.suffix in KERNEL_SUFFIXES and p.is_file()
+            and (for_950 or ARCH_950_DIR not in p.relative_to(kernel).parts)]
+    seen = set()
+    while todo:
+        path = todo.pop(0)
+        key = os.path.normpath(os.path.abspath(path))
+        if key in seen:
+            continue
+        seen.add(key)
+        text = re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8", errors="replace"))
+        names.update(_KERNEL_STRUCT.findall(text))
+        for inc in _INCLUDE.findall(text):
+            # Only into another op's op_kernel/ (this op's own files are all read above, arch35/ by the rule).
+            cand = Path(os.path.normpath(path.parent / inc))
+            other = "op_kernel" in cand.parts and kernel.resolve() not in cand.resolve().parents
+            if other and (for_950 or ARCH_950_DIR not in cand.parts) and cand.suffix in KERNEL_SUFFIXES \
+                    and cand.is_file():
+                todo.append(cand)
+    return names
+
+
 def tiling_prelude(op: Operator, registry=None) -> str:
     """The header the op build would generate for op's kernel: its host tiling structs and registrations (registry:
     tiling_registry's, for the ones in other folders).
@@ -208,6 +259,9 @@ def tiling_prelude(op: Operator, registry=None) -> str:
     Structs are emitted in dependency order (a TILING_DATA_FIELD_DEF_STRUCT field's struct first), each once.
     """
     blocks, registered, constants = {}, [], {}
+    # A struct the kernel defines itself (REGISTER_TILING_DEFAULT(S) with its own `struct S {...}`) is the kernel's:
+    # the op build does not hand it a second definition, so the prelude neither defines nor registers it.
+    kernel_own = kernel_structs(op)
     for path in _host_files(op, registry):
         text = path.read_text(encoding="utf-8", errors="replace")
         text = re.sub(r"//[^\n]*", "", text)
@@ -229,7 +283,8 @@ def tiling_prelude(op: Operator, registry=None) -> str:
         out.append(blocks[name])
 
     for name in blocks:
-        emit(name)
+        if name not in kernel_own:
+            emit(name)
     # The constants the blocks use, and the constants those use, in their files' order.
     used, todo = set(), set(re.findall(r"\b[A-Za-z_]\w*", "\n".join(out)))
     while todo:
@@ -247,7 +302,7 @@ def tiling_prelude(op: Operator, registry=None) -> str:
     mine = op_type(op)
     own = [r for r in registered if re.fullmatch(re.escape(mine) + r"(?:_\d+)?", r[0])]
     for op_type_, struct in own or registered:
-        if struct not in blocks:
+        if struct not in blocks or struct in kernel_own:
             continue
         key = re.fullmatch(r"\w*?_(\d+)", op_type_)
         if key:

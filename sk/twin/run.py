@@ -578,7 +578,7 @@ class RunReport:
                f"sk_model Total Time: {self.total_fused_us:.2f} us",
                f"superkernel benefit: {self.benefit_percent:.2f}%"]
         if self.residual:
-            out.append("note: flag counters left set at the end of: " + "; ".join(self.residual))
+            out.append("note: " + "; ".join(self.residual))
         if self.mismatches:
             for mm in self.mismatches[:10]:
                 out.append(f"MISMATCH {mm.tensor}: {mm.differing_bytes} of {mm.total_bytes} bytes differ between "

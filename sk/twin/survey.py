@@ -111,6 +111,9 @@ class Survey:
         for folder in every:
             if folder.is_dir() and not (self.stage / folder.parent.name).exists():
                 shutil.copytree(folder, self.stage / folder.parent.name)
+                # Kernels also reach a sibling through the repository's own layout, `../../<op>/op_kernel/x.h`
+                # (from stage/<their op>/ that is <work>/<op>/op_kernel/): the same copy there too.
+                shutil.copytree(folder, self.work / folder.parent.name / "op_kernel")
 
     def _strip(self):
         return (str(self.stage) + "/", str(self.work) + "/", str(self.root) + "/", self.include_dir + "/")
@@ -164,6 +167,7 @@ class Survey:
             res.first = f"binary config: {e.what}"
             return res
         res.variants = len(variants)
+        variants = [_named_as_defined(v, opsrc.def_param_names(op)) for v in variants]
         prelude = self.work / f"{op.name}.prelude.h"
         prelude.write_text(opsrc.tiling_prelude(op, self.registry))
         done = {}
@@ -185,6 +189,18 @@ class Survey:
     def run(self, jobs: int = 2) -> list:
         with ThreadPoolExecutor(max(1, jobs)) as ex:
             return list(ex.map(self.survey_op, self.ops))
+
+
+def _named_as_defined(variant, names):
+    """variant with each parameter named as the op definition names the one at its index (names: def_param_names'),
+    unchanged where the definition is missing or declares another number of inputs or outputs."""
+    if names is None or len(names[0]) != len(variant.inputs) or len(names[1]) != len(variant.outputs):
+        return variant
+
+    def rename(params, new):
+        return tuple(p if p is None else p._replace(name=n) for p, n in zip(params, new))
+
+    return variant._replace(inputs=rename(variant.inputs, names[0]), outputs=rename(variant.outputs, names[1]))
 
 
 def survey(root, *, soc: str, compiler: str, include_dir, under=(), jobs: int = 2, work=None) -> list:

@@ -561,6 +561,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 // PRINTF, ASSERT, DumpTensor and the small utilities CANN's operators use.
 #include "sk_twin_debug.h"
 #include "sk_twin_cann_utils.h"
+// More vector/scalar forms CANN's ops-nn kernels use (GetAccVal, TransDataTo5HD 8/32-bit, ...).
+#include "sk_twin_vector_ext2.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

@@ -160,6 +160,10 @@ class LocalTensor {
  public:
   using PrimType = T;
   LocalTensor() = default;
+  // Static-tensor programming: tileSize elements at UB byte address addr (sk_twin_local_static).
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) {
+    sk_twin_local_static(static_cast<uint32_t>(pos), addr, uint64_t{tileSize} * sizeof(T), &ref_);
+  }
 
   T GetValue(const uint32_t index) const {
     T v;
@@ -278,6 +282,7 @@ template <TPosition pos>
 class TBuf;
 
 using TEventID = int8_t;
+using TBufHandle = uint8_t*;  // a queue buffer's handle (untyped DeQue)
 
 // A queue's compile-time configuration (TQue<pos, depth, &config>). bufferLen
 // and bufferNumber, when not 0, must equal InitBuffer's len and num; nd2nz and
@@ -353,6 +358,12 @@ class TQueBind {
   template <typename T>
   void DeQue(LocalTensor<T>& tensor) {
     sk_twin_que_deque(sk_id_, &tensor.ref_);
+  }
+  // The untyped form: dequeues the front buffer and returns its handle (its UB address on the twin).
+  TBufHandle DeQue() {
+    SkTwinLocalRef r{0, 0, 0, 0};
+    sk_twin_que_deque(sk_id_, &r);
+    return reinterpret_cast<TBufHandle>(static_cast<uintptr_t>(r.addr));
   }
   template <typename T>
   void FreeTensor(LocalTensor<T>& tensor) {
@@ -765,7 +776,8 @@ static inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0
                            CMPMODE cmpMode, uint32_t count) {
   static_assert(sk_detail::kOneOf<T, half, float, int32_t>,
                 "AscendC::Compare: the CPU twin (as Atlas A2/A3) supports T = half, float, int32_t (EQ only)");
-  static_assert(sk_detail::kOneOf<U, uint8_t, int8_t>, "AscendC::Compare: the mask tensor is uint8_t or int8_t");
+  static_assert(sk_detail::kOneOf<U, uint8_t, int8_t, uint16_t, uint32_t, uint64_t>,
+                "AscendC::Compare: the mask tensor is uint8_t or int8_t (or the wider unsigned types Select reads)");
   sk_twin_compare(sk_detail::Dtype<T>::value, static_cast<uint32_t>(cmpMode), &dst.ref_, &src0.ref_, &src1.ref_, 0,
                   count);
 }
@@ -774,7 +786,8 @@ static inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src
                             const sk_detail::Scalar<T> src1, CMPMODE cmpMode, uint32_t count) {
   static_assert(sk_detail::kOneOf<T, half, float, int32_t>,
                 "AscendC::Compares: the CPU twin supports T = half, float, int32_t");
-  static_assert(sk_detail::kOneOf<U, uint8_t, int8_t>, "AscendC::Compares: the mask tensor is uint8_t or int8_t");
+  static_assert(sk_detail::kOneOf<U, uint8_t, int8_t, uint16_t, uint32_t, uint64_t>,
+                "AscendC::Compares: the mask tensor is uint8_t or int8_t (or the wider unsigned types Select reads)");
   sk_twin_compare(sk_detail::Dtype<T>::value, static_cast<uint32_t>(cmpMode), &dst.ref_, &src0.ref_, nullptr,
                   sk_detail::Bits<T>(src1), count);
 }

@@ -69,9 +69,13 @@ constexpr uint32_t ConstCeil(uint32_t a, uint32_t b) { return DivCeil(a, b); }
 // Ceil(a, b) of two unsigned integers (a / b rounded up); the tensor form is the high-level API (Ceil(dst, src, n)).
 constexpr uint32_t Ceil(uint32_t a, uint32_t b) { return DivCeil(a, b); }
 constexpr int32_t CeilDivision(int32_t num1, int32_t num2) { return num2 == 0 ? 0 : (num1 + num2 - 1) / num2; }
-// AscendC::CeilDiv is the matmul utilities' 16-bit form, not a template: a kernel's own CeilDiv template (with
-// `using namespace AscendC`) is the better match for its arguments, as on the device.
+// AscendC::CeilDiv is the matmul utilities' 16-bit form (the device's kernel_operator.h does not show it). A
+// template here so that a kernel's own CeilDiv (with `using namespace AscendC`), template or not, is the better
+// match for arguments that need converting, as on the device.
+template <typename Unused = void>
 constexpr uint16_t CeilDiv(uint16_t a, uint16_t b) { return b == 0 ? 0 : static_cast<uint16_t>((a + b - 1) / b); }
+template <typename Unused = void>
+constexpr uint16_t CeilAlign(uint16_t a, uint16_t b) { return static_cast<uint16_t>(CeilDiv(a, b) * b); }
 
 // The shape operand of the SoftMax family (the APIs themselves are in sk_twin_not_yet.h).
 struct SoftMaxShapeInfo {

@@ -55,7 +55,9 @@ extern "C" {
 #define SK_TWIN_X_ASINH 64u
 #define SK_TWIN_X_ACOSH 65u
 #define SK_TWIN_X_ATANH 66u
-#define SK_TWIN_X_END 67u
+#define SK_TWIN_X_FUSED_MUL_ADD 67u  /* dst = src0 * dst + src1 */
+#define SK_TWIN_X_MUL_ADD_DST 68u    /* dst = src0 * src1 + dst (src: src_dtype) */
+#define SK_TWIN_X_END 69u
 
 /* How the lanes of a call are chosen. */
 #define SK_TWIN_MASK_COUNT 0u  /* count form: mask[0] elements, contiguous */
@@ -123,14 +125,17 @@ void sk_twin_reduce_axis(uint32_t op, uint32_t dtype, const SkTwinLocalRef* dst,
 void sk_twin_mrgsort(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* srcs, const uint16_t* lens,
                      uint32_t valid_bits, uint32_t stop_exhausted, int64_t repeat);
 
-/* TransDataTo5HD for 16-bit elements: repeat r reads DataBlock i (16
- * elements) at src i + off_src and writes element j of it to element i of
- * DataBlock j at dst j + off_dst, where off = stride * 32 bytes for a single
- * repeat and r * stride * 32 otherwise (as documented). refs: the 16
- * LocalTensors of each list, or NULL with addrs: raw UB addresses. */
+/* TransDataTo5HD: repeat r reads DataBlock i at src i + off_src as row i of
+ * a matrix; 16-bit: element j of it goes to element i of DataBlock j at
+ * dst j + off_dst; 8-bit: element (src_high ? 16 : 0) + j goes to byte
+ * (dst_high ? 16 : 0) + i of DataBlock j (the other half is kept); 32-bit:
+ * element p goes to element i % 8 of DataBlock 2p + i / 8 (NC1HWC0 with
+ * C0 = 16). off = stride * 32 bytes for a single repeat and r * stride * 32
+ * otherwise (as documented). refs: the 16 LocalTensors of each list, or NULL
+ * with addrs: raw UB addresses. */
 void sk_twin_trans5hd(uint32_t dtype, const SkTwinLocalRef* dst_refs, const SkTwinLocalRef* src_refs,
                       const uint64_t* dst_addrs, const uint64_t* src_addrs, int64_t repeat, uint32_t dst_rep,
-                      uint32_t src_rep);
+                      uint32_t src_rep, uint32_t dst_high, uint32_t src_high);
 
 /* The sort family, layout of Atlas A2/A3 (8-byte (score, index) pairs: the
  * score in the low bytes, the uint32 index in the high 4). what 0 Concat
@@ -145,6 +150,12 @@ void sk_twin_set_deq_scale(uint64_t half_bits);
 
 /* The count of the last GatherMask (AscendCUtils::GetRsvdCnt). */
 uint64_t sk_twin_rsvd_cnt(void);
+
+/* The ACC_VAL register: the bits of the last ReduceSum (count form) result. */
+uint64_t sk_twin_acc_val(void);
+
+/* GetMrgSortResult: the pairs the last MrgSort took from each of its 4 lists. */
+void sk_twin_mrg_sort_result(uint16_t* taken);
 
 /* WholeReduceSum/Max/Min (op SK_TWIN_V_REDUCE_*), PairReduceSum (op 1000)
  * and BlockReduceSum/Max/Min (op + 100): one result group per repeat.

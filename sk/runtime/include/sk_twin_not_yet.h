@@ -11,7 +11,7 @@
 // real overload wins wherever it needs only standard conversions: a name the
 // twin implements in some forms stays listed and catches the others. A catch-all is only instantiated, and its
 // static_assert only fires, when a call selects it. Its return type is deduced (an int), so a call whose value is
-// used (`acc = GetAccVal();`, `Ceil(a, b) * 32`) still stops at the static_assert, not at "void value not ignored".
+// used (`acc = Lgamma<float>();`, `Ceil(a, b) * 32`) still stops at the static_assert, not at "void value not ignored".
 //
 // Implementing a function: add the real overloads anywhere before the call
 // (another header kernel_operator.h includes); remove the name here when
@@ -112,7 +112,7 @@ SK_TWIN_NOT_YET(Sign)
 SK_TWIN_NOT_YET(Round)
 SK_TWIN_NOT_YET(Ceil)
 SK_TWIN_NOT_YET(Erf)
-SK_TWIN_NOT_YET(GetAccVal)
+SK_TWIN_NOT_YET(SubRelu)
 // The advanced APIs (adv_api/...: math, activation, normalization, pad, quantization, sort).
 SK_TWIN_NOT_YET(Tan)
 SK_TWIN_NOT_YET(Asin)

@@ -155,6 +155,8 @@ template <typename T>
 constexpr bool kB16B32 = kOneOf<T, half, bfloat16_t, float, int16_t, uint16_t, int32_t, uint32_t>;
 template <typename T>
 constexpr bool kFloatHalf = kOneOf<T, half, float>;
+template <typename T>
+constexpr bool kPowerTypes = kOneOf<T, half, float, int32_t>;
 }  // namespace sk_detail
 
 #define SK_TWIN_TYPES_OF(NAME, KIND, LIST) \
@@ -396,7 +398,8 @@ template <typename T, typename U>
 static inline void CheckCompareTypes() {
   static_assert(kOneOf<T, half, float, int32_t>,
                 "AscendC::Compare: the CPU twin (as Atlas A2/A3) supports T = half, float, int32_t (EQ only)");
-  static_assert(kOneOf<U, uint8_t, int8_t>, "AscendC::Compare: the mask tensor is uint8_t or int8_t");
+  static_assert(kOneOf<U, uint8_t, int8_t, uint16_t, uint32_t, uint64_t>,
+                "AscendC::Compare: the mask tensor is uint8_t or int8_t (or the wider unsigned types Select reads)");
 }
 template <typename T, typename U>
 static inline void CheckSelectTypes() {
@@ -654,18 +657,19 @@ SK_TWIN_MATH_UNARY(Acosh, SK_TWIN_X_ACOSH)
 SK_TWIN_MATH_UNARY(Atanh, SK_TWIN_X_ATANH)
 #undef SK_TWIN_MATH_UNARY
 
-// Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor.
+// Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor (int32_t: exact
+// integer power, wrapping modulo 2^32 like the repeated multiply).
 template <typename T, bool isReuseSource = false>
 static inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                          const uint32_t calCount) {
-  SK_TWIN_TYPES_OF(Power, kFloatHalf, "half, float");
+  SK_TWIN_TYPES_OF(Power, kPowerTypes, "half, float, int32_t");
   SkTwinRep r = sk_detail::CountRep<T>(SK_TWIN_X_POWER, calCount);
   sk_detail::Run<T>(r, &dst, &src0.ref_, &src1.ref_);
 }
 template <typename T, bool isReuseSource = false>
 static inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const sk_detail::Scalar<T>& src1,
                          const uint32_t calCount) {
-  SK_TWIN_TYPES_OF(Power, kFloatHalf, "half, float");
+  SK_TWIN_TYPES_OF(Power, kPowerTypes, "half, float, int32_t");
   SkTwinRep r = sk_detail::CountRep<T>(SK_TWIN_X_POWER, calCount);
   r.scalar = sk_detail::Bits<T>(src1);
   sk_detail::Run<T>(r, &dst, &src0.ref_, nullptr);
@@ -673,7 +677,7 @@ static inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& src0, 
 template <typename T, bool isReuseSource = false>
 static inline void Power(const LocalTensor<T>& dst, const sk_detail::Scalar<T>& src0, const LocalTensor<T>& src1,
                          const uint32_t calCount) {
-  SK_TWIN_TYPES_OF(Power, kFloatHalf, "half, float");
+  SK_TWIN_TYPES_OF(Power, kPowerTypes, "half, float, int32_t");
   SkTwinRep r = sk_detail::CountRep<T>(SK_TWIN_X_POWER, calCount);
   r.scalar = sk_detail::Bits<T>(src0);
   r.mode = 1;  // the scalar is the base
@@ -782,8 +786,9 @@ static inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& s
                     params.ifExhaustedSuspension ? 1 : 0, params.repeatTimes);
 }
 
-// TransDataTo5HD (16-bit element types): each repeat transposes the 16 x 16
-// matrix of the 16 source DataBlocks into the 16 destination DataBlocks.
+// TransDataTo5HD (8-, 16- and 32-bit element types): each repeat transposes
+// the matrix of the 16 source DataBlocks into the 16 destination DataBlocks
+// (sk_twin_ext.h sk_twin_trans5hd says where each element goes).
 constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
 struct TransDataTo5HDParams {
   TransDataTo5HDParams() {}
@@ -799,27 +804,29 @@ struct TransDataTo5HDParams {
 };
 namespace sk_detail {
 template <typename T>
-constexpr bool kB16 = kOneOf<T, half, int16_t, uint16_t>;
+constexpr bool kTrans5hd = kOneOf<T, int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float>;
 }
 template <typename T>
 static inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
                                   const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
                                   const TransDataTo5HDParams& nchwconvParams) {
-  SK_TWIN_TYPES_OF(TransDataTo5HD, kB16, "half, int16_t, uint16_t (8- and 32-bit forms are not implemented)");
+  SK_TWIN_TYPES_OF(TransDataTo5HD, kTrans5hd, "int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float");
   SkTwinLocalRef d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
   for (int32_t i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
     d[i] = dstList[i].ref_;
     s[i] = srcList[i].ref_;
   }
   ::sk_twin_trans5hd(sk_detail::Dtype<T>::value, d, s, nullptr, nullptr, nchwconvParams.repeatTimes,
-                     nchwconvParams.dstRepStride, nchwconvParams.srcRepStride);
+                     nchwconvParams.dstRepStride, nchwconvParams.srcRepStride, nchwconvParams.dstHighHalf ? 1 : 0,
+                     nchwconvParams.srcHighHalf ? 1 : 0);
 }
 template <typename T>
 static inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
                                   const TransDataTo5HDParams& nchwconvParams) {
-  SK_TWIN_TYPES_OF(TransDataTo5HD, kB16, "half, int16_t, uint16_t (8- and 32-bit forms are not implemented)");
+  SK_TWIN_TYPES_OF(TransDataTo5HD, kTrans5hd, "int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float");
   ::sk_twin_trans5hd(sk_detail::Dtype<T>::value, nullptr, nullptr, dstList, srcList, nchwconvParams.repeatTimes,
-                     nchwconvParams.dstRepStride, nchwconvParams.srcRepStride);
+                     nchwconvParams.dstRepStride, nchwconvParams.srcRepStride, nchwconvParams.dstHighHalf ? 1 : 0,
+                     nchwconvParams.srcHighHalf ? 1 : 0);
 }
 
 // The sort family (Atlas A2/A3 layout, sk_twin_ext.h): Concat copies the

@@ -265,6 +265,50 @@ using sk_twin::UbSlot;
 
 extern "C" {
 
+void sk_twin_local_static(uint32_t pos, uint64_t addr, uint64_t bytes, SkTwinLocalRef* out) {
+  const std::string call = "LocalTensor(TPosition, addr " + Num(addr) + ", " + Num(bytes) + " bytes)";
+  AscendState& st = sk_twin::State("LocalTensor(TPosition, addr, tileSize)");
+  if (pos < 9 || pos > 11) {  // TPosition VECIN 9, VECOUT 10, VECCALC 11: the Unified Buffer
+    FailRule(call, "TPosition " + Num(pos) + " is not a vector position",
+             "the twin places static tensors in the Unified Buffer (VECIN, VECOUT, VECCALC)");
+  }
+  if (addr % sk_twin::kUbBlock != 0) FailRule(call, "the address is not 32-byte aligned", "align addr to 32 bytes");
+  if (addr + bytes > sk_twin::kUbBytes) {
+    FailRule(call, "the tensor ends at " + Num(addr + bytes) + ", past the Unified Buffer (" + Num(sk_twin::kUbBytes) +
+                       " bytes)",
+             "addr + tileSize * sizeof(T) within the Unified Buffer");
+  }
+  // A static tensor is its own fixed buffer (owned by no queue); the same range again reuses it.
+  for (uint32_t i = 1; i < st.slots.size(); ++i) {
+    const UbSlot& s = st.slots[i];
+    if (s.owner == 0 && s.state == SlotState::kFixed && s.addr == addr && s.bytes == bytes) {
+      *out = SkTwinLocalRef{static_cast<uint32_t>(addr), static_cast<uint32_t>(bytes), i, s.gen};
+      return;
+    }
+  }
+  UbSlot s;
+  s.addr = static_cast<uint32_t>(addr);
+  s.bytes = static_cast<uint32_t>(bytes);
+  s.state = SlotState::kFixed;
+  s.owner = 0;
+  st.slots.push_back(s);
+  *out = SkTwinLocalRef{s.addr, s.bytes, static_cast<uint32_t>(st.slots.size() - 1), s.gen};
+}
+
+void sk_twin_local_ref_at(uint64_t addr, const char* call, SkTwinLocalRef* out) {
+  AscendState& st = sk_twin::State(call);
+  for (uint32_t i = 1; i < st.slots.size(); ++i) {
+    const UbSlot& s = st.slots[i];
+    if (s.state != SlotState::kFree && addr >= s.addr && addr < uint64_t{s.addr} + s.bytes) {
+      *out = SkTwinLocalRef{static_cast<uint32_t>(addr), static_cast<uint32_t>(uint64_t{s.addr} + s.bytes - addr), i,
+                            s.gen};
+      return;
+    }
+  }
+  FailRule(call, "UB address " + Num(addr) + " is not inside a live buffer",
+           "pass an address (GetPhyAddr) inside a tensor from AllocTensor, DeQue or TBuf::Get");
+}
+
 uint32_t sk_twin_pipe_create(void* pipe) {
   AscendState& st = sk_twin::State("TPipe");
   PipeRec rec;

@@ -101,6 +101,8 @@ struct AscendState {
   uint32_t atomic = 0;            // SetAtomic*: 0 none, 1 add, 2 max, 3 min
   uint32_t atomic_dtype = 0;
   uint64_t rsvd_cnt = 0;           // elements the last GatherMask kept (GetRsvdCnt)
+  uint64_t acc_val = 0;            // bits of the last ReduceSum count-form result (GetAccVal)
+  uint16_t mrg_taken[4] = {0, 0, 0, 0};  // pairs the last MrgSort took from each list (GetMrgSortResult)
   bool deq_set = false;            // SetDeqScale(half) was called; deq_scale its value
   double deq_scale = 0;
 };
@@ -180,6 +182,9 @@ struct Externals {
   std::condition_variable cv;
   std::vector<bool> written;               // guarded by mu: the word's writer has written it
   std::vector<std::vector<bool>> seen;     // guarded by mu: [word][worker] the worker saw it written
+  std::vector<uint64_t> task_value;        // guarded by mu: what the word's task wrote into it
+  std::vector<uint64_t> reset_value;       // guarded by mu: what the kernel wrote over it before all had read it
+  std::vector<std::vector<bool>> late;     // guarded by mu: [word][worker] its first read came after that reset
   std::vector<std::string> task_state;     // guarded by mu: what each task does now
   std::vector<std::string> task_error;     // guarded by mu: why a task failed, "" if it did not
   bool kernel_done = false;                // guarded by mu

@@ -189,6 +189,21 @@ std::string DescribeResidual(LaunchContext& ctx) {
   for (const auto& [flag, ws] : by_flag) {
     parts.push_back("flag " + FlagText(flag) + " left set on " + Ranges(ws));
   }
+  if (ctx.ext != nullptr) {
+    Externals& ext = *ctx.ext;
+    std::lock_guard<std::mutex> lock(ext.mu);
+    for (size_t i = 0; i < ext.words.size(); ++i) {
+      std::vector<const Worker*> late;
+      for (const auto& w : ctx.workers) {
+        if (ext.late[i][w->index]) late.push_back(w.get());
+      }
+      if (late.empty()) continue;
+      parts.push_back("the kernel wrote over GM word " + ext.whats[i] + " before " + Ranges(late) +
+                      " first read it; the twin let them read what the task wrote, the order hardware gives when "
+                      "all cores leave the barrier before it together (a core that arrives later spins forever: "
+                      "a tiling lock released by block 0 right after its own call, sk/conformance/DIFFERENCES.md)");
+    }
+  }
   std::vector<std::string> pending;
   CollectPending(ctx, &pending);
   parts.insert(parts.end(), pending.begin(), pending.end());

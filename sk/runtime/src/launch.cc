@@ -412,7 +412,13 @@ SkTwinResult* RunOne(const SkTwinLaunch& launch, std::shared_ptr<Externals> ext 
   }
   std::shared_ptr<LaunchContext> ctx = BuildContext(launch, timeout_ns, limit_ns);
   ctx->ext = std::move(ext);
-  if (ctx->ext != nullptr) ctx->ext->seen.assign(ctx->ext->words.size(), std::vector<bool>(ctx->workers.size(), false));
+  if (ctx->ext != nullptr) {
+    Externals& ext = *ctx->ext;
+    ext.seen.assign(ext.words.size(), std::vector<bool>(ctx->workers.size(), false));
+    ext.late.assign(ext.words.size(), std::vector<bool>(ctx->workers.size(), false));
+    ext.task_value.assign(ext.words.size(), 0);
+    ext.reset_value.assign(ext.words.size(), 0);
+  }
   result->start_ns = NowNs();
   NoteProgress(*ctx);
   std::vector<std::thread> threads;

@@ -14,6 +14,7 @@
 // A tiling function is user code: it is called like a kernel (faults.h), so
 // that a fatal signal in it fails the launch naming the task and function,
 // and one that never returns is failed by the watchdog and taken back.
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -193,15 +194,18 @@ void RunTask(LaunchContext* ctx, Externals* ext, size_t t) {
     if (task.tiling != nullptr) {
       if (task.key_word >= 0) {
         *ext->words[task.key_word].addr = key;
+        ext->task_value[task.key_word] = key;
         ext->written[task.key_word] = true;
       }
       if (task.block_word >= 0) {
         *ext->words[task.block_word].addr = blocks;
+        ext->task_value[task.block_word] = blocks;
         ext->written[task.block_word] = true;
       }
     }
     if (task.release_word >= 0) {
       *ext->words[task.release_word].addr = 1;
+      ext->task_value[task.release_word] = 1;
       ext->written[task.release_word] = true;
     }
     ext->task_state[t] = "done";
@@ -248,6 +252,18 @@ bool ExternalDcci(LaunchContext& ctx, Worker& w, const volatile void* addr) {
     }
     w.state.store(WorkerState::kRunning, std::memory_order_relaxed);
     if (ctx.trace) RecordSpan(w, "wait for " + ext.whats[i], "barrier", since, NowNs());
+  }
+  volatile uint64_t* word = ext.words[i].addr;
+  const bool overwritten = std::any_of(ext.late[i].begin(), ext.late[i].end(), [](bool b) { return b; });
+  if (overwritten || *word != ext.task_value[i]) {
+    // The kernel wrote over the word before this core's first read: block 0 releasing a tiling lock right
+    // after its own call (upstream's text) while this core was still on its way to the lock. On hardware
+    // the cores leave the barrier before it together and none is this late; a thread of the twin can be.
+    // The twin replays the order hardware gives (this core reads the task's value) and notes it; the
+    // kernel's value is back when every core has read the word (or at the launch's end).
+    if (!overwritten) ext.reset_value[i] = *word;
+    ext.late[i][w.index] = true;
+    *word = ext.task_value[i];
   }
   ext.seen[i][w.index] = true;
   return true;
@@ -391,6 +407,11 @@ std::string FinishTasks(LaunchContext& ctx, std::vector<std::thread>* threads, b
     (*threads)[t].detach();
     *left = true;
     stuck += (stuck.empty() ? "'" : ", '") + ext.names[t] + "'";
+  }
+  for (size_t i = 0; i < ext.words.size(); ++i) {
+    if (std::any_of(ext.late[i].begin(), ext.late[i].end(), [](bool b) { return b; })) {
+      *ext.words[i].addr = ext.reset_value[i];
+    }
   }
   for (const auto& e : ext.task_error) {
     if (!e.empty()) errors += (errors.empty() ? "" : " ") + e + ".";

@@ -354,6 +354,10 @@ void sk_twin_reduce(uint32_t op, uint32_t dtype, const SkTwinLocalRef* dst, cons
     std::vector<double> v(static_cast<size_t>(count));
     for (int64_t i = 0; i < count; ++i) v[i] = sk_twin::LoadF(dtype, s + i * e);
     sk_twin::StoreF(dtype, d, sk_twin::TreeSum(dtype, std::move(v)));
+    // The sum also lands in the core's ACC_VAL register (GetAccVal), low bits first.
+    uint64_t bits = 0;
+    std::memcpy(&bits, d, e);
+    sk_twin::CurrentWorker("ReduceSum").ascendc.acc_val = bits;
     return;
   }
   // Max/Min: the first extreme wins ties; a NaN wins over everything.

@@ -37,6 +37,8 @@ const char* XName(uint32_t op) {
     case SK_TWIN_X_SHIFT_LEFT: return "ShiftLeft";
     case SK_TWIN_X_SHIFT_RIGHT: return "ShiftRight";
     case SK_TWIN_X_AXPY: return "Axpy";
+    case SK_TWIN_X_FUSED_MUL_ADD: return "FusedMulAdd";
+    case SK_TWIN_X_MUL_ADD_DST: return "MulAddDst";
     case SK_TWIN_X_CAST: return "Cast";
     case SK_TWIN_X_COPY: return "Copy";
     case SK_TWIN_X_COMPARE: return "Compare";
@@ -91,7 +93,7 @@ std::string MaskText(uint32_t kind, const uint64_t* mask) {
 
 std::string RepCall(const SkTwinRep& a) {
   std::string t = DtypeName(a.dtype);
-  if (a.op == SK_TWIN_X_CAST || a.op == SK_TWIN_X_AXPY) t += std::string(", ") + DtypeName(a.src_dtype);
+  if (a.op == SK_TWIN_X_CAST || a.op == SK_TWIN_X_AXPY || a.op == SK_TWIN_X_MUL_ADD_DST) t += std::string(", ") + DtypeName(a.src_dtype);
   std::string s = std::string(XName(a.op)) + "<" + t + ">(";
   if (a.op == SK_TWIN_X_CAST) s += std::string(RoundName(a.mode)) + ", ";
   if (a.op == SK_TWIN_X_COMPARE || a.op == SK_TWIN_X_COMPARE_REG) s += std::string(CmpName(a.mode)) + ", ";
@@ -188,7 +190,7 @@ uint64_t RawBits(const uint8_t* p, uint32_t e) {
 bool TwoSources(uint32_t op) {
   return (op <= SK_TWIN_V_MIN) || op == SK_TWIN_X_AND || op == SK_TWIN_X_OR || op == SK_TWIN_X_COMPARE ||
          op == SK_TWIN_X_SELECT || op == SK_TWIN_X_COMPARE_REG || op == SK_TWIN_X_SELECT_REG ||
-         op == SK_TWIN_X_POWER;
+         op == SK_TWIN_X_POWER || op == SK_TWIN_X_FUSED_MUL_ADD || op == SK_TWIN_X_MUL_ADD_DST;
 }
 
 // The high-level element-wise math, exact in double before the one rounding.
@@ -220,6 +222,22 @@ double MathF(uint32_t op, double x, double y, uint32_t mode) {
   }
 }
 
+// Integer Power: base^exp by repeated multiplication, wrapping modulo 2^32
+// as int32_t arithmetic does. A negative exponent has no integer result the
+// documentation defines, so the launch fails rather than guess one.
+int64_t IntPower(int64_t base, int64_t exp) {
+  if (exp < 0) {
+    FailRule("Power<int32_t>", "exponent " + std::to_string(exp) + " is negative (base " + std::to_string(base) + ")",
+             "non-negative exponents (the twin does not model an integer result for negative ones)");
+  }
+  uint32_t result = 1, b = static_cast<uint32_t>(base);
+  for (uint64_t e = static_cast<uint64_t>(exp); e != 0; e >>= 1) {
+    if (e & 1) result *= b;
+    b *= b;
+  }
+  return static_cast<int32_t>(result);
+}
+
 // One lane's result: writes `out` (e bytes of dst) or *bit for a compare.
 void Lane(const SkTwinRep& a, double deq, const uint8_t* x, const uint8_t* y, const uint8_t* cur, bool sel, uint8_t* out,
           bool* bit) {
@@ -237,6 +255,12 @@ void Lane(const SkTwinRep& a, double deq, const uint8_t* x, const uint8_t* y, co
       return;
     case SK_TWIN_X_AXPY:
       StoreF(dt, out, LoadF(st, x) * Scalar(st, a.scalar) + LoadF(dt, cur));
+      return;
+    case SK_TWIN_X_FUSED_MUL_ADD:  // both exact in double, rounded once to T
+      StoreF(dt, out, LoadF(dt, x) * LoadF(dt, cur) + LoadF(dt, y));
+      return;
+    case SK_TWIN_X_MUL_ADD_DST:
+      StoreF(dt, out, LoadF(st, x) * LoadF(st, y) + LoadF(dt, cur));
       return;
     case SK_TWIN_X_SELECT:
     case SK_TWIN_X_SELECT_REG:
@@ -277,6 +301,14 @@ void Lane(const SkTwinRep& a, double deq, const uint8_t* x, const uint8_t* y, co
       std::memcpy(out, &v, e);
       return;
     }
+    case SK_TWIN_X_POWER:
+      if (!DtypeIsFloat(dt)) {
+        const int64_t xv = LoadI(dt, x);
+        const int64_t yv = y != nullptr ? LoadI(dt, y) : ScalarI(dt, a.scalar);
+        StoreI(dt, out, IntPower(a.mode == 1 ? yv : xv, a.mode == 1 ? xv : yv));
+        return;
+      }
+      [[fallthrough]];
     default:
       if (a.op >= SK_TWIN_X_FLOOR && a.op < SK_TWIN_X_END) {
         const double yv = y != nullptr ? LoadF(dt, y) : Scalar(dt, a.scalar);
@@ -680,10 +712,15 @@ void sk_twin_reduce_axis(uint32_t op, uint32_t dtype, const SkTwinLocalRef* dst,
 
 void sk_twin_trans5hd(uint32_t dtype, const SkTwinLocalRef* dst_refs, const SkTwinLocalRef* src_refs,
                       const uint64_t* dst_addrs, const uint64_t* src_addrs, int64_t repeat, uint32_t dst_rep,
-                      uint32_t src_rep) {
+                      uint32_t src_rep, uint32_t dst_high, uint32_t src_high) {
+  const uint64_t e = sk_twin::DtypeSize(dtype);
+  if (e != 1 && e != 2 && e != 4) FailRule("TransDataTo5HD", "element size " + Num(e), "1, 2 or 4 bytes");
   const std::string call = std::string("TransDataTo5HD<") + sk_twin::DtypeName(dtype) + ">(repeatTimes " +
                            std::to_string(repeat) + ", dstRepStride " + Num(dst_rep) + ", srcRepStride " +
-                           Num(src_rep) + ")";
+                           Num(src_rep) + (e == 1 ? std::string(", dstHighHalf ") + (dst_high ? "true" : "false") + ", srcHighHalf " +
+                                                 (src_high ? "true" : "false")
+                                           : std::string()) +
+                           ")";
   sk_twin::CheckRepeat(repeat, call);
   if (repeat == 0) return;
   const uint64_t blk = sk_twin::kUbBlock;
@@ -703,14 +740,27 @@ void sk_twin_trans5hd(uint32_t dtype, const SkTwinLocalRef* dst_refs, const SkTw
     if (addr % blk != 0) FailRule(call, role + " is UB address " + Num(addr) + ", not 32-byte aligned", "align it");
     return static_cast<uint8_t*>(::sk_twin_local(1, addr + off, blk));
   };
+  // Each repeat reads the 16 source DataBlocks as a 16-row matrix and writes
+  // its columns: b16 column j fills DataBlock j; b8 column (srcHighHalf ? 16 :
+  // 0) + j fills half j of the destination (dstHighHalf: bytes 16..31); b32
+  // column p (8 of them) fills DataBlocks 2p (rows 0-7) and 2p + 1 (rows 8-15).
   for (int64_t r = 0; r < repeat; ++r) {
-    uint16_t m[16][16];
+    uint8_t m[16][32];
     for (uint32_t i = 0; i < 16; ++i) std::memcpy(m[i], block(false, i, r), blk);
-    for (uint32_t j = 0; j < 16; ++j) {
-      uint16_t col[16];
-      for (uint32_t i = 0; i < 16; ++i) col[i] = m[i][j];
-      std::memcpy(block(true, j, r), col, blk);
+    uint8_t out[16][32];
+    for (uint32_t k = 0; k < 16; ++k) {
+      if (e == 1) std::memcpy(out[k], block(true, k, r), blk);  // the other half stays
     }
+    for (uint32_t i = 0; i < 16; ++i) {
+      if (e == 2) {
+        for (uint32_t j = 0; j < 16; ++j) std::memcpy(&out[j][i * 2], &m[i][j * 2], 2);
+      } else if (e == 1) {
+        for (uint32_t j = 0; j < 16; ++j) out[j][(dst_high ? 16 : 0) + i] = m[i][(src_high ? 16 : 0) + j];
+      } else {
+        for (uint32_t p = 0; p < 8; ++p) std::memcpy(&out[2 * p + i / 8][(i % 8) * 4], &m[i][p * 4], 4);
+      }
+    }
+    for (uint32_t k = 0; k < 16; ++k) std::memcpy(block(true, k, r), out[k], blk);
   }
 }
 
@@ -733,6 +783,7 @@ void sk_twin_mrgsort(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLoca
     FailRule(call, "repeatTimes " + std::to_string(repeat) + " with lists that are not 4 of one length",
              "repeatTimes > 1 needs validBit 15, equal lengths, contiguous lists and ifExhaustedSuspension false");
   }
+  std::vector<uint64_t> pos;
   for (int64_t r = 0; r < repeat; ++r) {
     const uint64_t shift = static_cast<uint64_t>(r) * total * 8;
     std::vector<std::vector<uint8_t>> in(lists);
@@ -741,7 +792,7 @@ void sk_twin_mrgsort(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLoca
       in[k].assign(p, p + uint64_t{lens[k]} * 8);
     }
     std::vector<uint8_t> out;
-    std::vector<uint64_t> pos(lists, 0);
+    pos.assign(lists, 0);
     while (true) {
       int64_t pick = -1;
       double best = 0;
@@ -766,6 +817,9 @@ void sk_twin_mrgsort(uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLoca
       std::memcpy(d, out.data(), out.size());
     }
   }
+  // GetMrgSortResult: the pairs taken from each list (by the last repeat).
+  sk_twin::AscendState& st = sk_twin::State("MrgSort");
+  for (uint32_t k = 0; k < 4; ++k) st.mrg_taken[k] = k < pos.size() ? static_cast<uint16_t>(pos[k]) : 0;
 }
 
 void sk_twin_set_deq_scale(uint64_t half_bits) {
@@ -775,6 +829,13 @@ void sk_twin_set_deq_scale(uint64_t half_bits) {
 }
 
 uint64_t sk_twin_rsvd_cnt(void) { return sk_twin::State("GetRsvdCnt").rsvd_cnt; }
+
+uint64_t sk_twin_acc_val(void) { return sk_twin::State("GetAccVal").acc_val; }
+
+void sk_twin_mrg_sort_result(uint16_t* taken) {
+  const sk_twin::AscendState& st = sk_twin::State("GetMrgSortResult");
+  for (int k = 0; k < 4; ++k) taken[k] = st.mrg_taken[k];
+}
 
 void sk_twin_repeat_reduce(uint32_t op, uint32_t dtype, const SkTwinLocalRef* dst, const SkTwinLocalRef* src,
                            uint32_t mask_kind, const uint64_t* mask, int64_t repeat, uint32_t dst_rep,

@@ -161,7 +161,9 @@ TWIN_TEST(a_missing_notify_ends_naming_the_word_the_task_waits_for) {
 }
 
 // Block 0 takes the lock and resets it before the other blocks have read it (upstream's release of a
-// tiling lock right after its own call): they spin on a word nothing writes again.
+// tiling lock right after its own call). On hardware the others would spin on a word nothing writes again
+// unless they read it first, the order cores leaving one barrier together give; the twin replays that
+// order and names the late readers.
 void ReleasedBeforeTheOthersRead() {
   volatile int64_t* released = reinterpret_cast<volatile int64_t*>(Param(1));
   volatile uint64_t* lock = reinterpret_cast<volatile uint64_t*>(Param(3));
@@ -182,13 +184,49 @@ void ReleasedBeforeTheOthersRead() {
   while (released[0] != 99) dcci(released, 0, 2);
   dcci(lock, 0, 2);
   while (*lock != 1) dcci(lock, 0, 2);
+  reinterpret_cast<int64_t*>(Param(7))[b] = static_cast<int64_t>(*lock);
 }
 
-TWIN_TEST(a_core_that_reads_a_lock_after_its_release_is_named_spinning_on_it) {
+TWIN_TEST(a_core_that_first_reads_a_lock_after_its_release_reads_the_task_s_value_and_is_named) {
   g_tiling_rc = 0;
   Setup s;
   twin_test::Run run;
-  s.Launch(&run, ReleasedBeforeTheOthersRead, 300);
+  s.Launch(&run, ReleasedBeforeTheOthersRead, 2000);
+  CHECK_EQ(run.status, SK_TWIN_OK);
+  for (uint32_t b = 1; b < kBlocks; ++b) CHECK_EQ(s.out[b], int64_t{1});
+  CHECK_EQ(s.lock, uint64_t{0});  // the kernel's reset is back at the end
+  CHECK_CONTAINS(run.residual(), "the kernel wrote over GM word __ac_wait_lock_1 of op 1 (gmm)");
+  CHECK_CONTAINS(run.residual(), "before AIV 1-3 first read it");
+}
+
+// A core that spins on a word it has read before, and that nothing writes again, is named spinning on it
+// (its dcci calls are no progress).
+void SpinsOnAReleasedLock() {
+  volatile uint64_t* lock = reinterpret_cast<volatile uint64_t*>(Param(3));
+  const int64_t b = AscendC::GetBlockIdx();
+  if (b == 0) {
+    auto* notify = reinterpret_cast<uint64_t*>(Param(2));
+    *notify = 1;
+    dcci(notify, 0, 2);
+  }
+  dcci(lock, 0, 2);
+  while (*lock != 1) dcci(lock, 0, 2);
+  AscendC::SyncAll<true>();
+  if (b == 0) {
+    *lock = 0;
+    dcci(lock, 0, 2);
+  }
+  AscendC::SyncAll<true>();
+  if (b == 1) {
+    while (*lock != 1) dcci(lock, 0, 2);
+  }
+}
+
+TWIN_TEST(a_core_spinning_on_a_word_it_has_read_before_is_named_spinning_on_it) {
+  g_tiling_rc = 0;
+  Setup s;
+  twin_test::Run run;
+  s.Launch(&run, SpinsOnAReleasedLock, 300);
   CHECK_EQ(run.status, SK_TWIN_DEADLOCK);
   CHECK_CONTAINS(run.error(), "a spin on the GM word");
   CHECK_CONTAINS(run.error(), "(__ac_wait_lock_1 of op 1 (gmm): tiling task 'gmm_tiling' releases it)");

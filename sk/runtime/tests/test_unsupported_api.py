@@ -50,8 +50,8 @@ CASES = {
                                "the CPU twin does not implement AscendC::Extract yet"),
     "not_yet_adv_api": ("}\n#include \"adv_api/math/digamma.h\"\nvoid f(LocalTensor<float> t) { Digamma(t, t, 8u);",
                         "the CPU twin does not implement AscendC::Digamma yet"),
-    "not_yet_value_used": ("float acc = GetAccVal<float>() * 32; (void)acc;",
-                           "the CPU twin does not implement AscendC::GetAccVal yet"),
+    "not_yet_value_used": ("float acc = Lgamma<float>() * 32; (void)acc;",
+                           "the CPU twin does not implement AscendC::Lgamma yet"),
     "not_yet_intrinsic": ("vconv_f322s16r(nullptr, nullptr, 1, 1, 1, 8, 4);",
                           "the CPU twin does not implement the intrinsic vconv_f322s16r yet"),
     # The cube's data path: the forms the twin lacks stop at the catch-all or at a static_assert naming them.

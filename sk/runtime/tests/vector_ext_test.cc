@@ -11,62 +11,19 @@
 #include <vector>
 
 #include "ascendc_util.h"
+#include "ub_test_util.h"
 
 using namespace AscendC;
 using ascendc_test::H;
 using ascendc_test::RefHalf;
 using ascendc_test::RunAiv;
+using ub_test::At;
+using ub_test::LaneByte;
+using ub_test::Put;
+using ub_test::Violation;
+using ub_test::WithUb;
 
 namespace {
-
-// Runs body with one 16 KiB VECCALC buffer; `io` (bytes) is copied into the
-// buffer first and back out afterwards.
-void WithUb(std::vector<uint8_t>* io, const std::function<void(LocalTensor<uint8_t>&)>& body) {
-  twin_test::Run run;
-  RunAiv(&run, "vec_ext", [&] {
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, static_cast<uint32_t>(io->size()));
-    GlobalTensor<uint8_t> g;
-    g.SetGlobalBuffer(io->data(), io->size());
-    LocalTensor<uint8_t> ub = buf.Get<uint8_t>();
-    DataCopy(ub, g, static_cast<uint32_t>(io->size()));
-    body(ub);
-    DataCopy(g, ub, static_cast<uint32_t>(io->size()));
-  });
-  CHECK_OK(run);
-}
-
-template <typename T>
-T At(const std::vector<uint8_t>& b, size_t byte) {
-  T v;
-  std::memcpy(&v, b.data() + byte, sizeof(T));
-  return v;
-}
-template <typename T>
-void Put(std::vector<uint8_t>* b, size_t byte, T v) {
-  std::memcpy(b->data() + byte, &v, sizeof(T));
-}
-
-// The byte of lane i of repeat r (element size e, strides in 32-byte blocks).
-size_t LaneByte(size_t r, size_t i, size_t e, size_t blk, size_t rep) {
-  const size_t per_block = 32 / e;
-  return r * rep * 32 + (i / per_block) * blk * 32 + (i % per_block) * e;
-}
-
-std::string Violation(const char* kernel, std::function<void(LocalTensor<uint8_t>&)> body) {
-  twin_test::Run run;
-  RunAiv(&run, kernel, [&] {
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 4096);
-    LocalTensor<uint8_t> ub = buf.Get<uint8_t>();
-    body(ub);
-  });
-  CHECK_EQ(run.status, SK_TWIN_KERNEL_ERROR);
-  CHECK_CONTAINS(run.error(), std::string("kernel '") + kernel + "'");
-  return run.error();
-}
 
 TWIN_TEST(add_half_continuous_mask_with_strides) {
   // src0 at 0 (block stride 2, repeat stride 16), src1 at 4096 (contiguous), dst at 8192 (block stride 1,
