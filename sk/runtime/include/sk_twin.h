@@ -306,6 +306,14 @@ void sk_twin_local_view(const SkTwinLocalRef* t, uint64_t byte_off, uint64_t new
 /* A GlobalTensor element access outside its SetGlobalBuffer size. */
 void sk_twin_global_oob(const SkTwinGlobalRef* g, uint64_t byte_off, uint64_t bytes, const char* call);
 
+/* int4b_t (two elements a byte, element 2k in the low nibble): the bytes of `elems` elements, failing the
+ * call when elems is odd; a refusal of an int4b_t form at run time; Cast int4b_t <-> half (to_int4: 1 for
+ * half -> int4b_t). */
+uint64_t sk_twin_int4_bytes(uint64_t elems, const char* call);
+void sk_twin_int4_refuse(const char* call, const char* problem, const char* allowed);
+void sk_twin_cast_int4(uint32_t to_int4, uint32_t round_mode, const SkTwinLocalRef* dst, const SkTwinLocalRef* src,
+                       int64_t count);
+
 /* DataCopy / DataCopyPad. kind: 0 count, 1 DataCopyParams, 2 DataCopyExtParams. */
 typedef struct SkTwinCopy {
   uint32_t kind;

@@ -35,8 +35,9 @@
 #include "sk_twin_half.h"
 
 // int4b_t, the 4-bit signed integer of Ascend C's type list: one value in the low 4 bits of a byte, set from an
-// integer modulo 16 and read sign-extended. Usable as a value and in type tests (IsSameType<T, int4b_t>); tensors
-// of it (two elements a byte) are not implemented, so LocalTensor/GlobalTensor<int4b_t> fail to compile naming T.
+// integer modulo 16 and read sign-extended. Tensors of it pack two elements a byte (element 2k in the low nibble):
+// sizes and offsets are in elements and must be even; DataCopy/DataCopyPad and Cast with half take them, other
+// instructions stop compilation with "the CPU twin does not implement ... for int4b_t yet".
 struct int4b_t {
   uint8_t storage = 0;
   int4b_t() = default;
@@ -93,7 +94,12 @@ constexpr uint32_t TOTAL_UB_SIZE = 192 * 1024;
 namespace sk_detail {
 
 template <typename T>
-struct Dtype;
+struct Dtype {
+  // Every instruction that names its element type reaches here: int4b_t has no element code.
+  static_assert(!std::is_same<T, int4b_t>::value,
+                "the CPU twin does not implement this instruction for int4b_t yet (only tensors, DataCopy, "
+                "DataCopyPad and Cast int4b_t <-> half)");
+};
 #define SK_TWIN_DTYPE(T, CODE)                 \
   template <>                                  \
   struct Dtype<T> {                            \
@@ -121,6 +127,31 @@ struct HasDtype<T, decltype((void)Dtype<T>::value)> : std::true_type {};
 
 template <typename T>
 constexpr bool kFalse = false;
+
+template <typename T>
+constexpr bool kInt4 = std::is_same<T, int4b_t>::value;
+template <typename T>
+constexpr bool kTensorType = std::disjunction<std::is_same<T, int4b_t>, HasDtype<T>>::value;
+
+// The bytes of n elements of T (int4b_t: n / 2, an odd n fails `call`), and the elements in `bytes`.
+template <typename T>
+static inline uint64_t ElemBytes(uint64_t n, const char* call) {
+  if constexpr (kInt4<T>) return sk_twin_int4_bytes(n, call);
+  else return n * sizeof(T);
+}
+template <typename T>
+static inline uint64_t BytesElems(uint64_t bytes) {
+  if constexpr (kInt4<T>) return bytes * 2;
+  else return bytes / sizeof(T);
+}
+// Element i of packed int4b_t bytes, and its store.
+static inline int4b_t Int4Load(const uint8_t* base, uint64_t i) {
+  return int4b_t(static_cast<uint32_t>(base[i / 2] >> (4 * (i % 2))));
+}
+static inline void Int4Store(uint8_t* base, uint64_t i, int4b_t v) {
+  const unsigned shift = 4 * (i % 2);
+  base[i / 2] = static_cast<uint8_t>((base[i / 2] & ~(0xfu << shift)) | ((v.storage & 0xfu) << shift));
+}
 
 // A parameter of type T that does not take part in deduction, so that
 // `Muls(halfTensor, halfTensor, 2.0f, n)` converts the scalar to half.
@@ -153,8 +184,8 @@ class GlobalTensor;
 // A tensor in the worker's Unified Buffer.
 template <typename T>
 class LocalTensor {
-  static_assert(sk_detail::HasDtype<T>::value,
-                "LocalTensor<T>: the CPU twin supports T = bool, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, "
+  static_assert(sk_detail::kTensorType<T>,
+                "LocalTensor<T>: the CPU twin supports T = bool, int4b_t, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, "
                 "int32_t, uint32_t, float, int64_t, uint64_t, double");
 
  public:
@@ -162,10 +193,15 @@ class LocalTensor {
   LocalTensor() = default;
   // Static-tensor programming: tileSize elements at UB byte address addr (sk_twin_local_static).
   LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) {
-    sk_twin_local_static(static_cast<uint32_t>(pos), addr, uint64_t{tileSize} * sizeof(T), &ref_);
+    sk_twin_local_static(static_cast<uint32_t>(pos), addr,
+                         sk_detail::ElemBytes<T>(tileSize, "LocalTensor<int4b_t>(pos, addr, tileSize)"), &ref_);
   }
 
   T GetValue(const uint32_t index) const {
+    if constexpr (sk_detail::kInt4<T>) {
+      const void* p = sk_twin_local_at(&ref_, index / 2, 1, "LocalTensor<int4b_t>::GetValue");
+      return sk_detail::Int4Load(static_cast<const uint8_t*>(p) - index / 2, index);
+    }
     T v;
     std::memcpy(&v, sk_twin_local_at(&ref_, uint64_t{index} * sizeof(T), sizeof(T), "LocalTensor::GetValue"),
                 sizeof(T));
@@ -174,20 +210,31 @@ class LocalTensor {
   template <typename U>
   void SetValue(const uint32_t index, const U value) const {
     const T v = static_cast<T>(value);
+    if constexpr (sk_detail::kInt4<T>) {
+      void* p = sk_twin_local_at(&ref_, index / 2, 1, "LocalTensor<int4b_t>::SetValue");
+      sk_detail::Int4Store(static_cast<uint8_t*>(p) - index / 2, index, v);
+      return;
+    }
     std::memcpy(sk_twin_local_at(&ref_, uint64_t{index} * sizeof(T), sizeof(T), "LocalTensor::SetValue"), &v,
                 sizeof(T));
   }
   T& operator()(const uint32_t index) const {
+    static_assert(!sk_detail::kInt4<T>,
+                  "the CPU twin does not implement LocalTensor::operator() for int4b_t yet (half a byte has no "
+                  "reference): use GetValue/SetValue");
     return *static_cast<T*>(sk_twin_local_at(&ref_, uint64_t{index} * sizeof(T), sizeof(T), "LocalTensor::operator()"));
   }
   LocalTensor operator[](const uint32_t offset) const {
     LocalTensor out;
-    sk_twin_local_view(&ref_, uint64_t{offset} * sizeof(T), 0, 0, &out.ref_);
+    sk_twin_local_view(&ref_, sk_detail::ElemBytes<T>(offset, "LocalTensor<int4b_t>::operator[]"), 0, 0,
+                       &out.ref_);
     return out;
   }
-  uint32_t GetSize() const { return ref_.bytes / sizeof(T); }
+  uint32_t GetSize() const { return static_cast<uint32_t>(sk_detail::BytesElems<T>(ref_.bytes)); }
   uint32_t GetLength() const { return ref_.bytes; }
-  void SetSize(const uint32_t size) { sk_twin_local_view(&ref_, 0, uint64_t{size} * sizeof(T), 1, &ref_); }
+  void SetSize(const uint32_t size) {
+    sk_twin_local_view(&ref_, 0, sk_detail::ElemBytes<T>(size, "LocalTensor<int4b_t>::SetSize"), 1, &ref_);
+  }
   template <typename CAST_T>
   LocalTensor<CAST_T> ReinterpretCast() const {
     LocalTensor<CAST_T> out;
@@ -206,7 +253,9 @@ class LocalTensor {
 
   // The UB address, as the twin's raw local-memory intrinsics take it.
   uint64_t GetPhyAddr() const { return ref_.addr; }
-  uint64_t GetPhyAddr(const uint32_t offset) const { return ref_.addr + uint64_t{offset} * sizeof(T); }
+  uint64_t GetPhyAddr(const uint32_t offset) const {
+    return ref_.addr + sk_detail::ElemBytes<T>(offset, "LocalTensor<int4b_t>::GetPhyAddr");
+  }
 
   SkTwinLocalRef ref_{0, 0, 0, 0};
 };
@@ -219,8 +268,8 @@ enum CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 
 template <typename T>
 class GlobalTensor {
-  static_assert(sk_detail::HasDtype<T>::value,
-                "GlobalTensor<T>: the CPU twin supports T = bool, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, "
+  static_assert(sk_detail::kTensorType<T>,
+                "GlobalTensor<T>: the CPU twin supports T = bool, int4b_t, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, "
                 "int32_t, uint32_t, float, int64_t, uint64_t, double");
 
  public:
@@ -229,13 +278,17 @@ class GlobalTensor {
 
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
     g_.base = reinterpret_cast<uint8_t*>(buffer);
-    g_.size_bytes = bufferSize * sizeof(T);
+    g_.size_bytes = sk_detail::ElemBytes<T>(bufferSize, "GlobalTensor<int4b_t>::SetGlobalBuffer");
     g_.offset_bytes = 0;
   }
   // Without a size GetSize() is 0 and accesses are not bounds-checked.
   void SetGlobalBuffer(__gm__ T* buffer) { SetGlobalBuffer(buffer, 0); }
 
   T GetValue(const uint64_t offset) const {
+    if constexpr (sk_detail::kInt4<T>) {
+      return sk_detail::Int4Load(static_cast<const uint8_t*>(At(offset, "GlobalTensor<int4b_t>::GetValue")) -
+                                     offset / 2, offset);
+    }
     T v;
     std::memcpy(&v, At(offset, "GlobalTensor::GetValue"), sizeof(T));
     return v;
@@ -243,21 +296,31 @@ class GlobalTensor {
   template <typename U>
   void SetValue(const uint64_t offset, const U value) const {
     const T v = static_cast<T>(value);
+    if constexpr (sk_detail::kInt4<T>) {
+      uint8_t* p = static_cast<uint8_t*>(At(offset, "GlobalTensor<int4b_t>::SetValue"));
+      sk_detail::Int4Store(p - offset / 2, offset, v);
+      return;
+    }
     std::memcpy(At(offset, "GlobalTensor::SetValue"), &v, sizeof(T));
   }
-  T& operator()(const uint64_t offset) const { return *static_cast<T*>(At(offset, "GlobalTensor::operator()")); }
+  T& operator()(const uint64_t offset) const {
+    static_assert(!sk_detail::kInt4<T>,
+                  "the CPU twin does not implement GlobalTensor::operator() for int4b_t yet (half a byte has no "
+                  "reference): use GetValue/SetValue");
+    return *static_cast<T*>(At(offset, "GlobalTensor::operator()")); }
   GlobalTensor operator[](const uint64_t offset) const {
     GlobalTensor out = *this;
-    out.g_.offset_bytes += offset * sizeof(T);
+    out.g_.offset_bytes += sk_detail::ElemBytes<T>(offset, "GlobalTensor<int4b_t>::operator[]");
     return out;
   }
   uint64_t GetSize() const {
     if (g_.size_bytes <= g_.offset_bytes) return 0;
-    return (g_.size_bytes - g_.offset_bytes) / sizeof(T);
+    return sk_detail::BytesElems<T>(g_.size_bytes - g_.offset_bytes);
   }
   __gm__ T* GetPhyAddr() const { return reinterpret_cast<T*>(g_.base + g_.offset_bytes); }
   __gm__ T* GetPhyAddr(const uint64_t offset) const {
-    return reinterpret_cast<T*>(g_.base + g_.offset_bytes + offset * sizeof(T));
+    return reinterpret_cast<T*>(g_.base + g_.offset_bytes +
+                                sk_detail::ElemBytes<T>(offset, "GlobalTensor<int4b_t>::GetPhyAddr"));
   }
   template <typename CAST_T>
   GlobalTensor<CAST_T> ReinterpretCast() const {
@@ -272,7 +335,8 @@ class GlobalTensor {
 
  private:
   void* At(uint64_t offset, const char* call) const {
-    const uint64_t byte = g_.offset_bytes + offset * sizeof(T);
+    // int4b_t: the byte that holds the element (offset may be odd here).
+    const uint64_t byte = g_.offset_bytes + (sk_detail::kInt4<T> ? offset / 2 : offset * sizeof(T));
     if (g_.size_bytes != 0 && (byte + sizeof(T) > g_.size_bytes)) sk_twin_global_oob(&g_, byte, sizeof(T), call);
     return g_.base + byte;
   }
@@ -404,13 +468,15 @@ class TBuf {
   template <typename T>
   LocalTensor<T> Get(uint32_t len) {
     LocalTensor<T> t;
-    sk_twin_buf_get(sk_id_, len, sizeof(T), 0, 0, &t.ref_);
+    sk_twin_buf_get(sk_id_, sk_detail::kInt4<T> ? sk_detail::ElemBytes<T>(len, "TBuf::Get<int4b_t>") : len,
+                    sizeof(T), 0, 0, &t.ref_);
     return t;
   }
   template <typename T>
   LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
     LocalTensor<T> t;
-    sk_twin_buf_get(sk_id_, size, sizeof(T), bufOffset, 1, &t.ref_);
+    sk_twin_buf_get(sk_id_, sk_detail::kInt4<T> ? sk_detail::ElemBytes<T>(size, "TBuf::GetWithOffset<int4b_t>") : size,
+                    sizeof(T), bufOffset, 1, &t.ref_);
     return t;
   }
   // The queue interface a TBuf inherits: a buffer has no queue, so AllocTensor and DeQue are Get() (the whole
@@ -559,14 +625,15 @@ static inline SkTwinCopy CopyOf(uint32_t kind) {
   SkTwinCopy c;
   std::memset(&c, 0, sizeof c);
   c.kind = kind;
-  c.elem = sizeof(T);
-  c.dtype = Dtype<T>::value;
+  c.elem = sizeof(T);  // int4b_t: moved as bytes, sizeof(int4b_t) == 1
+  if constexpr (kInt4<T>) c.dtype = SK_TWIN_DT_U8;
+  else c.dtype = Dtype<T>::value;
   return c;
 }
 template <typename T>
 static inline SkTwinCopy CountCopy(uint32_t count) {
   SkTwinCopy c = CopyOf<T>(0);
-  c.count = count;
+  c.count = ElemBytes<T>(count, "DataCopy<int4b_t>(count)");
   return c;
 }
 template <typename T>
@@ -589,7 +656,20 @@ static inline SkTwinCopy PadCopy(uint32_t count, uint32_t len, uint32_t src_stri
 }
 }  // namespace sk_detail
 
-// GM <-> UB, count elements (count * sizeof(T) must be a multiple of 32).
+namespace sk_detail {
+// DataCopyPad's padding is counted in elements and filled with a T: for int4b_t that would be half bytes.
+template <typename T>
+static inline void Int4NoPadding(bool isPad, uint32_t left, uint32_t right) {
+  if constexpr (kInt4<T>) {
+    if (isPad || left != 0 || right != 0) {
+      sk_twin_int4_refuse("DataCopyPad<int4b_t>(GM -> UB, padParams)", "padding (isPad/leftPadding/rightPadding)",
+                          "the CPU twin does not implement DataCopyPad padding for int4b_t yet: pass no padding");
+    }
+  }
+}
+}  // namespace sk_detail
+
+// GM <-> UB, count elements (count * sizeof(T) must be a multiple of 32; int4b_t: count / 2 bytes).
 template <typename T>
 static inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count) {
   const SkTwinCopy c = sk_detail::CountCopy<T>(count);
@@ -627,6 +707,7 @@ template <typename T>
 static inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                                const DataCopyExtParams& params, const DataCopyPadExtParams<T>& padParams) {
   SkTwinCopy c = sk_detail::PadCopy<T>(params.blockCount, params.blockLen, params.srcStride, params.dstStride);
+  sk_detail::Int4NoPadding<T>(padParams.isPad, padParams.leftPadding, padParams.rightPadding);
   c.pad = 1;
   c.is_pad = padParams.isPad ? 1 : 0;
   c.left_padding = padParams.leftPadding;
@@ -644,6 +725,7 @@ template <typename T>
 static inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params,
                                const DataCopyPadParams& padParams) {
   SkTwinCopy c = sk_detail::PadCopy<T>(params.blockCount, params.blockLen, params.srcStride, params.dstStride);
+  sk_detail::Int4NoPadding<T>(padParams.isPad, padParams.leftPadding, padParams.rightPadding);
   c.pad = 1;
   c.is_pad = padParams.isPad ? 1 : 0;
   c.left_padding = padParams.leftPadding;
@@ -741,8 +823,15 @@ static inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, co
                         const uint32_t count) {
   static_assert(!std::is_same<T, double>::value && !std::is_same<U, double>::value,
                 "AscendC::Cast: the CPU twin (as Atlas A2/A3) does not convert double");
-  sk_twin_cast(sk_detail::Dtype<T>::value, sk_detail::Dtype<U>::value, static_cast<uint32_t>(roundMode), &dst.ref_,
-               &src.ref_, count);
+  if constexpr (sk_detail::kInt4<T> || sk_detail::kInt4<U>) {
+    // Atlas A2/A3 pair int4b_t with half only (int4b_t elements two a byte, count even).
+    static_assert(std::is_same<T, half>::value || std::is_same<U, half>::value,
+                  "the CPU twin does not implement Cast between int4b_t and a type other than half yet");
+    sk_twin_cast_int4(sk_detail::kInt4<T> ? 1 : 0, static_cast<uint32_t>(roundMode), &dst.ref_, &src.ref_, count);
+  } else {
+    sk_twin_cast(sk_detail::Dtype<T>::value, sk_detail::Dtype<U>::value, static_cast<uint32_t>(roundMode),
+                 &dst.ref_, &src.ref_, count);
+  }
 }
 
 // Level-2 reductions: dst[0] = the result (ReduceMax/Min with calIndex:
