@@ -64,6 +64,14 @@ CASES = {
     "loaddata_3d_form": ("LocalTensor<half> h = buf.Get<half>(); LoadData3DParamsV2<half> p; p.l1H = 4; LoadData(h, h, p);",
                          "the CPU twin does not implement AscendC::LoadData yet"),
     "fixpipe_nz2nd_flag": ("SetFixpipeNz2ndFlag(1, 0, 0);", "the CPU twin does not implement AscendC::SetFixpipeNz2ndFlag yet"),
+    # int4b_t tensors (two a byte): the instructions beyond DataCopy/DataCopyPad/Cast with half stop at one line.
+    "int4_add": ("LocalTensor<int4b_t> q = buf.Get<int4b_t>(); Add(q, q, q, 64);",
+                 "Add: the CPU twin (as Atlas A2/A3) supports T = half, bfloat16_t, float, int16_t, int32_t"),
+    "int4_atomic": ("SetAtomicAdd<int4b_t>();", "the CPU twin does not implement this instruction for int4b_t yet"),
+    "int4_cast_float": ("LocalTensor<int4b_t> q = buf.Get<int4b_t>(); Cast(t, q, RoundMode::CAST_NONE, 64);",
+                        "the CPU twin does not implement Cast between int4b_t and a type other than half yet"),
+    "int4_reference": ("LocalTensor<int4b_t> q = buf.Get<int4b_t>(); q(0) = int4b_t(1);",
+                       "the CPU twin does not implement LocalTensor::operator() for int4b_t yet"),
     "cast_double": ("LocalTensor<double> d = buf.Get<double>(); Cast(t, d, RoundMode::CAST_RINT, 8);",
                     "does not convert double"),
 }
@@ -83,6 +91,9 @@ def test_the_supported_surface_compiles(tmp_path):
                              "SetFlag<HardEvent::V_S>(e); WaitFlag<HardEvent::V_S>(e); PipeBarrier<PIPE_V>();"
                              "BinaryRepeatParams p; Add(t, t, t, (uint64_t)64, 1, p); Exp(t, t, (uint64_t)64, 1, {});"
                              "SetAtomicAdd<float>(); SetAtomicNone(); Axpy(t, t, 2.0f, 8);"
+                             "LocalTensor<int4b_t> q = buf.Get<int4b_t>(); GlobalTensor<int4b_t> gq;"
+                             "DataCopy(q, gq, 64); DataCopyPad(gq, q, DataCopyExtParams{1, 32, 0, 0, 0});"
+                             "Cast(q, q[64].ReinterpretCast<half>(), RoundMode::CAST_RINT, 32);"
                              "}\n#include \"lib/matmul_intf.h\"\nvoid f(TPipe* pipe, TCubeTiling* t) {"
                              "Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, "
                              "CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;"
