@@ -633,7 +633,8 @@ static inline SkTwinCopy CopyOf(uint32_t kind) {
 template <typename T>
 static inline SkTwinCopy CountCopy(uint32_t count) {
   SkTwinCopy c = CopyOf<T>(0);
-  c.count = ElemBytes<T>(count, "DataCopy<int4b_t>(count)");
+  // elements of c.elem bytes: int4b_t moves count / 2 one-byte elements
+  c.count = kInt4<T> ? ElemBytes<T>(count, "DataCopy<int4b_t>(count)") : count;
   return c;
 }
 template <typename T>
