@@ -562,8 +562,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_cann_utils.h"
 // More vector/scalar forms CANN's ops-nn kernels use (GetAccVal, TransDataTo5HD 8/32-bit, ...).
 #include "sk_twin_vector_ext2.h"
-// The sizes of Sort data (GetSortLen/GetSortOffset) CANN's sorting kernels use.
-#include "sk_twin_sort_layout.h"
+// The sort high-level API's sizes (GetSortLen/GetSortOffset) and its MrgSort form with sortedNum.
+#include "sk_twin_sort_api.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

@@ -1,5 +1,5 @@
 // The APIs CANN's ops-transformer kernels need beyond ops-math/ops-nn
-// (sk_twin_sort_layout.h, ...), checked against values worked out here by
+// (sk_twin_sort_api.h, ...), checked against values worked out here by
 // hand from the Ascend C docs.
 #include <cstdint>
 #include <vector>
@@ -47,6 +47,62 @@ TWIN_TEST(sort_offset_finds_the_kth_pair_sort32_wrote) {
   }
   CHECK_EQ(bad, 0);
   CHECK_EQ(2 * GetSortLen<half>(32), 256u);  // the bytes Sort32 wrote
+}
+
+// Float lists of (score, index) pairs at byte 0 + 256 * list; merged output at byte 1024.
+void PutLists(std::vector<uint8_t>* io, const std::vector<std::vector<float>>& lists) {
+  for (size_t l = 0; l < lists.size(); ++l) {
+    for (size_t k = 0; k < lists[l].size(); ++k) {
+      Put<float>(io, 256 * l + 8 * k, lists[l][k]);
+      Put<uint32_t>(io, 256 * l + 8 * k + 4, static_cast<uint32_t>(100 * l + k));
+    }
+  }
+}
+
+TWIN_TEST(mrgsort_with_sorted_num_merges_three_lists_descending) {
+  const std::vector<std::vector<float>> lists = {{9, 5, 1}, {8, 5, 4, 2}, {7, 6}};
+  std::vector<uint8_t> io(2048);
+  PutLists(&io, lists);
+  uint32_t sorted[4] = {77, 77, 77, 77};
+  WithUb(&io, [&](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    const uint16_t counts[4] = {3, 4, 2, 0};
+    MrgSortSrcList<float> list(f[0], f[64], f[128], f[192]);
+    MrgSort<float>(f[256], list, counts, sorted, 0b111, 1);
+  });
+  // By hand: 9(0,0) 8(1,0) 7(2,0) 6(2,1) 5(0,1) 5(1,1: the lower list first on a tie) 4(1,2) 2(1,3) 1(0,2).
+  const float want_score[9] = {9, 8, 7, 6, 5, 5, 4, 2, 1};
+  const uint32_t want_index[9] = {0, 100, 200, 201, 1, 101, 102, 103, 2};
+  int bad = 0;
+  for (size_t i = 0; i < 9; ++i) {
+    bad += At<float>(io, 1024 + 8 * i) != want_score[i] || At<uint32_t>(io, 1024 + 8 * i + 4) != want_index[i];
+  }
+  CHECK_EQ(bad, 0);
+  CHECK_EQ(sorted[0], 3u);
+  CHECK_EQ(sorted[1], 4u);
+  CHECK_EQ(sorted[2], 2u);
+  CHECK_EQ(sorted[3], 0u);
+}
+
+TWIN_TEST(mrgsort_exhausted_suspension_stops_when_a_list_runs_out_and_reports_what_it_took) {
+  const std::vector<std::vector<float>> lists = {{9, 3}, {8, 7, 2}, {6, 5, 4, 1}, {10, 0}};
+  std::vector<uint8_t> io(2048);
+  PutLists(&io, lists);
+  uint32_t sorted[4] = {0, 0, 0, 0};
+  WithUb(&io, [&](LocalTensor<uint8_t>& ub) {
+    LocalTensor<float> f = ub.ReinterpretCast<float>();
+    const uint16_t counts[4] = {2, 3, 4, 2};
+    MrgSort<float, true>(f[256], MrgSortSrcList<float>(f[0], f[64], f[128], f[192]), counts, sorted, 0b1111, 1);
+  });
+  // By hand: 10 9 8 7 6 5 4 3 -> list 0 (9, 3) runs out after the 8th pick.
+  const float want[8] = {10, 9, 8, 7, 6, 5, 4, 3};
+  int bad = 0;
+  for (size_t i = 0; i < 8; ++i) bad += At<float>(io, 1024 + 8 * i) != want[i];
+  CHECK_EQ(bad, 0);
+  CHECK_EQ(sorted[0], 2u);
+  CHECK_EQ(sorted[1], 2u);
+  CHECK_EQ(sorted[2], 3u);
+  CHECK_EQ(sorted[3], 1u);
 }
 
 }  // namespace
