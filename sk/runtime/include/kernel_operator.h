@@ -564,6 +564,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_vector_ext2.h"
 // The sort high-level API's sizes (GetSortLen/GetSortOffset) and its MrgSort form with sortedNum.
 #include "sk_twin_sort_api.h"
+// F32_INF, F32_NEG_INF, F32_NAN.
+#include "sk_twin_fp_bits.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

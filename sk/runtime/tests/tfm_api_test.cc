@@ -1,7 +1,10 @@
 // The APIs CANN's ops-transformer kernels need beyond ops-math/ops-nn
 // (sk_twin_sort_api.h, ...), checked against values worked out here by
 // hand from the Ascend C docs.
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "ascendc_util.h"
@@ -13,6 +16,19 @@ using ub_test::Put;
 using ub_test::WithUb;
 
 namespace {
+
+float FromBits(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+TWIN_TEST(f32_bit_constants_are_the_infinities_and_a_quiet_nan) {
+  CHECK(FromBits(F32_INF) == std::numeric_limits<float>::infinity());
+  CHECK(FromBits(F32_NEG_INF) == -std::numeric_limits<float>::infinity());
+  CHECK(std::isnan(FromBits(F32_NAN)));
+  CHECK((F32_NAN & 0x00400000u) != 0);  // quiet: the top fraction bit set
+}
 
 TWIN_TEST(sort_len_and_offset_count_8_bytes_a_sorted_element_in_units_of_t) {
   // 8 bytes an element: 2 floats or 4 halves.
