@@ -83,6 +83,10 @@
 #define __vector__
 #define __cube__
 #define __mix__(cube, vec)
+// The pipes a function's instructions run on: a scheduling hint for the NPU compiler.
+#define __in_pipe__(pipe)
+#define __out_pipe__(pipe)
+#define __inout_pipe__(pipe)
 // Per-core globals are per-worker on the twin.
 #define __BLOCK_LOCAL__ thread_local
 

@@ -23,6 +23,11 @@ float FromBits(uint32_t bits) {
   return f;
 }
 
+// Pipe annotations on a function are hints for the NPU compiler: the function is an ordinary one here.
+__aicore__ inline __inout_pipe__(MTE2) __in_pipe__(V) __out_pipe__(MTE3) int Twice(int x) { return 2 * x; }
+
+TWIN_TEST(pipe_annotated_functions_are_ordinary_functions) { CHECK_EQ(Twice(21), 42); }
+
 TWIN_TEST(f32_bit_constants_are_the_infinities_and_a_quiet_nan) {
   CHECK(FromBits(F32_INF) == std::numeric_limits<float>::infinity());
   CHECK(FromBits(F32_NEG_INF) == -std::numeric_limits<float>::infinity());
