@@ -7,7 +7,10 @@
 #include <limits>
 #include <vector>
 
+#include <type_traits>
+
 #include "ascendc_util.h"
+#include "kernel_tiling/kernel_tiling.h"
 #include "ub_test_util.h"
 
 using namespace AscendC;
@@ -21,6 +24,35 @@ float FromBits(uint32_t bits) {
   float f;
   std::memcpy(&f, &bits, sizeof f);
   return f;
+}
+
+// REGISTER_TILING_DEFAULT at namespace scope (ops-transformer's swin_attention_ffn writes it before its kernel):
+// GET_TILING_DATA in that namespace reads that struct; one in a function body still wins for its block.
+struct NsTiling {
+  uint32_t a;
+  uint16_t b;
+};
+struct BodyTiling {
+  uint16_t c;
+};
+REGISTER_TILING_DEFAULT(NsTiling);
+
+TWIN_TEST(register_tiling_default_at_namespace_scope_names_the_struct_get_tiling_data_takes) {
+  std::vector<uint8_t> bytes(16, 0);
+  const uint32_t a = 0x01020304u;
+  const uint16_t b = 0xbeef;
+  std::memcpy(bytes.data(), &a, 4);
+  std::memcpy(bytes.data() + 4, &b, 2);
+  GET_TILING_DATA(t, bytes.data());
+  static_assert(std::is_same<decltype(t), NsTiling>::value, "the namespace's default");
+  CHECK_EQ(t.a, a);
+  CHECK_EQ(t.b, b);
+  {
+    REGISTER_TILING_DEFAULT(BodyTiling);
+    GET_TILING_DATA(u, bytes.data() + 4);
+    static_assert(std::is_same<decltype(u), BodyTiling>::value, "the block's default over the namespace's");
+    CHECK_EQ(u.c, b);
+  }
 }
 
 // Pipe annotations on a function are hints for the NPU compiler: the function is an ordinary one here.
