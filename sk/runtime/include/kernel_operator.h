@@ -570,6 +570,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_sort_api.h"
 // F32_INF, F32_NEG_INF, F32_NAN.
 #include "sk_twin_fp_bits.h"
+// DataFormat (ND, NZ, ...).
+#include "sk_twin_data_format.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

@@ -55,6 +55,15 @@ TWIN_TEST(register_tiling_default_at_namespace_scope_names_the_struct_get_tiling
   }
 }
 
+TWIN_TEST(data_format_values_follow_the_documented_order) {
+  CHECK_EQ(static_cast<int>(DataFormat::ND), 0);
+  CHECK_EQ(static_cast<int>(DataFormat::NZ), 1);
+  CHECK_EQ(static_cast<int>(DataFormat::NCHW), 2);
+  CHECK_EQ(static_cast<int>(DataFormat::NC1HWC0), 3);
+  CHECK_EQ(static_cast<int>(DataFormat::NHWC), 4);
+  static_assert(sizeof(DataFormat) == 1, "a uint8_t enum");
+}
+
 // Pipe annotations on a function are hints for the NPU compiler: the function is an ordinary one here.
 __aicore__ inline __inout_pipe__(MTE2) __in_pipe__(V) __out_pipe__(MTE3) int Twice(int x) { return 2 * x; }
 
