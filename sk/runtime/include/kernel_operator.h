@@ -561,6 +561,7 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_vector_ext.h"
 // The cube Matmul high-level API.
 #include "sk_twin_matmul.h"
+#include "sk_twin_cube.h"
 // PRINTF, ASSERT, DumpTensor and the small utilities CANN's operators use.
 #include "sk_twin_debug.h"
 #include "sk_twin_cann_utils.h"

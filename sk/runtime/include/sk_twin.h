@@ -384,6 +384,19 @@ void sk_twin_select(uint32_t dtype, uint32_t sel_mode, const SkTwinLocalRef* dst
 #define SK_TWIN_COUNTER_SET_FFTS_BASE 15u
 #define SK_TWIN_COUNTER_COUNT 16u
 
+/* The cube data path (src/cube.cc), p: the parameter struct's fields in documentation order.
+ * nd2nz p[8]: ndNum nValue dValue srcNdMatrixStride srcDValue dstNzC0Stride dstNzNStride dstNzMatrixStride.
+ * load2d p[5]: startIndex repeatTimes srcStride dstGap ifTranspose.
+ * fixpipe p[8]: nSize mSize srcStride dstStride quantPre ndNum srcNdStride dstNdStride (NZ2ND). */
+void sk_twin_cube_nd2nz(const SkTwinLocalRef* dst, const SkTwinGlobalRef* src, uint32_t dtype, const uint32_t* p);
+void sk_twin_cube_load2d(const SkTwinLocalRef* dst, const SkTwinLocalRef* src, uint32_t dtype, const uint32_t* p);
+void sk_twin_cube_fill(const SkTwinLocalRef* dst, uint32_t elem, uint64_t bits, uint32_t repeat, uint32_t blocks,
+                       uint32_t gap);
+void sk_twin_cube_mmad(const SkTwinLocalRef* c, const SkTwinLocalRef* a, const SkTwinLocalRef* b, uint32_t in_dtype,
+                       uint32_t out_dtype, uint32_t m, uint32_t n, uint32_t k, uint32_t accumulate);
+void sk_twin_cube_fixpipe(const SkTwinGlobalRef* dst, const SkTwinLocalRef* src, uint32_t src_dtype,
+                          uint32_t dst_dtype, const uint32_t* p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,11 +16,26 @@ constexpr uint32_t kMaxBlockCount = 4095;
 constexpr uint32_t kMaxPadBlockLen = 2097151;
 
 const char* PosName(uint32_t pos) {
+  static const char* const kCube[] = {"GM", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2"};
   switch (pos) {
     case SK_TWIN_POS_VECIN: return "VECIN";
     case SK_TWIN_POS_VECOUT: return "VECOUT";
     case SK_TWIN_POS_VECCALC: return "VECCALC";
-    default: return "?";
+    default: return pos < 9 ? kCube[pos] : "?";
+  }
+}
+
+// The local memory of a position (AscendC::TPosition values), kMemCount where the twin has none.
+uint32_t PosMem(uint32_t pos) {
+  switch (pos) {
+    case SK_TWIN_POS_VECIN:
+    case SK_TWIN_POS_VECOUT:
+    case SK_TWIN_POS_VECCALC: return kMemUb;
+    case 1: case 3: case 5: return kMemL1;  // A1, B1, C1
+    case 2: return kMemL0a;                 // A2
+    case 4: return kMemL0b;                 // B2
+    case 7: return kMemL0c;                 // CO1
+    default: return kMemCount;              // GM, C2 (bias table), CO2
   }
 }
 
@@ -72,10 +87,15 @@ void ReleasePipe(AscendState& st, PipeRec& pipe, const char* why) {
   pipe.objects.clear();
   pipe.top = pipe.base;
   st.ub_top = pipe.base;
+  for (uint32_t m = kMemL1; m < kMemCount; ++m) {
+    pipe.cube_top[m] = pipe.cube_base[m];
+    st.cube_top[m] = pipe.cube_base[m];
+  }
 }
 
 std::string TensorText(const SkTwinLocalRef& t) {
-  return "the tensor at UB " + Range(t.addr, uint64_t{t.addr} + t.bytes);
+  return "the tensor at " + std::string(MemName(State("LocalTensor").slots[t.buf].mem)) + " " +
+         Range(t.addr, uint64_t{t.addr} + t.bytes);
 }
 
 // The slot of a tensor that must be alive and belong to queue `que`.
@@ -179,23 +199,49 @@ uint8_t* LocalAccess(const SkTwinLocalRef& t, uint64_t off, uint64_t bytes, cons
   }
   const UbSlot& s = st.slots[t.buf];
   if (s.gen != t.gen) {
-    FailRule(call, std::string(role) + " (UB " + Range(t.addr, uint64_t{t.addr} + t.bytes) + ") is used after " +
+    FailRule(call, std::string(role) + " (" + MemName(s.mem) + " " + Range(t.addr, uint64_t{t.addr} + t.bytes) + ") is used after " +
                        s.died_by + " released it",
              "a tensor is valid from AllocTensor/DeQue until its FreeTensor; allocate a new one");
   }
-  if (w.type != CoreType::kAiv) {
+  if (s.mem == kMemUb && w.type != CoreType::kAiv) {
     FailRule(call, std::string(role) + " lives in the Unified Buffer, which an AIC does not have",
              "run vector code under ASCEND_IS_AIV");
+  }
+  if (s.mem != kMemUb && w.type != CoreType::kAic) {
+    FailRule(call, std::string(role) + " lives in the cube's " + MemName(s.mem) + ", which an AIV does not have",
+             "run cube code under ASCEND_IS_AIC");
   }
   const uint64_t begin = uint64_t{t.addr} + off;
   const uint64_t end = begin + bytes;
   if (begin < s.addr || end > uint64_t{s.addr} + s.bytes) {
     FailRule(call,
-             std::string(role) + " is accessed at UB " + Range(begin, end) + ", outside its buffer " +
+             std::string(role) + " is accessed at " + MemName(s.mem) + " " + Range(begin, end) + ", outside its buffer " +
                  Range(s.addr, uint64_t{s.addr} + s.bytes) + " (" + ObjectText(st, s.owner) + ")",
              "stay within the bytes TPipe::InitBuffer gave the buffer");
   }
-  return UbArena(w) + begin;
+  return s.mem == kMemUb ? UbArena(w) + begin : CubeArena(w, s.mem) + begin;
+}
+
+const char* MemName(uint32_t mem) {
+  static const char* const kNames[] = {"UB", "L1", "L0A", "L0B", "L0C"};
+  return mem < kMemCount ? kNames[mem] : "?";
+}
+
+uint64_t MemBytes(uint32_t mem) {
+  static const uint64_t kBytes[] = {kUbBytes, kL1Bytes, kL0aBytes, kL0bBytes, kL0cBytes};
+  return mem < kMemCount ? kBytes[mem] : 0;
+}
+
+uint8_t* CubeArena(Worker& w, uint32_t mem) {
+  std::vector<uint8_t>& arena = mem == kMemL1 ? w.l1 : w.l0[mem - kMemL0a];
+  // Local memory starts with garbage on hardware (see UbArena).
+  if (arena.empty()) arena.assign(MemBytes(mem), 0xcd);
+  return arena.data();
+}
+
+uint32_t LocalMemOf(const SkTwinLocalRef& t) {
+  const AscendState& st = CurrentWorker("LocalTensor").ascendc;
+  return t.buf == 0 || t.buf >= st.slots.size() ? kMemCount : st.slots[t.buf].mem;
 }
 
 void CheckLocalAlign(const SkTwinLocalRef& t, uint32_t align, const std::string& call, const char* role) {
@@ -270,6 +316,10 @@ uint32_t sk_twin_pipe_create(void* pipe) {
   rec.live = true;
   rec.base = st.ub_top;
   rec.top = st.ub_top;
+  for (uint32_t m = sk_twin::kMemL1; m < sk_twin::kMemCount; ++m) {
+    rec.cube_base[m] = st.cube_top[m];
+    rec.cube_top[m] = st.cube_top[m];
+  }
   st.pipes.push_back(rec);
   return static_cast<uint32_t>(st.pipes.size() - 1);
 }
@@ -301,13 +351,12 @@ uint32_t sk_twin_pipe_init_buffer(uint32_t pipe, uint32_t kind, uint32_t pos, ui
   const std::string call = kind == 0 ? "TPipe::InitBuffer(que, num " + Num(num) + ", len " + Num(len) + ")"
                                      : "TPipe::InitBuffer(buf, len " + Num(len) + ")";
   PipeRec& p = sk_twin::Pipe(st, pipe, call);
-  if (pos != SK_TWIN_POS_VECIN && pos != SK_TWIN_POS_VECOUT && pos != SK_TWIN_POS_VECCALC) {
-    static const char* const kCube[] = {"GM", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2"};
+  const uint32_t mem = sk_twin::PosMem(pos);
+  if (mem == sk_twin::kMemCount) {
     FailRule(call,
-             std::string(kind == 0 ? "a TQue" : "a TBuf") + " in TPosition::" + (pos < 9 ? kCube[pos] : "?") +
-                 " (the cube's L1/L0 buffers), which the CPU twin does not implement",
-             "queues and buffers in VECIN, VECOUT or VECCALC; for the cube, the Matmul high-level API with A and B "
-             "in GM");
+             std::string(kind == 0 ? "a TQue" : "a TBuf") + " in TPosition::" + sk_twin::PosName(pos) +
+                 ", which the CPU twin does not implement",
+             "queues and buffers in VECIN, VECOUT, VECCALC (UB), A1, B1, C1 (L1), A2 (L0A), B2 (L0B) or CO1 (L0C)");
   }
   if (old_id != 0 && old_id < st.objects.size() && st.objects[old_id].live) {
     FailRule(call, "this " + sk_twin::ObjectText(st, old_id) + " already has its memory",
@@ -317,7 +366,17 @@ uint32_t sk_twin_pipe_init_buffer(uint32_t pipe, uint32_t kind, uint32_t pos, ui
   if (len == 0) FailRule(call, "len is 0 bytes", "give each buffer the bytes of its largest tensor");
   const uint32_t aligned = sk_twin::Align32(len);
   const uint64_t total = uint64_t{aligned} * num;
-  if (p.top + total > sk_twin::kUbBytes) {
+  if (mem != sk_twin::kMemUb) {
+    const uint64_t cap = sk_twin::MemBytes(mem);
+    if (p.cube_top[mem] + total > cap) {
+      FailRule(call,
+               "needs " + Num(total) + " bytes in TPosition::" + sk_twin::PosName(pos) + " at " +
+                   sk_twin::MemName(mem) + " offset " + Num(p.cube_top[mem]) + ", but the " + sk_twin::MemName(mem) +
+                   " is " + Num(cap) + " bytes: only " + Num(cap - p.cube_top[mem]) + " bytes are left",
+               "shrink the tiles or the number of buffers so that all InitBuffer calls in " +
+                   std::string(sk_twin::MemName(mem)) + " fit in " + Num(cap) + " bytes");
+    }
+  } else if (p.top + total > sk_twin::kUbBytes) {
     std::string held;
     for (uint32_t id : p.objects) held += (held.empty() ? "" : ", ") + sk_twin::ObjectText(st, id);
     FailRule(call,
@@ -343,7 +402,8 @@ uint32_t sk_twin_pipe_init_buffer(uint32_t pipe, uint32_t kind, uint32_t pos, ui
   const uint32_t id = static_cast<uint32_t>(st.objects.size());
   for (uint32_t i = 0; i < num; ++i) {
     UbSlot s;
-    s.addr = p.top + i * aligned;
+    s.addr = (mem == sk_twin::kMemUb ? p.top : p.cube_top[mem]) + i * aligned;
+    s.mem = mem;
     s.bytes = aligned;
     s.state = kind == 1 ? SlotState::kFixed : SlotState::kFree;
     s.owner = id;
@@ -352,8 +412,13 @@ uint32_t sk_twin_pipe_init_buffer(uint32_t pipe, uint32_t kind, uint32_t pos, ui
   }
   st.objects.push_back(std::move(o));
   p.objects.push_back(id);
-  p.top += static_cast<uint32_t>(total);
-  st.ub_top = std::max(st.ub_top, p.top);
+  if (mem == sk_twin::kMemUb) {
+    p.top += static_cast<uint32_t>(total);
+    st.ub_top = std::max(st.ub_top, p.top);
+  } else {
+    p.cube_top[mem] += static_cast<uint32_t>(total);
+    st.cube_top[mem] = std::max(st.cube_top[mem], p.cube_top[mem]);
+  }
   return id;
 }
 

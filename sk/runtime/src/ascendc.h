@@ -28,6 +28,13 @@ void CheckLocalAlign(const SkTwinLocalRef& t, uint32_t align, const std::string&
 
 std::string Num(uint64_t v);
 
+// The cube memories (core.h LocalMem): their names and sizes, a worker's arena of one, and the memory a
+// tensor's buffer lives in (kMemCount for a tensor never allocated).
+const char* MemName(uint32_t mem);
+uint64_t MemBytes(uint32_t mem);
+uint8_t* CubeArena(Worker& w, uint32_t mem);
+uint32_t LocalMemOf(const SkTwinLocalRef& t);
+
 // Writes len bytes of UB to GM: a plain copy, or, after SetAtomicAdd/Max/Min,
 // an element-wise accumulation under one lock (atomic.cc).
 void StoreToGm(uint8_t* gm, const uint8_t* ub, uint64_t len, uint32_t dtype, const std::string& call);

@@ -30,6 +30,12 @@ constexpr uint64_t kDefaultTimeoutMs = 5000;
 constexpr uint64_t kDefaultLaunchLimitMs = 600000;
 constexpr uint64_t kL1Bytes = 512 * 1024;
 constexpr uint64_t kUbBytes = 192 * 1024;
+// The cube's local memories (Atlas A2/A3): where TPosition A1/B1 (L1), A2 (L0A), B2 (L0B) and CO1 (L0C) live.
+constexpr uint64_t kL0aBytes = 64 * 1024;
+constexpr uint64_t kL0bBytes = 64 * 1024;
+constexpr uint64_t kL0cBytes = 128 * 1024;
+// Which local memory a buffer lives in (UbSlot::mem); kMemCount sizes the per-memory arrays.
+enum LocalMem : uint32_t { kMemUb = 0, kMemL1, kMemL0a, kMemL0b, kMemL0c, kMemCount };
 
 enum class CoreType : uint8_t { kAic = 0, kAiv = 1 };
 
@@ -55,6 +61,7 @@ struct UbSlot {
   uint32_t gen = 1;       // bumped whenever the slot's tensor dies
   SlotState state = SlotState::kFree;
   uint32_t owner = 0;     // the UbObject (queue or TBuf) id
+  uint32_t mem = 0;       // LocalMem: the UB, or a cube memory on an AIC
   const char* died_by = "";  // "FreeTensor", "TPipe::Reset", ...: why gen moved on
 };
 
@@ -75,6 +82,8 @@ struct PipeRec {
   bool live = false;
   uint32_t base = 0;  // UB offset where its buffers start
   uint32_t top = 0;   // next free UB offset
+  uint32_t cube_base[kMemCount] = {};  // the same for the cube memories (index LocalMem; [kMemUb] unused)
+  uint32_t cube_top[kMemCount] = {};
   std::vector<uint32_t> objects;
 };
 
@@ -83,6 +92,7 @@ struct AscendState {
   std::vector<UbObject> objects{1};   // [0] is "not initialised"
   std::vector<PipeRec> pipes{1};      // [0] is "no pipe"
   uint32_t ub_top = 0;
+  uint32_t cube_top[kMemCount] = {};
   // The vector mask register (SetMaskNorm/SetMaskCount/SetVectorMask):
   // normal mode, all lanes, after ResetMask.
   bool mask_counter = false;
@@ -129,6 +139,7 @@ struct Worker {
   std::vector<Span> open_spans;
   std::vector<uint8_t> l1;
   std::vector<uint8_t> ub;
+  std::vector<uint8_t> l0[3];  // L0A, L0B, L0C (LocalMem - kMemL0a)
   AscendState ascendc;
   std::vector<std::string> sub_kernels;  // sk_twin_trace_begin names, innermost last
   const volatile void* last_dcci = nullptr;

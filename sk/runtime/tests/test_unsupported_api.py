@@ -56,6 +56,16 @@ CASES = {
                            "the CPU twin does not implement AscendC::Lgamma yet"),
     "not_yet_intrinsic": ("vconv_f322s16r(nullptr, nullptr, 1, 1, 1, 8, 4);",
                           "the CPU twin does not implement the intrinsic vconv_f322s16r yet"),
+    # The cube's data path: the forms the twin lacks stop at the catch-all or at a static_assert naming them.
+    "loaddata_v2_form": ("LocalTensor<half> h = buf.Get<half>(); LoadData2DParamsV2 p; LoadData(h, h, p);",
+                         "the CPU twin does not implement AscendC::LoadData yet"),
+    "fixpipe_nz_output": ("GlobalTensor<float> g; Fixpipe<float, float, CFG_NZ>(g, t, FixpipeParamsV220());",
+                          "the CPU twin does not implement AscendC::Fixpipe with CFG_NZ"),
+    "mmad_half_out": ("LocalTensor<half> h = buf.Get<half>(); Mmad(h, h, h, MmadParams());",
+                      "Mmad: the CPU twin supports fm/filter/dst of half/half/float"),
+    "loaddata_3d_form": ("LocalTensor<half> h = buf.Get<half>(); LoadData3DParamsV2<half> p; p.l1H = 4; LoadData(h, h, p);",
+                         "the CPU twin does not implement AscendC::LoadData yet"),
+    "fixpipe_nz2nd_flag": ("SetFixpipeNz2ndFlag(1, 0, 0);", "the CPU twin does not implement AscendC::SetFixpipeNz2ndFlag yet"),
     "cast_double": ("LocalTensor<double> d = buf.Get<double>(); Cast(t, d, RoundMode::CAST_RINT, 8);",
                     "does not convert double"),
 }

@@ -1,0 +1,250 @@
+// The cube data path of one AIC, written from the public Ascend C documentation:
+// DataCopy GM->L1 with ND2NZ, LoadData 2D (L1->L0A/L0B), Mmad (L0A x L0B -> L0C) and Fixpipe L0C->GM
+// with NZ2ND. Each hook checks the documented rules (positions, address alignment, parameter ranges,
+// buffer bounds) and fails the launch naming the call and the values.
+//
+// Layouts (C0 = 32 bytes / sizeof(T) elements; a fractal is 512 bytes):
+//   L1 (NZ): column block j of C0 columns starts dstNzC0Stride*32 bytes after block j-1; row r of a block
+//            is dstNzNStride*32 bytes after row r-1.
+//   L0A (Zz): 16 x C0 fractals, row-major over the fractals (M/16 rows of K/C0 fractals), rows inside.
+//   L0B (Zn): C0 x 16 fractals, row-major over the fractals (K/C0 rows of N/16 fractals), columns inside.
+//   L0C (Nz): 16 x 16 fractals of float/int32_t, column-major over the fractals (N/16 columns of M/16
+//            fractals), rows inside.
+// Numerics: products in float (exact for half/bfloat16_t), summed in k order in float; int8_t in int32_t.
+#include <string>
+#include <vector>
+
+#include "ascendc.h"
+#include "elem.h"
+
+namespace sk_twin {
+namespace {
+
+constexpr uint64_t kFractal = 512;
+
+std::string Dt(uint32_t dtype) { return DtypeName(dtype); }
+
+void CheckMem(const SkTwinLocalRef& t, std::initializer_list<uint32_t> allowed, const char* positions,
+              const std::string& call, const char* role) {
+  const uint32_t mem = LocalMemOf(t);
+  for (uint32_t m : allowed) {
+    if (m == mem) return;
+  }
+  FailRule(call,
+           std::string(role) + " is " + (mem == kMemCount ? "a tensor never allocated" : "in " + std::string(MemName(mem))),
+           std::string(role) + " in " + positions);
+}
+
+void CheckAlign(const SkTwinLocalRef& t, uint32_t align, const std::string& call, const char* role) {
+  if (t.addr % align != 0) {
+    FailRule(call,
+             std::string(role) + " starts at " + MemName(LocalMemOf(t)) + " address " + Num(t.addr) +
+                 ", not a multiple of " + Num(align),
+             std::string(role) + " aligned to " + Num(align) + " bytes");
+  }
+}
+
+void CheckRange(uint64_t v, uint64_t lo, uint64_t hi, const char* name, const std::string& call) {
+  if (v < lo || v > hi) FailRule(call, std::string(name) + " is " + Num(v), std::string(name) + " in [" + Num(lo) + ", " + Num(hi) + "]");
+}
+
+uint8_t* Gm(const SkTwinGlobalRef& g, uint64_t begin, uint64_t end, const std::string& call) {
+  if (g.base == nullptr) FailRule(call, "the GlobalTensor has no memory", "call SetGlobalBuffer(ptr, size) first");
+  const uint64_t b = g.offset_bytes + begin;
+  if (g.size_bytes != 0 && g.offset_bytes + end > g.size_bytes) sk_twin_global_oob(&g, b, end - begin, call.c_str());
+  return g.base + b;
+}
+
+uint32_t C0(uint32_t dtype) { return 32 / DtypeSize(dtype); }
+
+}  // namespace
+}  // namespace sk_twin
+
+using sk_twin::FailRule;
+using sk_twin::Num;
+
+extern "C" {
+
+void sk_twin_cube_nd2nz(const SkTwinLocalRef* dst, const SkTwinGlobalRef* src, uint32_t dtype, const uint32_t* p) {
+  const uint32_t nd_num = p[0], n = p[1], d = p[2], src_nd_stride = p[3], src_d = p[4], c0_stride = p[5],
+                 n_stride = p[6], dst_nd_stride = p[7];
+  const std::string call = "DataCopy<" + sk_twin::Dt(dtype) + ">(GM->L1, Nd2NzParams{ndNum " + Num(nd_num) +
+                           ", nValue " + Num(n) + ", dValue " + Num(d) + ", srcNdMatrixStride " + Num(src_nd_stride) +
+                           ", srcDValue " + Num(src_d) + ", dstNzC0Stride " + Num(c0_stride) + ", dstNzNStride " +
+                           Num(n_stride) + ", dstNzMatrixStride " + Num(dst_nd_stride) + "})";
+  sk_twin::CheckMem(*dst, {sk_twin::kMemL1}, "TPosition::A1/B1 (L1)", call, "dst");
+  sk_twin::CheckAlign(*dst, 32, call, "dst");
+  sk_twin::CheckRange(nd_num, 0, 4095, "ndNum", call);
+  sk_twin::CheckRange(n, 0, 16384, "nValue", call);
+  sk_twin::CheckRange(d, 0, 65535, "dValue", call);
+  sk_twin::CheckRange(src_nd_stride, 0, 65535, "srcNdMatrixStride", call);
+  sk_twin::CheckRange(src_d, 1, 65535, "srcDValue", call);
+  sk_twin::CheckRange(c0_stride, 1, 16384, "dstNzC0Stride", call);
+  sk_twin::CheckRange(n_stride, 1, 16384, "dstNzNStride", call);
+  sk_twin::CheckRange(dst_nd_stride, 0, 16384, "dstNzMatrixStride", call);
+  if (nd_num == 0 || n == 0 || d == 0) return;  // a NOP, as documented
+  const uint64_t e = sk_twin::DtypeSize(dtype), c0 = sk_twin::C0(dtype);
+  const uint64_t blocks = (d + c0 - 1) / c0;
+  // The furthest byte written: the last row of the last column block of the last matrix, 32 bytes.
+  const uint64_t dst_end = (uint64_t{nd_num} - 1) * dst_nd_stride * e + (blocks - 1) * c0_stride * 32 +
+                           (uint64_t{n} - 1) * n_stride * 32 + 32;
+  uint8_t* l1 = sk_twin::LocalAccess(*dst, 0, dst_end, call, "dst");
+  const uint64_t src_end = ((uint64_t{nd_num} - 1) * src_nd_stride + (uint64_t{n} - 1) * src_d + d) * e;
+  const uint8_t* gm = sk_twin::Gm(*src, 0, src_end, call);
+  for (uint64_t i = 0; i < nd_num; ++i) {
+    for (uint64_t r = 0; r < n; ++r) {
+      const uint8_t* row = gm + (i * src_nd_stride + r * src_d) * e;
+      for (uint64_t j = 0; j < blocks; ++j) {
+        uint8_t* out = l1 + i * dst_nd_stride * e + j * c0_stride * 32 + r * n_stride * 32;
+        const uint64_t have = d - j * c0 < c0 ? d - j * c0 : c0;
+        std::memcpy(out, row + j * c0 * e, have * e);
+        std::memset(out + have * e, 0, (c0 - have) * e);  // d not a multiple of C0: zeros up to 32 bytes
+      }
+    }
+  }
+}
+
+void sk_twin_cube_load2d(const SkTwinLocalRef* dst, const SkTwinLocalRef* src, uint32_t dtype, const uint32_t* p) {
+  const uint32_t start = p[0], repeat = p[1], src_stride = p[2], dst_gap = p[3], transpose = p[4];
+  const std::string call = "LoadData<" + sk_twin::Dt(dtype) + ">(L1->L0, LoadData2DParams{startIndex " + Num(start) +
+                           ", repeatTimes " + Num(repeat) + ", srcStride " + Num(src_stride) + ", dstGap " +
+                           Num(dst_gap) + ", ifTranspose " + Num(transpose) + "})";
+  sk_twin::CheckMem(*dst, {sk_twin::kMemL0a, sk_twin::kMemL0b}, "TPosition::A2 (L0A) or B2 (L0B)", call, "dst");
+  sk_twin::CheckMem(*src, {sk_twin::kMemL1}, "TPosition::A1/B1 (L1)", call, "src");
+  sk_twin::CheckAlign(*dst, 512, call, "dst");
+  sk_twin::CheckAlign(*src, 32, call, "src");
+  sk_twin::CheckRange(repeat, 0, 255, "repeatTimes", call);
+  if (transpose && sk_twin::DtypeSize(dtype) != 2) {
+    FailRule(call, "ifTranspose with " + sk_twin::Dt(dtype), "ifTranspose only with 16-bit types (half, bfloat16_t)");
+  }
+  if (repeat == 0) return;
+  const uint64_t last_src = (uint64_t{start} + (uint64_t{repeat} - 1) * src_stride + 1) * sk_twin::kFractal;
+  const uint64_t last_dst = ((uint64_t{repeat} - 1) * (1 + uint64_t{dst_gap}) + 1) * sk_twin::kFractal;
+  const uint8_t* in = sk_twin::LocalAccess(*src, 0, last_src, call, "src");
+  uint8_t* out = sk_twin::LocalAccess(*dst, 0, last_dst, call, "dst");
+  for (uint64_t r = 0; r < repeat; ++r) {
+    const uint8_t* f = in + (start + r * src_stride) * sk_twin::kFractal;
+    uint8_t* g = out + r * (1 + uint64_t{dst_gap}) * sk_twin::kFractal;
+    if (!transpose) {
+      std::memmove(g, f, sk_twin::kFractal);
+      continue;
+    }
+    uint8_t tmp[sk_twin::kFractal];  // a 16 x 16 fractal of 16-bit elements, transposed
+    for (int i = 0; i < 16; ++i) {
+      for (int j = 0; j < 16; ++j) std::memcpy(tmp + (j * 16 + i) * 2, f + (i * 16 + j) * 2, 2);
+    }
+    std::memcpy(g, tmp, sk_twin::kFractal);
+  }
+}
+
+void sk_twin_cube_fill(const SkTwinLocalRef* dst, uint32_t elem, uint64_t bits, uint32_t repeat, uint32_t blocks,
+                       uint32_t gap) {
+  const std::string call = "Fill(InitConstValueParams{repeatTimes " + Num(repeat) + ", blockNum " + Num(blocks) +
+                           ", dstGap " + Num(gap) + "})";
+  sk_twin::CheckMem(*dst, {sk_twin::kMemL1, sk_twin::kMemL0a, sk_twin::kMemL0b},
+                    "TPosition::A1/B1 (L1), A2 (L0A) or B2 (L0B)", call, "dst");
+  const uint64_t blk = sk_twin::LocalMemOf(*dst) == sk_twin::kMemL1 ? 32 : sk_twin::kFractal;
+  sk_twin::CheckAlign(*dst, static_cast<uint32_t>(blk), call, "dst");
+  sk_twin::CheckRange(repeat, 0, 32767, "repeatTimes", call);
+  sk_twin::CheckRange(blocks, 0, 32767, "blockNum", call);
+  sk_twin::CheckRange(gap, 0, 32767, "dstGap", call);
+  if (repeat == 0 || blocks == 0) return;  // a NOP, as documented
+  const uint64_t run = uint64_t{blocks} * blk, step = (uint64_t{blocks} + gap) * blk;
+  uint8_t* out = sk_twin::LocalAccess(*dst, 0, (uint64_t{repeat} - 1) * step + run, call, "dst");
+  for (uint64_t r = 0; r < repeat; ++r) {
+    for (uint64_t off = 0; off < run; off += elem) std::memcpy(out + r * step + off, &bits, elem);  // little-endian
+  }
+}
+
+void sk_twin_cube_mmad(const SkTwinLocalRef* c, const SkTwinLocalRef* a, const SkTwinLocalRef* b, uint32_t in_dtype,
+                       uint32_t out_dtype, uint32_t m, uint32_t n, uint32_t k, uint32_t accumulate) {
+  const std::string call = "Mmad<" + sk_twin::Dt(out_dtype) + ", " + sk_twin::Dt(in_dtype) + ">(MmadParams{m " +
+                           Num(m) + ", n " + Num(n) + ", k " + Num(k) + (accumulate ? ", C += A*B" : ", C = A*B") +
+                           "})";
+  sk_twin::CheckMem(*c, {sk_twin::kMemL0c}, "TPosition::CO1 (L0C)", call, "dst");
+  sk_twin::CheckMem(*a, {sk_twin::kMemL0a}, "TPosition::A2 (L0A)", call, "fm");
+  sk_twin::CheckMem(*b, {sk_twin::kMemL0b}, "TPosition::B2 (L0B)", call, "filter");
+  sk_twin::CheckAlign(*c, 1024, call, "dst");
+  sk_twin::CheckAlign(*a, 512, call, "fm");
+  sk_twin::CheckAlign(*b, 512, call, "filter");
+  sk_twin::CheckRange(m, 0, 4095, "m", call);
+  sk_twin::CheckRange(n, 0, 4095, "n", call);
+  sk_twin::CheckRange(k, 0, 4095, "k", call);
+  if (m == 0 || n == 0 || k == 0) return;
+  const uint64_t e = sk_twin::DtypeSize(in_dtype), c0 = sk_twin::C0(in_dtype);
+  const uint64_t m1 = (m + 15) / 16, n1 = (n + 15) / 16, k1 = (k + c0 - 1) / c0;
+  const uint8_t* pa = sk_twin::LocalAccess(*a, 0, m1 * k1 * sk_twin::kFractal, call, "fm");
+  const uint8_t* pb = sk_twin::LocalAccess(*b, 0, k1 * n1 * sk_twin::kFractal, call, "filter");
+  uint8_t* pc = sk_twin::LocalAccess(*c, 0, m1 * n1 * 256 * 4, call, "dst");
+  const bool integer = in_dtype == SK_TWIN_DT_I8;
+  for (uint64_t i = 0; i < m; ++i) {
+    for (uint64_t j = 0; j < n; ++j) {
+      uint8_t* out = pc + (((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4;
+      float facc = accumulate ? static_cast<float>(sk_twin::LoadF(out_dtype, out)) : 0.0f;
+      int64_t iacc = accumulate ? sk_twin::LoadI(out_dtype, out) : 0;
+      for (uint64_t q = 0; q < k; ++q) {
+        const uint8_t* x = pa + (((i / 16) * k1 + q / c0) * 16 * c0 + (i % 16) * c0 + q % c0) * e;
+        const uint8_t* y = pb + (((q / c0) * n1 + j / 16) * 16 * c0 + (j % 16) * c0 + q % c0) * e;
+        if (integer) {
+          iacc = static_cast<int32_t>(static_cast<uint32_t>(iacc) +
+                                      static_cast<uint32_t>(sk_twin::LoadI(in_dtype, x) * sk_twin::LoadI(in_dtype, y)));
+        } else {
+          facc += static_cast<float>(static_cast<float>(sk_twin::LoadF(in_dtype, x)) *
+                                     static_cast<float>(sk_twin::LoadF(in_dtype, y)));
+        }
+      }
+      if (integer) sk_twin::StoreI(out_dtype, out, iacc);
+      else sk_twin::StoreF(out_dtype, out, facc);
+    }
+  }
+}
+
+void sk_twin_cube_fixpipe(const SkTwinGlobalRef* dst, const SkTwinLocalRef* src, uint32_t src_dtype,
+                          uint32_t dst_dtype, const uint32_t* p) {
+  const uint32_t n = p[0], m = p[1], src_stride = p[2], dst_stride = p[3], quant = p[4], nd_num = p[5],
+                 src_nd_stride = p[6], dst_nd_stride = p[7];
+  const std::string call = "Fixpipe<" + sk_twin::Dt(dst_dtype) + ", " + sk_twin::Dt(src_dtype) +
+                           ", CFG_ROW_MAJOR>(L0C->GM, FixpipeParamsV220{nSize " + Num(n) + ", mSize " + Num(m) +
+                           ", srcStride " + Num(src_stride) + ", dstStride " + Num(dst_stride) + ", quantPre " +
+                           Num(quant) + ", ndNum " + Num(nd_num) + ", srcNdStride " + Num(src_nd_stride) +
+                           ", dstNdStride " + Num(dst_nd_stride) + "})";
+  sk_twin::CheckMem(*src, {sk_twin::kMemL0c}, "TPosition::CO1 (L0C)", call, "src");
+  sk_twin::CheckAlign(*src, 64, call, "src");
+  sk_twin::CheckRange(n, 0, 4095, "nSize", call);
+  sk_twin::CheckRange(m, 0, 8192, "mSize", call);
+  sk_twin::CheckRange(nd_num, 0, 65535, "ndNum", call);
+  sk_twin::CheckRange(src_nd_stride, 0, 512, "srcNdStride", call);
+  // quantPre: 0 NoQuant (dst of src's type), 1 F322F16 (float -> half), 2 F322BF16 (float -> bfloat16_t).
+  const bool ok = (quant == 0 && dst_dtype == src_dtype) ||
+                  (quant == 1 && src_dtype == SK_TWIN_DT_F32 && dst_dtype == SK_TWIN_DT_HALF) ||
+                  (quant == 2 && src_dtype == SK_TWIN_DT_F32 && dst_dtype == SK_TWIN_DT_BF16);
+  if (!ok) {
+    FailRule(call, "quantPre " + Num(quant) + " from " + sk_twin::Dt(src_dtype) + " to " + sk_twin::Dt(dst_dtype),
+             "NoQuant with dst of src's type, F322F16 (float -> half) or F322BF16 (float -> bfloat16_t); the CPU "
+             "twin does not implement the other quantisation modes yet");
+  }
+  if (n == 0 || m == 0 || nd_num == 0) return;
+  if (src_stride < (m + 15) / 16 * 16) {
+    FailRule(call, "srcStride " + Num(src_stride) + " is less than mSize rounded up to 16",
+             "srcStride >= " + Num((m + 15) / 16 * 16) + " (the Z columns of the NZ source must not overlap)");
+  }
+  if (dst_stride < n) FailRule(call, "dstStride " + Num(dst_stride) + " is less than nSize", "dstStride >= nSize");
+  const uint64_t se = 4, de = sk_twin::DtypeSize(dst_dtype), n1 = (n + 15) / 16;
+  const uint64_t src_end = ((uint64_t{nd_num} - 1) * src_nd_stride * 256 + (n1 - 1) * src_stride * 16 + m * 16) * se;
+  const uint8_t* l0c = sk_twin::LocalAccess(*src, 0, src_end, call, "src");
+  const uint64_t dst_end = ((uint64_t{nd_num} - 1) * dst_nd_stride + (uint64_t{m} - 1) * dst_stride + n) * de;
+  uint8_t* gm = sk_twin::Gm(*dst, 0, dst_end, call);
+  std::vector<uint8_t> row(uint64_t{n} * de);
+  for (uint64_t i = 0; i < nd_num; ++i) {
+    for (uint64_t r = 0; r < m; ++r) {
+      for (uint64_t c = 0; c < n; ++c) {
+        const uint8_t* x = l0c + (i * src_nd_stride * 256 + (c / 16) * src_stride * 16 + r * 16 + c % 16) * se;
+        if (src_dtype == SK_TWIN_DT_I32) sk_twin::StoreI(dst_dtype, row.data() + c * de, sk_twin::LoadI(src_dtype, x));
+        else sk_twin::StoreF(dst_dtype, row.data() + c * de, sk_twin::LoadF(src_dtype, x));
+      }
+      sk_twin::StoreToGm(gm + (i * dst_nd_stride + r * dst_stride) * de, row.data(), row.size(), dst_dtype, call);
+    }
+  }
+}
+
+}  // extern "C"
