@@ -83,6 +83,10 @@
 #define __vector__
 #define __cube__
 #define __mix__(cube, vec)
+// The pipes a function's instructions run on: a scheduling hint for the NPU compiler.
+#define __in_pipe__(pipe)
+#define __out_pipe__(pipe)
+#define __inout_pipe__(pipe)
 // Per-core globals are per-worker on the twin.
 #define __BLOCK_LOCAL__ thread_local
 
@@ -563,6 +567,12 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_cann_utils.h"
 // More vector/scalar forms CANN's ops-nn kernels use (GetAccVal, TransDataTo5HD 8/32-bit, ...).
 #include "sk_twin_vector_ext2.h"
+// The sort high-level API's sizes (GetSortLen/GetSortOffset) and its MrgSort form with sortedNum.
+#include "sk_twin_sort_api.h"
+// F32_INF, F32_NEG_INF, F32_NAN.
+#include "sk_twin_fp_bits.h"
+// DataFormat (ND, NZ, ...).
+#include "sk_twin_data_format.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

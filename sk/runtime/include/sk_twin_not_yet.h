@@ -6,7 +6,7 @@
 //
 // SK_TWIN_NOT_YET(Name) declares, in the current namespace, catch-all
 // templates `Name(AnyArg...)` (up to 16 arguments, braced lists included;
-// any explicit template arguments: types, or one or two types then values).
+// any explicit template arguments: types, one or two types then values, or values only).
 // Every argument reaches AnyArg through a user-defined conversion, so a viable
 // real overload wins wherever it needs only standard conversions: a name the
 // twin implements in some forms stays listed and catches the others. A catch-all is only instantiated, and its
@@ -56,6 +56,12 @@ struct AnyArg {
     static_assert(::sk_twin::kNotYet<SkTwinT>,                                                 \
                   "the CPU twin does not implement " what " yet (or not this form of it)");    \
     return 0;                                                                                  \
+  }                                                                                            \
+  template <auto SkTwinV, auto... SkTwinVs>                                                    \
+  inline auto Name(SK_TWIN_NOT_YET_PARAMS) {                                                   \
+    static_assert(::sk_twin::kNotYet<decltype(SkTwinV)>,                                       \
+                  "the CPU twin does not implement " what " yet (or not this form of it)");    \
+    return 0;                                                                                  \
   }
 // In namespace AscendC: the API function AscendC::Name.
 #define SK_TWIN_NOT_YET(Name) SK_TWIN_NOT_YET_IMPL(Name, "AscendC::" #Name)
@@ -78,6 +84,9 @@ SK_TWIN_NOT_YET(Axpy)
 SK_TWIN_NOT_YET(Brcb)
 SK_TWIN_NOT_YET(Copy)
 SK_TWIN_NOT_YET(MrgSort)
+// ops-transformer's matmul kernels (mat_mul_v3): cube/vector event sync the Ascend C docs do not describe.
+SK_TWIN_NOT_YET(WaitEvent)
+SK_TWIN_NOT_YET(NotifyEvent)
 SK_TWIN_NOT_YET(PairReduceSum)
 SK_TWIN_NOT_YET(WholeReduceSum)
 SK_TWIN_NOT_YET(WholeReduceMax)

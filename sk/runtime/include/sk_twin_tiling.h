@@ -52,9 +52,15 @@
   _Pragma("pack(pop)") static_assert(true, "")
 #define REGISTER_TILING_DATA_CLASS(op_type, struct_name)
 
-// In a kernel's body (where CANN's kernels write it) the default struct is also the one GET_TILING_DATA takes:
-// the alias shadows the global one below for the rest of the function.
-#define REGISTER_TILING_DEFAULT(tiling_struct) using SkTwinDefaultTiling = tiling_struct
+// The default struct is also the one GET_TILING_DATA takes. Kernels write the macro in a function body or at
+// namespace scope, so it declares (never defines) an overload `S* SkTwinDefaultTiling(S*)` that GET_TILING_DATA
+// asks for its return type: a function may be declared in either scope, one in a body hides the outer ones for
+// the rest of the block, and at namespace scope it beats the fallback below (an ellipsis) by overload rank.
+// (For a struct of an unnamed namespace the declaration has internal linkage: g++ would warn it is never defined.)
+#define REGISTER_TILING_DEFAULT(tiling_struct)                                               \
+  _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wunused-function\"")   \
+      tiling_struct* SkTwinDefaultTiling(tiling_struct*);                                    \
+  _Pragma("GCC diagnostic pop") static_assert(true, "")
 #define REGISTER_TILING_FOR_TILINGKEY(expression, tiling_struct) \
   static_assert(sizeof(tiling_struct) > 0, "tiling struct " expression)
 
@@ -112,13 +118,14 @@ inline T ReadTiling(const void* tiling) {
 }  // namespace sk_twin
 
 // No REGISTER_TILING_DEFAULT in scope.
-using SkTwinDefaultTiling = ::sk_twin::NoOpTiling;
+::sk_twin::NoOpTiling* SkTwinDefaultTiling(...);
+#define SK_TWIN_DEFAULT_TILING_TYPE typename ::std::remove_pointer<decltype(SkTwinDefaultTiling(nullptr))>::type
 
 #define GET_TILING_DATA_WITH_STRUCT(tiling_struct, tiling_data, tiling_arg) \
   tiling_struct tiling_data = ::sk_twin::ReadTiling<tiling_struct>(tiling_arg)
 #define GET_TILING_DATA(tiling_data, tiling_arg)                                                  \
-  typename ::sk_twin::PickTiling<SkTwinDefaultTiling, TILING_KEY_VAR>::type tiling_data =       \
-      ::sk_twin::ReadTiling<typename ::sk_twin::PickTiling<SkTwinDefaultTiling, TILING_KEY_VAR>::type>(tiling_arg)
+  typename ::sk_twin::PickTiling<SK_TWIN_DEFAULT_TILING_TYPE, TILING_KEY_VAR>::type tiling_data = \
+      ::sk_twin::ReadTiling<typename ::sk_twin::PickTiling<SK_TWIN_DEFAULT_TILING_TYPE, TILING_KEY_VAR>::type>(tiling_arg)
 #define GET_TILING_DATA_MEMBER(tiling_type, member, var, tiling_arg)                     \
   decltype(tiling_type::member) var;                                                    \
   std::memcpy(static_cast<void*>(&var),                                                 \

@@ -48,6 +48,8 @@ CASES = {
                                   "the CPU twin does not implement AscendC::TransDataTo5HD yet"),
     "not_yet_api_value_args": ("Extract<float, true>(t, ti, t, 8);",
                                "the CPU twin does not implement AscendC::Extract yet"),
+    "not_yet_api_value_only_args": ("WaitEvent<PIPE_S>(3);",
+                                    "the CPU twin does not implement AscendC::WaitEvent yet"),
     "not_yet_adv_api": ("}\n#include \"adv_api/math/digamma.h\"\nvoid f(LocalTensor<float> t) { Digamma(t, t, 8u);",
                         "the CPU twin does not implement AscendC::Digamma yet"),
     "not_yet_value_used": ("float acc = Lgamma<float>() * 32; (void)acc;",
