@@ -2,6 +2,7 @@
 under `python -m pytest`, built with the host g++ against libskrt.so."""
 
 from pathlib import Path
+import re
 import subprocess
 
 import pytest
@@ -11,21 +12,18 @@ from sk.twin import binding as twin
 
 HERE = Path(__file__).resolve().parent
 
-# Same sources as the cc_test targets in sk/runtime/BUILD.bazel.
-CC_TESTS = {
-    "flags_test": ["flags_test.cc"],
-    "feed_sync_all_test": ["feed_sync_all_test.cc"],
-    "launch_test": ["launch_test.cc"],
-    "tasks_test": ["tasks_test.cc"],
-    "ascendc_test": ["ascendc_test.cc"],
-    "ascendc_rules_test": ["ascendc_rules_test.cc"],
-    "block_num_test": [
-        "block_num_test.cc",
-        "block_num_static5.cc",
-        "block_num_static7.cc",
-        "block_num_dynamic.cc",
-    ],
-}
+def _cc_tests() -> dict:
+    """The cc_test targets of sk/runtime/BUILD.bazel (its one list) and their sources."""
+    text = (HERE.parent / "BUILD.bazel").read_text()
+    start = text.index("for name, srcs in [")
+    block = text[start:text.index("]]", start)]
+    tests = {name: re.findall(r'"tests/([^"]+)"', srcs)
+             for name, srcs in re.findall(r'\(\s*"(\w+)",\s*\[([^\]]*)\]', block)}
+    assert tests and all(tests.values()), "sk/runtime/BUILD.bazel: no cc_test list found"
+    return tests
+
+
+CC_TESTS = _cc_tests()
 
 
 @pytest.mark.parametrize("name", sorted(CC_TESTS))
