@@ -14,6 +14,7 @@
 
 #include "ascendc_util.h"
 #include "lib/matmul_intf.h"
+#include "matmul_test_util.h"
 
 using namespace AscendC;
 using ascendc_test::H;
@@ -103,18 +104,7 @@ void Launch(twin_test::Run* run, const char* name, std::function<void()> body) {
   twin_test::Launch(run, name, ascendc_test::BodyEntry, {1, 1, 0}, {0}, 3000);
 }
 
-TCubeTiling Tiling(int m, int n, int k, int baseM, int baseN, int order) {
-  TCubeTiling t;
-  std::memset(&t, 0, sizeof t);
-  t.usedCoreNum = 1;
-  t.M = t.singleCoreM = m;
-  t.N = t.singleCoreN = n;
-  t.Ka = t.Kb = t.singleCoreK = k;
-  t.baseM = baseM;
-  t.baseN = baseN;
-  t.iterateOrder = order;
-  return t;
-}
+using matmul_test::Tiling;
 
 std::vector<half> Ints(int n, int seed) {
   std::vector<half> v(n);
