@@ -190,6 +190,13 @@ typedef struct SkTwinMatmul {
   uint32_t trans_a, trans_b, atomic;
   int64_t m, n, k, row0, col0;
   int64_t lda, ldb, ldc, n_stride;
+  /* A or B in L1 (TPosition::TSCM/A1/B1) instead of GM: the tensor (NULL: a/b is read). */
+  const SkTwinLocalRef* a_local;
+  const SkTwinLocalRef* b_local;
+  /* NZ operands: rows of one column block of C0 = 32 / sizeof(T) columns (the stored matrix's rows, 16-aligned). */
+  int64_t a_height, b_height;
+  /* c_local holds C in L0C (TPosition::CO1) as 16 x 16 NZ fractals; c_accumulate adds to what it holds. */
+  uint32_t c_l0c, c_accumulate;
 } SkTwinMatmul;
 void sk_twin_matmul(const SkTwinMatmul* mm);
 /* 1 when the caller is an AIC of a launch whose blocks have AIVs: it would

@@ -84,8 +84,13 @@ class Matmul {
   static_assert(sk_detail::kCubeIn<SrcAT> && sk_detail::kCubeIn<SrcBT>,
                 "AscendC::Matmul: the CPU twin supports A/B of half, bfloat16_t, float, int8_t");
   static_assert(sk_detail::kCubeOut<DstT>, "AscendC::Matmul: the CPU twin supports C of half, bfloat16_t, float, int32_t");
-  static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
-                "AscendC::Matmul: the CPU twin takes A and B in GM (TPosition::GM)");
+  // A and B come from GM, or from L1 (TSCM, or A1/B1) where the kernel put them in the NZ format.
+  static constexpr bool kALocal = A_TYPE::pos == TPosition::TSCM || A_TYPE::pos == TPosition::A1;
+  static constexpr bool kBLocal = B_TYPE::pos == TPosition::TSCM || B_TYPE::pos == TPosition::B1;
+  static_assert((A_TYPE::pos == TPosition::GM || kALocal) && (B_TYPE::pos == TPosition::GM || kBLocal),
+                "AscendC::Matmul: the CPU twin takes A and B in GM or in L1 (TPosition::TSCM, A1/B1)");
+  static_assert((!kALocal || A_TYPE::format == CubeFormat::NZ) && (!kBLocal || B_TYPE::format == CubeFormat::NZ),
+                "AscendC::Matmul: the CPU twin reads A and B in L1 in the NZ format (CubeFormat::NZ)");
   // The configuration fields that change what is computed (the rest only schedule the same product).
   static_assert(!MM_CFG.enableRelu, "the CPU twin does not implement MatmulConfig::enableRelu yet");
   static_assert(!MM_CFG.isPartialOutput, "the CPU twin does not implement MatmulConfig::isPartialOutput yet");
@@ -142,15 +147,34 @@ class Matmul {
     if (tailK >= 0) singleK_ = tailK;
   }
   void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
+    static_assert(!kALocal, "Matmul::SetTensorA: A's MatmulType is in L1 (TSCM/A1); pass the LocalTensor");
     a_ = gm.g_;
     transA_ = isTransposeA;
     hasA_ = true;
   }
   void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
+    static_assert(!kBLocal, "Matmul::SetTensorB: B's MatmulType is in L1 (TSCM/B1); pass the LocalTensor");
     b_ = gm.g_;
     transB_ = isTransposeB;
     hasB_ = true;
   }
+  // A/B already in L1, NZ: column blocks as high as the single shape's stored rows aligned to 16 (M, or K
+  // transposed, for A; K, or N transposed, for B), as the kernel's Nd2Nz copy put them.
+  void SetTensorA(const LocalTensor<SrcAT>& l1, bool isTransposeA = false) {
+    static_assert(kALocal, "Matmul::SetTensorA(LocalTensor): A's MatmulType position is GM; pass a GlobalTensor");
+    aL1_ = l1.ref_;
+    transA_ = isTransposeA;
+    hasA_ = true;
+  }
+  void SetTensorB(const LocalTensor<SrcBT>& l1, bool isTransposeB = false) {
+    static_assert(kBLocal, "Matmul::SetTensorB(LocalTensor): B's MatmulType position is GM; pass a GlobalTensor");
+    bL1_ = l1.ref_;
+    transB_ = isTransposeB;
+    hasB_ = true;
+  }
+  // What the copy callbacks (MatmulCallBackFunc) receive as tilingPtr / dataPtr.
+  void SetUserDefInfo(const uint64_t tilingPtr) { userDefInfo_ = tilingPtr; }
+  void SetSelfDefineData(const uint64_t dataPtr) { selfDefineData_ = dataPtr; }
   // With enableSetBias false the device compiles the bias out: SetBias is accepted and no bias is added.
   void SetBias(const GlobalTensor<BiasT>& biasGlobal) {
     bias_ = biasGlobal.g_;
@@ -194,6 +218,20 @@ class Matmul {
     blockM_ = m_first ? iter_ % mb : iter_ / nb;
     blockN_ = m_first ? iter_ / mb : iter_ % nb;
     ++iter_;
+    return true;
+  }
+  // Moves to the next block as Iterate() does and computes it into co1Local (TPosition::CO1, L0C) as 16 x 16 NZ
+  // fractals; enPartialSum adds it to what co1Local holds. False (nothing computed) when every block was visited.
+  template <bool sync = true>
+  bool Iterate(bool enPartialSum, const LocalTensor<DstT>& co1Local) {
+    static_assert(sk_detail::kOneOf<DstT, float, int32_t>,
+                  "Matmul::Iterate(enPartialSum, LocalTensor): L0C holds float or int32_t (C_TYPE's type)");
+    if (!Iterate<sync>(enPartialSum)) return false;
+    SkTwinMatmul m = Block("Iterate(L0C)");
+    m.c_local = &co1Local.ref_;
+    m.c_l0c = 1;
+    m.c_accumulate = enPartialSum ? 1 : 0;
+    ::sk_twin_matmul(&m);
     return true;
   }
   template <bool sync = true>
@@ -243,6 +281,11 @@ class Matmul {
     mm.ldb = transB_ ? orgKb_ : orgN_;
     mm.ldc = orgN_;
     mm.n_stride = n;
+    if constexpr (kALocal) mm.a_local = &aL1_;
+    if constexpr (kBLocal) mm.b_local = &bL1_;
+    // NZ column blocks: in L1 as high as the single shape, in GM as the org shape (rows aligned to 16).
+    mm.a_height = Align16(kALocal ? (transA_ ? singleK_ : singleM_) : (transA_ ? orgKa_ : orgM_));
+    mm.b_height = Align16(kBLocal ? (transB_ ? singleN_ : singleK_) : (transB_ ? orgN_ : orgKb_));
     return mm;
   }
   SkTwinMatmul Block(const char* name) {
@@ -255,12 +298,15 @@ class Matmul {
     return mm;
   }
 
+  static int64_t Align16(int64_t v) { return (v + 15) / 16 * 16; }
   static constexpr bool kCfgOrder =
       MM_CFG.scheduleType == ScheduleType::OUTER_PRODUCT && MM_CFG.iterateOrder != IterateOrder::UNDEF;
   TCubeTiling tiling_{};
   int64_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
   int64_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
   SkTwinGlobalRef a_{nullptr, 0, 0}, b_{nullptr, 0, 0}, bias_{nullptr, 0, 0};
+  SkTwinLocalRef aL1_{}, bL1_{};
+  uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
   bool hasA_ = false, hasB_ = false, hasBias_ = false;
   uint32_t transA_ = 0, transB_ = 0;
   int64_t iter_ = 0, blockM_ = 0, blockN_ = 0;

@@ -1,0 +1,208 @@
+// The Matmul forms CANN's mat_mul_v3 family uses: A/B already in L1 (TPosition::TSCM) in NZ, B in GM in NZ,
+// Iterate(enPartialSum, L0C tensor) into CO1 as NZ fractals, the MmadParams form of Atlas A2/A3 and the
+// LoadData2dParams spelling. Values are small integers in half, so every product and sum is exact in float and the
+// references (plain loops in double over the ND matrices) must match bit for bit.
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "ascendc_util.h"
+#include "matmul_test_util.h"
+
+using namespace AscendC;
+using ascendc_test::H;
+
+namespace {
+
+void RunAic(twin_test::Run* run, const char* name, std::function<void()> body) {
+  ascendc_test::Body() = std::move(body);
+  twin_test::Launch(run, name, ascendc_test::BodyEntry, {1, 1, 0}, {0}, 3000);
+}
+
+std::vector<half> Ints(size_t n, int seed) {
+  std::vector<half> v(n);
+  uint32_t x = 99u + static_cast<uint32_t>(seed);
+  for (auto& h : v) {
+    x = x * 1103515245u + 12345u;
+    h = H(static_cast<double>(static_cast<int>((x >> 9) % 9) - 4));
+  }
+  return v;
+}
+
+// C = A (m x k) * B (k x n), all given row-major, in double (exact for these values).
+std::vector<double> Ref(const std::vector<half>& a, const std::vector<half>& b, int m, int n, int k) {
+  std::vector<double> c(static_cast<size_t>(m) * n, 0.0);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int p = 0; p < k; ++p) c[i * n + j] += a[i * k + p].ToDouble() * b[p * n + j].ToDouble();
+  return c;
+}
+
+// The NZ image of a rows x cols half matrix: column blocks of 16 columns, each `height` rows of 16 (zero padding),
+// written fractal by fractal (16 x 16 blocks) rather than through an index formula.
+std::vector<half> NzImage(const std::vector<half>& nd, int rows, int cols, int height) {
+  const int blocks = (cols + 15) / 16;
+  std::vector<half> out(static_cast<size_t>(blocks) * height * 16, H(0));
+  size_t pos = 0;
+  for (int cb = 0; cb < blocks; ++cb) {
+    for (int r = 0; r < height; ++r) {
+      for (int c = cb * 16; c < cb * 16 + 16; ++c, ++pos) {
+        if (r < rows && c < cols) out[pos] = nd[r * cols + c];
+      }
+    }
+  }
+  return out;
+}
+
+constexpr int M = 20, N = 24, K = 40;
+
+using AGm = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using ATscm = MatmulType<TPosition::TSCM, CubeFormat::NZ, half>;
+using BGm = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using BGmNz = MatmulType<TPosition::GM, CubeFormat::NZ, half>;
+using CGm = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+
+TWIN_TEST(a_in_tscm_nz_times_b_in_gm) {
+  for (bool trans : {false, true}) {
+    std::vector<half> a = Ints(M * K, 1), b = Ints(K * N, 2);
+    // A transposed is stored K x M (ND in GM), loaded to L1 by the kernel's own Nd2Nz copy.
+    std::vector<half> stored(a);
+    if (trans) {
+      for (int i = 0; i < M; ++i)
+        for (int p = 0; p < K; ++p) stored[p * M + i] = a[i * K + p];
+    }
+    std::vector<float> c(M * N, -7.0f);
+    TCubeTiling t = matmul_test::Tiling(M, N, K);
+    twin_test::Run run;
+    RunAic(&run, "tscm_a", [&] {
+      TPipe pipe;
+      TBuf<TPosition::TSCM> l1;
+      pipe.InitBuffer(l1, 64 * 48 * 2);
+      GlobalTensor<half> ga, gb;
+      GlobalTensor<float> gc;
+      ga.SetGlobalBuffer(stored.data(), M * K);
+      gb.SetGlobalBuffer(b.data(), K * N);
+      gc.SetGlobalBuffer(c.data(), M * N);
+      LocalTensor<half> al1 = l1.Get<half>();
+      const int rows = trans ? K : M, cols = trans ? M : K;
+      DataCopy(al1, ga, Nd2NzParams(1, rows, cols, 0, cols, (rows + 15) / 16 * 16, 1, 0));
+      Matmul<ATscm, BGm, CGm> mm;
+      mm.Init(&t, &pipe);
+      mm.SetTensorA(al1, trans);
+      mm.SetTensorB(gb);
+      mm.IterateAll(gc);
+      mm.End();
+    });
+    CHECK_OK(run);
+    std::vector<double> want = Ref(a, b, M, N, K);
+    for (int i = 0; i < M * N; ++i) CHECK_EQ(static_cast<double>(c[i]), want[i]);
+  }
+}
+
+TWIN_TEST(b_in_gm_nz_with_an_org_height) {
+  std::vector<half> a = Ints(M * K, 3), b = Ints(K * N, 4);
+  // B in NZ in GM: its column blocks are as high as K aligned to 16 (48 rows).
+  std::vector<half> bnz = NzImage(b, K, N, 48);
+  std::vector<float> c(M * N, 0.0f);
+  TCubeTiling t = matmul_test::Tiling(M, N, K);
+  twin_test::Run run;
+  RunAic(&run, "gm_nz_b", [&] {
+    GlobalTensor<half> ga, gb;
+    GlobalTensor<float> gc;
+    ga.SetGlobalBuffer(a.data(), M * K);
+    gb.SetGlobalBuffer(bnz.data(), bnz.size());
+    gc.SetGlobalBuffer(c.data(), M * N);
+    Matmul<AGm, BGmNz, CGm> mm;
+    mm.Init(&t);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.IterateAll(gc);
+  });
+  CHECK_OK(run);
+  std::vector<double> want = Ref(a, b, M, N, K);
+  for (int i = 0; i < M * N; ++i) CHECK_EQ(static_cast<double>(c[i]), want[i]);
+}
+
+TWIN_TEST(iterate_into_l0c_then_partial_sum) {
+  std::vector<half> a1 = Ints(M * K, 5), a2 = Ints(M * K, 6), b = Ints(K * N, 7);
+  std::vector<float> c(M * N, 0.0f), first(M * N, 0.0f);
+  TCubeTiling t = matmul_test::Tiling(M, N, K);
+  twin_test::Run run;
+  RunAic(&run, "l0c", [&] {
+    TPipe pipe;
+    TQue<TPosition::CO1, 1> qc;
+    pipe.InitBuffer(qc, 1, 32 * 32 * 4);
+    GlobalTensor<half> ga1, ga2, gb;
+    GlobalTensor<float> gc, gfirst;
+    ga1.SetGlobalBuffer(a1.data(), M * K);
+    ga2.SetGlobalBuffer(a2.data(), M * K);
+    gb.SetGlobalBuffer(b.data(), K * N);
+    gc.SetGlobalBuffer(c.data(), M * N);
+    gfirst.SetGlobalBuffer(first.data(), M * N);
+    LocalTensor<float> l0c = qc.AllocTensor<float>();
+    Matmul<AGm, BGm, CGm> mm;
+    mm.Init(&t, &pipe);
+    mm.SetTensorA(ga1);
+    mm.SetTensorB(gb);
+    CHECK(mm.Iterate(false, l0c));
+    CHECK(!mm.Iterate(false, l0c));  // one block: the second call finds none
+    // L0C holds NZ fractals with the block's rows aligned to 16: srcStride 32 for m = 20.
+    Fixpipe(gfirst, l0c, FixpipeParamsV220(N, M, 32, N, false));
+    mm.End();
+    mm.SetTensorA(ga2);
+    CHECK(mm.Iterate(true, l0c));
+    Fixpipe(gc, l0c, FixpipeParamsV220(N, M, 32, N, false));
+    mm.End();
+    qc.FreeTensor(l0c);
+  });
+  CHECK_OK(run);
+  std::vector<double> w1 = Ref(a1, b, M, N, K), w2 = Ref(a2, b, M, N, K);
+  for (int i = 0; i < M * N; ++i) {
+    CHECK_EQ(static_cast<double>(first[i]), w1[i]);
+    CHECK_EQ(static_cast<double>(c[i]), w1[i] + w2[i]);
+  }
+}
+
+TWIN_TEST(an_l1_operand_past_its_buffer_is_named) {
+  std::vector<half> b = Ints(K * N, 8);
+  std::vector<float> c(M * N, 0.0f);
+  TCubeTiling t = matmul_test::Tiling(M, N, K);
+  twin_test::Run run;
+  RunAic(&run, "small_l1", [&] {
+    TPipe pipe;
+    TBuf<TPosition::TSCM> l1;
+    pipe.InitBuffer(l1, 32 * 32 * 2);  // A needs 3 column blocks of 32 rows: 48 x 32 halves
+    GlobalTensor<half> gb;
+    GlobalTensor<float> gc;
+    gb.SetGlobalBuffer(b.data(), K * N);
+    gc.SetGlobalBuffer(c.data(), M * N);
+    Matmul<ATscm, BGm, CGm> mm;
+    mm.Init(&t, &pipe);
+    mm.SetTensorA(l1.Get<half>());
+    mm.SetTensorB(gb);
+    mm.IterateAll(gc);
+  });
+  CHECK_EQ(run.status, SK_TWIN_KERNEL_ERROR);
+  CHECK_CONTAINS(run.error(), "outside its buffer");
+}
+
+// The Atlas A2/A3 MmadParams form and the older LoadData2dParams name.
+static_assert(std::is_same<LoadData2dParams, LoadData2DParams>::value, "LoadData2dParams is LoadData2DParams");
+
+TWIN_TEST(mmad_params_unit_flag_form) {
+  MmadParams p(16, 32, 48, 3, false, false);
+  CHECK_EQ(p.m, 16);
+  CHECK_EQ(p.n, 32);
+  CHECK_EQ(p.k, 48);
+  CHECK_EQ(p.unitFlag, 3);
+  CHECK(!p.cmatrixSource);
+  CHECK(!p.cmatrixInitVal);
+  CHECK(!p.isBias);
+  MmadParams q{8, 8, 8, 0, false, true};
+  CHECK(q.cmatrixInitVal);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
