@@ -199,6 +199,13 @@ typedef struct SkTwinMatmul {
   uint32_t c_l0c, c_accumulate;
 } SkTwinMatmul;
 void sk_twin_matmul(const SkTwinMatmul* mm);
+/* The copy callbacks' operand image (MatmulCallBackFunc CopyA1/CopyB1): operand 0 (A) or 1 (B) of this worker,
+ * rows x cols of `dtype` row-major, zeroed; *out views it as a GlobalTensor the Matmul then reads as ND. */
+void sk_twin_matmul_image(uint32_t operand, uint32_t dtype, int64_t rows, int64_t cols, SkTwinGlobalRef* out);
+/* Copies one L1 tile a callback filled (NZ, column blocks as high as its rows aligned to 16) into the image at
+ * (row0, col0); tile_rows x tile_cols in the stored orientation (K x M for a transposed A). */
+void sk_twin_matmul_tile(const char* call, uint32_t operand, const SkTwinLocalRef* tile, int64_t row0, int64_t col0,
+                         int64_t tile_rows, int64_t tile_cols);
 /* 1 when the caller is an AIC of a launch whose blocks have AIVs: it would
  * serve the AIVs' Matmul messages, so it leaves the kernel. */
 int32_t sk_twin_matmul_is_server(void);

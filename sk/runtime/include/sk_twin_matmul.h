@@ -61,16 +61,25 @@ template <void (*DataCopyOut)(const __gm__ void* gm, const LocalTensor<int8_t>& 
           void (*CopyB1)(const LocalTensor<int8_t>& bMatrix, const __gm__ void* gm, int row, int col, int useK,
                          int useN, const uint64_t tilingPtr, const uint64_t dataPtr) = nullptr>
 struct MatmulCallBackFunc {
-  constexpr static bool kAny = DataCopyOut != nullptr || CopyA1 != nullptr || CopyB1 != nullptr;
+  constexpr static auto kDataCopyOut = DataCopyOut;
+  constexpr static auto kCopyA1 = CopyA1;
+  constexpr static auto kCopyB1 = CopyB1;
 };
 
 namespace sk_detail {
 template <class T>
-struct HasCallBacks : std::false_type {};
+struct IsCallBacks : std::false_type {};
 template <auto O, auto A, auto B>
-struct HasCallBacks<MatmulCallBackFunc<O, A, B>> : std::bool_constant<MatmulCallBackFunc<O, A, B>::kAny> {};
+struct IsCallBacks<MatmulCallBackFunc<O, A, B>> : std::true_type {};
+// The MatmulCallBackFunc among a Matmul's trailing template arguments (none: no callbacks).
 template <class... Rest>
-constexpr bool kAnyCallBacks = (false || ... || HasCallBacks<Rest>::value);
+struct CallBacksOf {
+  using type = MatmulCallBackFunc<>;
+};
+template <class First, class... Rest>
+struct CallBacksOf<First, Rest...> {
+  using type = std::conditional_t<IsCallBacks<First>::value, First, typename CallBacksOf<Rest...>::type>;
+};
 }  // namespace sk_detail
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
@@ -89,22 +98,38 @@ class Matmul {
   static constexpr bool kBLocal = B_TYPE::pos == TPosition::TSCM || B_TYPE::pos == TPosition::B1;
   static_assert((A_TYPE::pos == TPosition::GM || kALocal) && (B_TYPE::pos == TPosition::GM || kBLocal),
                 "AscendC::Matmul: the CPU twin takes A and B in GM or in L1 (TPosition::TSCM, A1/B1)");
-  static_assert((!kALocal || A_TYPE::format == CubeFormat::NZ) && (!kBLocal || B_TYPE::format == CubeFormat::NZ),
-                "AscendC::Matmul: the CPU twin reads A and B in L1 in the NZ format (CubeFormat::NZ)");
+  // In L1 the cube reads fractals: A/B there are NZ whatever format the MatmulType names (CANN's kernels name the
+  // GM format, ND, and fill TSCM with an Nd2Nz copy).
+  static_assert((!kALocal || A_TYPE::format == CubeFormat::NZ || A_TYPE::format == CubeFormat::ND) &&
+                    (!kBLocal || B_TYPE::format == CubeFormat::NZ || B_TYPE::format == CubeFormat::ND),
+                "AscendC::Matmul: the CPU twin reads A and B in L1 declared ND or NZ (held as NZ)");
   // The configuration fields that change what is computed (the rest only schedule the same product).
   static_assert(!MM_CFG.enableRelu, "the CPU twin does not implement MatmulConfig::enableRelu yet");
   static_assert(!MM_CFG.isPartialOutput, "the CPU twin does not implement MatmulConfig::isPartialOutput yet");
   static_assert(!MM_CFG.intraBlockPartSum, "the CPU twin does not implement MatmulConfig::intraBlockPartSum yet");
   static_assert(!MM_CFG.isEnableChannelSplit,
                 "the CPU twin does not implement MatmulConfig::isEnableChannelSplit yet");
-  static_assert(!sk_detail::kAnyCallBacks<Rest...>,
-                "the CPU twin does not implement MatmulCallBackFunc callbacks (DataCopyOut/CopyA1/CopyB1) yet");
+  using CallBacks = typename sk_detail::CallBacksOf<Rest...>::type;
+  static constexpr bool kCbA = CallBacks::kCopyA1 != nullptr, kCbB = CallBacks::kCopyB1 != nullptr;
+  static_assert(CallBacks::kDataCopyOut == nullptr,
+                "the CPU twin does not implement the MatmulCallBackFunc DataCopyOut callback yet");
+  static_assert((!kCbA || !kALocal) && (!kCbB || !kBLocal),
+                "AscendC::Matmul: a CopyA1/CopyB1 callback copies from GM; its operand's MatmulType position is GM");
   static_assert(!MM_CFG.isNBatch, "the CPU twin does not implement MatmulConfig::isNBatch (IterateNBatch) yet");
 
   void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr) {
-    (void)tpipe;
     if (cubeTiling == nullptr) return;
     tiling_ = *cubeTiling;
+    // The copy callbacks fill L1 tiles the Matmul takes from the kernel's TPipe, as on the device.
+    if constexpr (kCbA || kCbB) {
+      if (tpipe == nullptr) {
+        ::sk_twin_matmul_fail("Init", "a Matmul with CopyA1/CopyB1 callbacks got no TPipe",
+                              "Init(&tiling, &pipe) (or REGIST_MATMUL_OBJ(&pipe, ...)): the callbacks' L1 tiles "
+                              "come from the pipe");
+      }
+      if constexpr (kCbA) tpipe->InitBuffer(cbTileA_, TileBytes<SrcAT>(TileM(), TileKa()));
+      if constexpr (kCbB) tpipe->InitBuffer(cbTileB_, TileBytes<SrcBT>(TileKb(), TileN()));
+    }
     orgM_ = tiling_.M;
     orgN_ = tiling_.N;
     orgKa_ = tiling_.Ka;
@@ -267,8 +292,8 @@ class Matmul {
     mm.b_dtype = sk_detail::Dtype<SrcBT>::value;
     mm.c_dtype = sk_detail::Dtype<DstT>::value;
     mm.bias_dtype = sk_detail::Dtype<BiasT>::value;
-    mm.a_format = static_cast<uint32_t>(A_TYPE::format);
-    mm.b_format = static_cast<uint32_t>(B_TYPE::format);
+    mm.a_format = static_cast<uint32_t>(kALocal ? CubeFormat::NZ : A_TYPE::format);
+    mm.b_format = static_cast<uint32_t>(kBLocal ? CubeFormat::NZ : B_TYPE::format);
     mm.c_format = static_cast<uint32_t>(C_TYPE::format);
     mm.trans_a = transA_;
     mm.trans_b = transB_;
@@ -283,6 +308,7 @@ class Matmul {
     mm.n_stride = n;
     if constexpr (kALocal) mm.a_local = &aL1_;
     if constexpr (kBLocal) mm.b_local = &bL1_;
+    if constexpr (kCbA || kCbB) LoadByCallBacks(name, mm);
     // NZ column blocks: in L1 as high as the single shape, in GM as the org shape (rows aligned to 16).
     mm.a_height = Align16(kALocal ? (transA_ ? singleK_ : singleM_) : (transA_ ? orgKa_ : orgM_));
     mm.b_height = Align16(kBLocal ? (transB_ ? singleN_ : singleK_) : (transB_ ? orgN_ : orgKb_));
@@ -299,6 +325,69 @@ class Matmul {
   }
 
   static int64_t Align16(int64_t v) { return (v + 15) / 16 * 16; }
+  // The L1 tiles a callback fills: stepM x stepKa base blocks of A, stepKb x stepN of B (a step of 0 counts as 1;
+  // a base of 0 as the whole single extent), clipped to the single shape.
+  static int64_t Tile(int32_t step, int32_t base, int64_t single) {
+    const int64_t t = static_cast<int64_t>(step > 0 ? step : 1) * (base > 0 ? base : single);
+    return t > 0 && t < single ? t : (single > 0 ? single : 1);
+  }
+  int64_t TileM() const { return Tile(tiling_.stepM, tiling_.baseM, tiling_.singleCoreM); }
+  int64_t TileN() const { return Tile(tiling_.stepN, tiling_.baseN, tiling_.singleCoreN); }
+  int64_t TileKa() const { return Tile(tiling_.stepKa, tiling_.baseK, tiling_.singleCoreK); }
+  int64_t TileKb() const { return Tile(tiling_.stepKb, tiling_.baseK, tiling_.singleCoreK); }
+  template <typename T>
+  static uint32_t TileBytes(int64_t a, int64_t b) {
+    return static_cast<uint32_t>(((a + 31) / 32 * 32) * ((b + 31) / 32 * 32) * static_cast<int64_t>(sizeof(T)));
+  }
+  // Calls the callbacks for every L1 tile of the single shape, tile (row, col) of size (useM, useK) for A and
+  // (useK, useN) for B in M/K/N order whatever the transposition, and gathers what they put in L1 (NZ) into an
+  // image the engine reads in place of the GM operand.
+  void LoadByCallBacks(const char* name, SkTwinMatmul& mm) {
+    if constexpr (kCbA) {
+      const int64_t tm = TileM(), tk = TileKa();
+      const int64_t rows = transA_ ? singleK_ : singleM_, cols = transA_ ? singleM_ : singleK_;
+      ::sk_twin_matmul_image(0, sk_detail::Dtype<SrcAT>::value, rows, cols, &aImage_);
+      LocalTensor<int8_t> tile = cbTileA_.template Get<int8_t>();
+      for (int64_t i = 0; i * tm < singleM_; ++i) {
+        for (int64_t j = 0; j * tk < singleK_; ++j) {
+          const int64_t um = singleM_ - i * tm < tm ? singleM_ - i * tm : tm;
+          const int64_t uk = singleK_ - j * tk < tk ? singleK_ - j * tk : tk;
+          CallBacks::kCopyA1(tile, a_.base + a_.offset_bytes, static_cast<int>(i), static_cast<int>(j),
+                             static_cast<int>(um), static_cast<int>(uk), userDefInfo_, selfDefineData_);
+          if (transA_) {
+            ::sk_twin_matmul_tile(name, 0, &tile.ref_, j * tk, i * tm, uk, um);
+          } else {
+            ::sk_twin_matmul_tile(name, 0, &tile.ref_, i * tm, j * tk, um, uk);
+          }
+        }
+      }
+      mm.a = &aImage_;
+      mm.a_format = static_cast<uint32_t>(CubeFormat::ND);
+      mm.lda = cols;
+    }
+    if constexpr (kCbB) {
+      const int64_t tk = TileKb(), tn = TileN();
+      const int64_t rows = transB_ ? singleN_ : singleK_, cols = transB_ ? singleK_ : singleN_;
+      ::sk_twin_matmul_image(1, sk_detail::Dtype<SrcBT>::value, rows, cols, &bImage_);
+      LocalTensor<int8_t> tile = cbTileB_.template Get<int8_t>();
+      for (int64_t i = 0; i * tk < singleK_; ++i) {
+        for (int64_t j = 0; j * tn < singleN_; ++j) {
+          const int64_t uk = singleK_ - i * tk < tk ? singleK_ - i * tk : tk;
+          const int64_t un = singleN_ - j * tn < tn ? singleN_ - j * tn : tn;
+          CallBacks::kCopyB1(tile, b_.base + b_.offset_bytes, static_cast<int>(i), static_cast<int>(j),
+                             static_cast<int>(uk), static_cast<int>(un), userDefInfo_, selfDefineData_);
+          if (transB_) {
+            ::sk_twin_matmul_tile(name, 1, &tile.ref_, j * tn, i * tk, un, uk);
+          } else {
+            ::sk_twin_matmul_tile(name, 1, &tile.ref_, i * tk, j * tn, uk, un);
+          }
+        }
+      }
+      mm.b = &bImage_;
+      mm.b_format = static_cast<uint32_t>(CubeFormat::ND);
+      mm.ldb = cols;
+    }
+  }
   static constexpr bool kCfgOrder =
       MM_CFG.scheduleType == ScheduleType::OUTER_PRODUCT && MM_CFG.iterateOrder != IterateOrder::UNDEF;
   TCubeTiling tiling_{};
@@ -306,6 +395,9 @@ class Matmul {
   int64_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
   SkTwinGlobalRef a_{nullptr, 0, 0}, b_{nullptr, 0, 0}, bias_{nullptr, 0, 0};
   SkTwinLocalRef aL1_{}, bL1_{};
+  TBuf<TPosition::A1> cbTileA_;
+  TBuf<TPosition::B1> cbTileB_;
+  SkTwinGlobalRef aImage_{nullptr, 0, 0}, bImage_{nullptr, 0, 0};
   uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
   bool hasA_ = false, hasB_ = false, hasBias_ = false;
   uint32_t transA_ = 0, transB_ = 0;

@@ -48,6 +48,14 @@ int64_t Stored(bool nz, int64_t r, int64_t c, int64_t ld, int64_t height, int64_
   return nz ? ((c / c0) * height + r) * c0 + c % c0 : r * ld + c;
 }
 
+// The images the copy callbacks' tiles are gathered into, per worker and operand.
+struct Image {
+  std::vector<uint8_t> bytes;
+  uint32_t dtype = 0;
+  int64_t rows = 0, cols = 0;
+};
+thread_local Image g_images[2];
+
 }  // namespace
 }  // namespace sk_twin
 
@@ -196,6 +204,32 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
       st.atomic_dtype = saved_dt;
     } else {
       std::memcpy(row, out.data() + i * m.n * ec, m.n * ec);
+    }
+  }
+}
+
+void sk_twin_matmul_image(uint32_t operand, uint32_t dtype, int64_t rows, int64_t cols, SkTwinGlobalRef* out) {
+  sk_twin::Image& img = sk_twin::g_images[operand & 1];
+  img.dtype = dtype;
+  img.rows = rows;
+  img.cols = cols;
+  img.bytes.assign(static_cast<size_t>(rows * cols) * sk_twin::DtypeSize(dtype), 0);
+  *out = SkTwinGlobalRef{img.bytes.data(), img.bytes.size(), 0};
+}
+
+void sk_twin_matmul_tile(const char* call, uint32_t operand, const SkTwinLocalRef* tile, int64_t row0, int64_t col0,
+                         int64_t tile_rows, int64_t tile_cols) {
+  sk_twin::Image& img = sk_twin::g_images[operand & 1];
+  const std::string where = std::string("Matmul::") + call + (operand ? " (CopyB1 tile)" : " (CopyA1 tile)");
+  if (tile_rows <= 0 || tile_cols <= 0) return;
+  const uint32_t e = sk_twin::DtypeSize(img.dtype);
+  const int64_t c0 = 32 / e, height = (tile_rows + 15) / 16 * 16;
+  const int64_t last = sk_twin::Stored(true, tile_rows - 1, tile_cols - 1, 0, height, c0);
+  const uint8_t* src = sk_twin::L1Operand(*tile, static_cast<uint64_t>(last), e, where, "the tile");
+  for (int64_t r = 0; r < tile_rows; ++r) {
+    for (int64_t c = 0; c < tile_cols; ++c) {
+      std::memcpy(img.bytes.data() + ((row0 + r) * img.cols + col0 + c) * e,
+                  src + sk_twin::Stored(true, r, c, 0, height, c0) * e, e);
     }
   }
 }

@@ -187,6 +187,87 @@ TWIN_TEST(an_l1_operand_past_its_buffer_is_named) {
   CHECK_CONTAINS(run.error(), "outside its buffer");
 }
 
+// CopyA1: the requested tile of A (ND in GM, M x K, row length in the user info) to L1 in NZ with the kernel's own
+// Nd2Nz copy; it counts its calls in the self-define data.
+struct CbInfo {
+  int ka;
+  int tm, tk;
+};
+void CopyTileA(const LocalTensor<int8_t>& l1, const __gm__ void* gm, int row, int col, int useM, int useK,
+               const uint64_t tilingPtr, const uint64_t dataPtr) {
+  const CbInfo* info = reinterpret_cast<const CbInfo*>(tilingPtr);
+  *reinterpret_cast<int*>(dataPtr) += 1;
+  GlobalTensor<half> src;
+  src.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(const_cast<void*>(gm)) + row * info->tm * info->ka + col * info->tk,
+                      static_cast<uint64_t>(useM - 1) * info->ka + useK);
+  DataCopy(l1.ReinterpretCast<half>(), src, Nd2NzParams(1, useM, useK, 0, info->ka, (useM + 15) / 16 * 16, 1, 0));
+}
+// CopyB1 in the full-load style of CANN's kernels: the first call loads all of B (K x N), later calls do nothing and
+// the Matmul keeps reading what L1 holds.
+thread_local bool g_bLoaded = false;
+void CopyWholeB(const LocalTensor<int8_t>& l1, const __gm__ void* gm, int row, int col, int useK, int useN,
+                const uint64_t, const uint64_t) {
+  if (g_bLoaded) return;
+  g_bLoaded = true;
+  CHECK_EQ(row, 0);
+  CHECK_EQ(col, 0);
+  GlobalTensor<half> src;
+  src.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(const_cast<void*>(gm)), static_cast<uint64_t>(useK) * useN);
+  DataCopy(l1.ReinterpretCast<half>(), src, Nd2NzParams(1, useK, useN, 0, useN, (useK + 15) / 16 * 16, 1, 0));
+}
+
+TWIN_TEST(copy_callbacks_fill_l1_tiles) {
+  std::vector<half> a = Ints(M * K, 9), b = Ints(K * N, 10);
+  std::vector<float> c(M * N, 0.0f), c2(M * N, 0.0f);
+  // Tiles of A: baseM 16 x baseK 16 with steps 1 -> 2 x 3 tiles (the last ones partial); B: one tile (steps cover it).
+  TCubeTiling t = matmul_test::Tiling(M, N, K, 16, 16);
+  t.baseK = 16;
+  t.stepM = t.stepKa = 1;
+  t.stepKb = 3;
+  t.stepN = 2;
+  CbInfo info{K, 16, 16};
+  int calls = 0;
+  twin_test::Run run;
+  RunAic(&run, "callbacks", [&] {
+    g_bLoaded = false;
+    TPipe pipe;
+    GlobalTensor<half> ga, gb;
+    GlobalTensor<float> gc, gc2;
+    ga.SetGlobalBuffer(a.data(), M * K);
+    gb.SetGlobalBuffer(b.data(), K * N);
+    gc.SetGlobalBuffer(c.data(), M * N);
+    gc2.SetGlobalBuffer(c2.data(), M * N);
+    Matmul<AGm, BGm, CGm, CGm, CFG_NORM, MatmulCallBackFunc<nullptr, CopyTileA, CopyWholeB>> mm;
+    mm.Init(&t, &pipe);
+    mm.SetUserDefInfo(reinterpret_cast<uint64_t>(&info));
+    mm.SetSelfDefineData(reinterpret_cast<uint64_t>(&calls));
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.IterateAll(gc);
+    mm.End();
+    mm.IterateAll(gc2);  // B comes from what L1 still holds
+    mm.End();
+  });
+  CHECK_OK(run);
+  CHECK_EQ(calls, 2 * 2 * 3);
+  std::vector<double> want = Ref(a, b, M, N, K);
+  for (int i = 0; i < M * N; ++i) {
+    CHECK_EQ(static_cast<double>(c[i]), want[i]);
+    CHECK_EQ(static_cast<double>(c2[i]), want[i]);
+  }
+}
+
+TWIN_TEST(copy_callbacks_need_the_pipe) {
+  TCubeTiling t = matmul_test::Tiling(M, N, K);
+  twin_test::Run run;
+  RunAic(&run, "callbacks_no_pipe", [&] {
+    Matmul<AGm, BGm, CGm, CGm, CFG_NORM, MatmulCallBackFunc<nullptr, CopyTileA, nullptr>> mm;
+    mm.Init(&t);
+  });
+  CHECK_EQ(run.status, SK_TWIN_KERNEL_ERROR);
+  CHECK_CONTAINS(run.error(), "a Matmul with CopyA1/CopyB1 callbacks got no TPipe");
+}
+
 // The Atlas A2/A3 MmadParams form and the older LoadData2dParams name.
 static_assert(std::is_same<LoadData2dParams, LoadData2DParams>::value, "LoadData2dParams is LoadData2DParams");
 
