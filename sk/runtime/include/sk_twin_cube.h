@@ -199,6 +199,12 @@ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
                       p.n, p.k, (p.isBias || !p.cmatrixInitVal) ? 1u : 0u);
 }
 
+// Which of M or N the cube walks first while Mmad produces its output fractals (SetMMLayoutTransform(true) is
+// SetMMRowMajor). The twin computes every output element whole, so the walk order changes no value.
+inline void SetMMColumnMajor() {}
+inline void SetMMRowMajor() {}
+inline void SetMMLayoutTransform(bool rowMajor) { (void)rowMajor; }
+
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {
   static_assert(config.format == CO2Layout::ROW_MAJOR && !config.isToUB,

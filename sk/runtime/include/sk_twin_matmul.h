@@ -277,6 +277,66 @@ class Matmul {
   }
   void End() { iter_ = 0; }
 
+  // Batch matmul, NORMAL layout (MatmulClient's form): batchA A matrices and batchB B matrices one after another
+  // (matrixStrideA/B elements apart; 0: one stored matrix of the org shape), C the batches' single shapes one after
+  // another; with isBiasBatch each batch has its own N bias values. batchA == batchB (no broadcast).
+  template <bool sync = true, bool waitIterateBatch = false>
+  void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                    const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                    const uint32_t matrixStrideC = 0, const bool enPartialSum = false, const uint8_t enAtomic = 0) {
+    (void)enSequentialWrite;
+    (void)matrixStrideC;  // reserved
+    BatchImpl(gm, batchA, batchB, matrixStrideA, matrixStrideB, enPartialSum, enAtomic);
+  }
+  // How many batches one round of a multi-batch output holds: a schedule, the results are the same.
+  void SetNBatchOutNum(int32_t batchOutNum) { nBatchOutNum_ = batchOutNum; }
+
+ protected:
+  void BatchImpl(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB, uint32_t strideA, uint32_t strideB,
+                 bool enPartialSum, uint8_t enAtomic) {
+    if (enPartialSum) {
+      ::sk_twin_matmul_fail("IterateBatch", "enPartialSum is true",
+                            "enPartialSum false (the CPU twin does not keep L0C between IterateBatch calls)");
+    }
+    if (batchA != batchB) {
+      char problem[96];
+      std::snprintf(problem, sizeof problem, "batchA %u and batchB %u differ", static_cast<unsigned>(batchA),
+                    static_cast<unsigned>(batchB));
+      ::sk_twin_matmul_fail("IterateBatch", problem,
+                            "the same batch count for A and B (the CPU twin does not broadcast batches yet)");
+    }
+    const SkTwinGlobalRef a0 = a_, b0 = b_, bias0 = bias_;
+    const uint64_t sa = strideA != 0 ? strideA : StoredSize<SrcAT>(A_TYPE::format, transA_ ? orgKa_ : orgM_,
+                                                                   transA_ ? orgM_ : orgKa_);
+    const uint64_t sb = strideB != 0 ? strideB : StoredSize<SrcBT>(B_TYPE::format, transB_ ? orgN_ : orgKb_,
+                                                                   transB_ ? orgKb_ : orgN_);
+    for (uint32_t i = 0; i < batchA; ++i) {
+      a_ = a0;
+      b_ = b0;
+      bias_ = bias0;
+      a_.offset_bytes += i * sa * sizeof(SrcAT);
+      b_.offset_bytes += i * sb * sizeof(SrcBT);
+      if constexpr (MM_CFG.isBiasBatch) bias_.offset_bytes += i * static_cast<uint64_t>(orgN_) * sizeof(BiasT);
+      SkTwinMatmul m = Call("IterateBatch", 0, 0, singleM_, singleN_);
+      SkTwinGlobalRef c = gm.g_;
+      c.offset_bytes += i * static_cast<uint64_t>(singleM_) * singleN_ * sizeof(DstT);
+      m.c = &c;
+      m.ldc = singleN_;
+      m.atomic = enAtomic;
+      ::sk_twin_matmul(&m);
+    }
+    a_ = a0;
+    b_ = b0;
+    bias_ = bias0;
+  }
+  // Elements of one stored rows x cols matrix: ND, or NZ with rows aligned to 16 and columns to C0.
+  template <typename T>
+  static uint64_t StoredSize(CubeFormat f, int64_t rows, int64_t cols) {
+    if (f != CubeFormat::NZ) return static_cast<uint64_t>(rows * cols);
+    const int64_t c0 = 32 / static_cast<int64_t>(sizeof(T));
+    return static_cast<uint64_t>(Align16(rows) * ((cols + c0 - 1) / c0 * c0));
+  }
+
  private:
   SkTwinMatmul Call(const char* name, int64_t row0, int64_t col0, int64_t m, int64_t n) {
     if (!hasA_ || !hasB_) {
@@ -399,14 +459,39 @@ class Matmul {
   TBuf<TPosition::B1> cbTileB_;
   SkTwinGlobalRef aImage_{nullptr, 0, 0}, bImage_{nullptr, 0, 0};
   uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
+  int32_t nBatchOutNum_ = 0;
   bool hasA_ = false, hasB_ = false, hasBias_ = false;
   uint32_t transA_ = 0, transB_ = 0;
   int64_t iter_ = 0, blockM_ = 0, blockN_ = 0;
 };
 
+// The cube-side object (what Matmul is in a cube-only build): Matmul's calls, and IterateBatch in its cube form
+// with the batch counts from SetBatchNum.
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
           class... Rest>
-using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, Rest...>;
+class MatmulImpl : public Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, Rest...> {
+  using Base = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, Rest...>;
+
+ public:
+  void SetBatchNum(int32_t batchA, int32_t batchB) {
+    batchA_ = batchA;
+    batchB_ = batchB;
+  }
+  void IterateBatch(const GlobalTensor<typename Base::DstT>& gm, bool enPartialSum, uint8_t enAtomic,
+                    bool enSequentialWrite, const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                    const uint32_t matrixStrideC = 0) {
+    (void)enSequentialWrite;
+    (void)matrixStrideC;
+    if (batchA_ <= 0 || batchB_ <= 0) {
+      ::sk_twin_matmul_fail("IterateBatch", "no positive batch counts", "SetBatchNum(batchA, batchB) first");
+    }
+    this->BatchImpl(gm, static_cast<uint32_t>(batchA_), static_cast<uint32_t>(batchB_), matrixStrideA, matrixStrideB,
+                    enPartialSum, enAtomic);
+  }
+
+ private:
+  int32_t batchA_ = 0, batchB_ = 0;
+};
 
 namespace sk_detail {
 static inline void MatmulInitAll(TPipe*) {}

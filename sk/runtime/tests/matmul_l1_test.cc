@@ -268,6 +268,80 @@ TWIN_TEST(copy_callbacks_need_the_pipe) {
   CHECK_CONTAINS(run.error(), "a Matmul with CopyA1/CopyB1 callbacks got no TPipe");
 }
 
+// IterateBatch, NORMAL layout: 3 batches of A (M x K) and B (K x N) side by side in GM, batch bias with
+// isBiasBatch, C the batches' M x N blocks one after another; the cube form (MatmulImpl + SetBatchNum) and the
+// client form (batchA, batchB) give the same.
+TWIN_TEST(iterate_batch_normal_layout) {
+  constexpr int B = 3;
+  std::vector<half> a = Ints(B * M * K, 11), b = Ints(B * N * K, 12), bias = Ints(B * N, 13);
+  std::vector<half> c(B * M * N, H(0)), c2(B * M * N, H(0));
+  TCubeTiling t = matmul_test::Tiling(M, N, K);
+  t.isBias = 1;
+  using CH = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  twin_test::Run run;
+  RunAic(&run, "batch", [&] {
+    SetMMLayoutTransform(true);
+    GlobalTensor<half> ga, gb, gbias, gc, gc2;
+    ga.SetGlobalBuffer(a.data(), a.size());
+    gb.SetGlobalBuffer(b.data(), b.size());
+    gbias.SetGlobalBuffer(bias.data(), bias.size());
+    gc.SetGlobalBuffer(c.data(), c.size());
+    gc2.SetGlobalBuffer(c2.data(), c2.size());
+    MatmulImpl<AGm, BGm, CH, CH> mm;
+    mm.Init(&t);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.SetBias(gbias);
+    mm.SetBatchNum(B, B);
+    mm.IterateBatch(gc, 0, 0, 0, M * K, K * N);
+    Matmul<AGm, BGm, CH, CH> client;
+    client.Init(&t);
+    client.SetTensorA(ga);
+    client.SetTensorB(gb);
+    client.SetBias(gbias);
+    client.IterateBatch(gc2, B, B, false);
+    SetMMLayoutTransform(false);
+  });
+  CHECK_OK(run);
+  for (int p = 0; p < B; ++p) {
+    std::vector<half> ab(a.begin() + p * M * K, a.begin() + (p + 1) * M * K);
+    std::vector<half> bb(b.begin() + p * K * N, b.begin() + (p + 1) * K * N);
+    std::vector<double> want = Ref(ab, bb, M, N, K);
+    for (int i = 0; i < M; ++i) {
+      for (int j = 0; j < N; ++j) {
+        // |values| stay below 2048: exact in half.
+        const double w = want[i * N + j] + bias[p * N + j].ToDouble();
+        CHECK_EQ(c[(p * M + i) * N + j].ToDouble(), w);
+        CHECK_EQ(c2[(p * M + i) * N + j].ToDouble(), w);
+      }
+    }
+  }
+}
+
+TWIN_TEST(iterate_batch_without_batch_counts_is_named) {
+  std::vector<half> a = Ints(M * K, 1), b = Ints(K * N, 2);
+  std::vector<float> c(M * N, 0.0f);
+  TCubeTiling t = matmul_test::Tiling(M, N, K);
+  twin_test::Run run;
+  RunAic(&run, "batch_no_num", [&] {
+    GlobalTensor<half> ga, gb;
+    GlobalTensor<float> gc;
+    ga.SetGlobalBuffer(a.data(), a.size());
+    gb.SetGlobalBuffer(b.data(), b.size());
+    gc.SetGlobalBuffer(c.data(), c.size());
+    MatmulImpl<AGm, BGm, CGm> mm;
+    mm.Init(&t);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.IterateBatch(gc, false, 0, false);
+  });
+  CHECK_EQ(run.status, SK_TWIN_KERNEL_ERROR);
+  CHECK_CONTAINS(run.error(), "SetBatchNum(batchA, batchB) first");
+}
+
+static_assert(ToMatmulConfig(CFG_MDL).bmmOutMode == CFG_MDL.bmmOutMode, "ToMatmulConfig gives the config");
+static_assert(!ToMatmulConfig(CFG_NORM).isNBatch, "ToMatmulConfig gives the config");
+
 // The Atlas A2/A3 MmadParams form and the older LoadData2dParams name.
 static_assert(std::is_same<LoadData2dParams, LoadData2DParams>::value, "LoadData2dParams is LoadData2DParams");
 
