@@ -39,6 +39,8 @@ enum QuantMode_t {
 namespace AscendC {
 // The cube's L1 Buffer capacity on Atlas A2/A3 (512 KiB, the twin's per-AIC L1 arena too).
 constexpr uint32_t TOTAL_L1_SIZE = 512 * 1024;
+// L0C (CO1) capacity on Atlas A2/A3: 128 KiB.
+constexpr uint32_t TOTAL_L0C_SIZE = 128 * 1024;
 // A cube fractal is BLOCK_CUBE (16) rows of 32 bytes; CUBE_MAX_SIZE elements of a 16 x 16 fractal.
 constexpr int32_t BLOCK_CUBE = 16;
 constexpr int32_t CUBE_MAX_SIZE = 256;

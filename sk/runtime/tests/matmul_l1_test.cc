@@ -342,6 +342,23 @@ TWIN_TEST(iterate_batch_without_batch_counts_is_named) {
 static_assert(ToMatmulConfig(CFG_MDL).bmmOutMode == CFG_MDL.bmmOutMode, "ToMatmulConfig gives the config");
 static_assert(!ToMatmulConfig(CFG_NORM).isNBatch, "ToMatmulConfig gives the config");
 
+// TOTAL_L0C_SIZE is the L0C the twin gives an AIC: a CO1 buffer of that size fits, one block more does not.
+TWIN_TEST(total_l0c_size_is_the_l0c_capacity) {
+  twin_test::Run fits, over;
+  RunAic(&fits, "l0c_fits", [] {
+    TPipe pipe;
+    TQue<TPosition::CO1, 1> q;
+    pipe.InitBuffer(q, 1, TOTAL_L0C_SIZE);
+  });
+  CHECK_OK(fits);
+  RunAic(&over, "l0c_over", [] {
+    TPipe pipe;
+    TQue<TPosition::CO1, 1> q;
+    pipe.InitBuffer(q, 1, TOTAL_L0C_SIZE + 1024);
+  });
+  CHECK_EQ(over.status, SK_TWIN_KERNEL_ERROR);
+}
+
 // The Atlas A2/A3 MmadParams form and the older LoadData2dParams name.
 static_assert(std::is_same<LoadData2dParams, LoadData2DParams>::value, "LoadData2dParams is LoadData2DParams");
 
