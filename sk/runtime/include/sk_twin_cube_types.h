@@ -36,6 +36,9 @@ enum QuantMode_t {
   VQF322F32_PRE,
 };
 
+// How a load walks its source addresses (LoadData2DParams::addrMode): the compiler's addr_cal_mode_t.
+enum addr_cal_mode_t : uint8_t { inc = 0, dec = 1 };
+
 namespace AscendC {
 // The cube's L1 Buffer capacity on Atlas A2/A3 (512 KiB, the twin's per-AIC L1 arena too).
 constexpr uint32_t TOTAL_L1_SIZE = 512 * 1024;

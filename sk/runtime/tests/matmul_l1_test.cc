@@ -359,6 +359,30 @@ TWIN_TEST(total_l0c_size_is_the_l0c_capacity) {
   CHECK_EQ(over.status, SK_TWIN_KERNEL_ERROR);
 }
 
+// addrMode names: `inc` walks forward and is what L1 -> L0 loads take; `dec` there is refused by name.
+static_assert(inc == 0 && dec == 1, "addr_cal_mode_t values");
+TWIN_TEST(load_data_addr_mode_names) {
+  for (bool down : {false, true}) {
+    twin_test::Run run;
+    RunAic(&run, down ? "load_dec" : "load_inc", [down] {
+      TPipe pipe;
+      TQue<TPosition::A1, 1> q1;
+      TQue<TPosition::A2, 1> q2;
+      pipe.InitBuffer(q1, 1, 512);
+      pipe.InitBuffer(q2, 1, 512);
+      LocalTensor<half> a1 = q1.AllocTensor<half>(), a2 = q2.AllocTensor<half>();
+      LoadData2dParams p = {0, 1, 1, 0, 0, false, down ? dec : inc};
+      LoadData(a2, a1, p);
+    });
+    if (down) {
+      CHECK_EQ(run.status, SK_TWIN_KERNEL_ERROR);
+      CHECK_CONTAINS(run.error(), "addrMode is 1");
+    } else {
+      CHECK_OK(run);
+    }
+  }
+}
+
 // The Atlas A2/A3 MmadParams form and the older LoadData2dParams name.
 static_assert(std::is_same<LoadData2dParams, LoadData2DParams>::value, "LoadData2dParams is LoadData2DParams");
 
