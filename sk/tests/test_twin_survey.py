@@ -121,6 +121,21 @@ def test_tiling_prelude_finds_shared_registrations(tmp_path):
     assert "template <> struct sk_twin::OpTilingForKey<3UL> { using type = AlphaTiling; };" in beta
 
 
+def test_tiling_prelude_resolves_a_sibling_ops_header_from_the_category_folder(tmp_path):
+    """`#include "mat/op_host/mat_tiling.h"` in bmm's op_host names a sibling op from the category folder (the op
+    build's include path): its struct, a field of bmm's, comes first in the prelude."""
+    (tmp_path / "mat" / "op_host").mkdir(parents=True)
+    (tmp_path / "mat" / "op_host" / "mat_tiling.h").write_text(
+        "BEGIN_TILING_DATA_DEF(MatTiling)\nTILING_DATA_FIELD_DEF(int32_t, m);\nEND_TILING_DATA_DEF;\n")
+    (tmp_path / "bmm" / "op_host").mkdir(parents=True)
+    (tmp_path / "bmm" / "op_host" / "bmm_tiling.h").write_text(
+        '#include "mat/op_host/mat_tiling.h"\n#include "not/in/this/repo.h"\n'
+        "BEGIN_TILING_DATA_DEF(BmmTiling)\nTILING_DATA_FIELD_DEF_STRUCT(MatTiling, mat);\nEND_TILING_DATA_DEF;\n")
+    text = opsrc.tiling_prelude(opsrc.Operator("bmm", tmp_path / "bmm", tmp_path / "bmm" / "bmm.cpp", ()))
+    assert "BEGIN_TILING_DATA_DEF(MatTiling)" in text
+    assert text.index("BEGIN_TILING_DATA_DEF(MatTiling)") < text.index("BEGIN_TILING_DATA_DEF(BmmTiling)")
+
+
 def test_tiling_prelude_leaves_a_struct_the_kernel_defines_to_the_kernel(tmp_path):
     """A host BEGIN_TILING_DATA_DEF struct whose name the kernel defines itself (REGISTER_TILING_DEFAULT with its own
     struct) is neither defined nor registered again; a struct only an Ascend 950 kernel folder defines still is."""

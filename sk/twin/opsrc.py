@@ -167,7 +167,9 @@ def _host_files(op: Operator, registry=None) -> list:
 
     The host tiling library compiles an op's op_host/ sources with their includes, so a struct or registration in a
     shared folder (`../../foreach_utils/op_host/foreach_tiling_def.h`) is the op's as much as one in its own folder.
-    Includes resolve beside the including file only: the toolkit's own headers are not the repository's.
+    Includes resolve beside the including file, else from the op's category folder (the one holding its sibling ops,
+    on the op build's include path: `mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h`); the toolkit's own headers are
+    not the repository's.
     """
     host = op.folder / "op_host"
     files = [p for p in sorted(host.rglob("*")) if p.suffix in _HOST_SUFFIXES and p.is_file()] if host.is_dir() else []
@@ -181,6 +183,8 @@ def _host_files(op: Operator, registry=None) -> list:
         path = todo.pop(0)
         for name in _INCLUDE.findall(path.read_text(encoding="utf-8", errors="replace")):
             cand = path.parent / name
+            if not cand.is_file():
+                cand = op.folder.parent / name
             key = os.path.normpath(os.path.abspath(cand))
             if key not in seen and cand.suffix in (".h", ".hpp") and cand.is_file():
                 seen.add(key)

@@ -47,6 +47,9 @@ struct LoadData2DParams {
   uint8_t addrMode = 0;
 };
 
+// The older spelling kernels also use (Ascend C declares it an alias).
+using LoadData2dParams = LoadData2DParams;
+
 // The fields of LoadData2DParamsV2, so that kernels naming it compile; its LoadData form is not implemented.
 struct LoadData2DParamsV2 {
   uint32_t mStartPosition = 0;
@@ -91,6 +94,9 @@ struct MmadParams {
              bool enWinogradAIn, bool enWinogradBIn)
       : m(mIn), n(nIn), k(kIn), isBias(isBiasIn), fmOffset(fmOffsetIn), enSsparse(enSsparseIn),
         enWinogradA(enWinogradAIn), enWinogradB(enWinogradBIn) {}
+  // The Atlas A2/A3 form: L0C hand-over flag, C from the bias table or not, C starting from 0 or accumulating.
+  MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, uint8_t unitFlagIn, bool cmatrixSourceIn, bool cmatrixInitValIn)
+      : m(mIn), n(nIn), k(kIn), unitFlag(unitFlagIn), cmatrixSource(cmatrixSourceIn), cmatrixInitVal(cmatrixInitValIn) {}
   uint16_t m = 0;
   uint16_t n = 0;
   uint16_t k = 0;
@@ -192,6 +198,12 @@ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
   ::sk_twin_cube_mmad(&dst.ref_, &fm.ref_, &filter.ref_, sk_detail::Dtype<U>::value, sk_detail::Dtype<T>::value, p.m,
                       p.n, p.k, (p.isBias || !p.cmatrixInitVal) ? 1u : 0u);
 }
+
+// Which of M or N the cube walks first while Mmad produces its output fractals (SetMMLayoutTransform(true) is
+// SetMMRowMajor). The twin computes every output element whole, so the walk order changes no value.
+inline void SetMMColumnMajor() {}
+inline void SetMMRowMajor() {}
+inline void SetMMLayoutTransform(bool rowMajor) { (void)rowMajor; }
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {

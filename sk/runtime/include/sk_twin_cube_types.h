@@ -36,9 +36,21 @@ enum QuantMode_t {
   VQF322F32_PRE,
 };
 
+// How a load walks its source addresses (LoadData2DParams::addrMode): the compiler's addr_cal_mode_t.
+enum addr_cal_mode_t : uint8_t { inc = 0, dec = 1 };
+
 namespace AscendC {
 // The cube's L1 Buffer capacity on Atlas A2/A3 (512 KiB, the twin's per-AIC L1 arena too).
 constexpr uint32_t TOTAL_L1_SIZE = 512 * 1024;
+// L0C (CO1) capacity on Atlas A2/A3: 128 KiB.
+constexpr uint32_t TOTAL_L0C_SIZE = 128 * 1024;
+// A cube fractal is BLOCK_CUBE (16) rows of 32 bytes; CUBE_MAX_SIZE elements of a 16 x 16 fractal.
+constexpr int32_t BLOCK_CUBE = 16;
+constexpr int32_t CUBE_MAX_SIZE = 256;
+constexpr int32_t BYTE_PER_FRACTAL = 512;
+// One contiguous burst without gaps: the defaults kernels put in DataCopyParams/DataCopyExtParams.
+constexpr uint8_t DEFAULT_DATA_COPY_NBURST = 1;
+constexpr uint8_t DEFAULT_DATA_COPY_STRIDE = 0;
 }  // namespace AscendC
 
 #endif  // SK_TWIN_CUBE_TYPES_H_

@@ -190,8 +190,22 @@ typedef struct SkTwinMatmul {
   uint32_t trans_a, trans_b, atomic;
   int64_t m, n, k, row0, col0;
   int64_t lda, ldb, ldc, n_stride;
+  /* A or B in L1 (TPosition::TSCM/A1/B1) instead of GM: the tensor (NULL: a/b is read). */
+  const SkTwinLocalRef* a_local;
+  const SkTwinLocalRef* b_local;
+  /* NZ operands: rows of one column block of C0 = 32 / sizeof(T) columns (the stored matrix's rows, 16-aligned). */
+  int64_t a_height, b_height;
+  /* c_local holds C in L0C (TPosition::CO1) as 16 x 16 NZ fractals; c_accumulate adds to what it holds. */
+  uint32_t c_l0c, c_accumulate;
 } SkTwinMatmul;
 void sk_twin_matmul(const SkTwinMatmul* mm);
+/* The copy callbacks' operand image (MatmulCallBackFunc CopyA1/CopyB1): operand 0 (A) or 1 (B) of this worker,
+ * rows x cols of `dtype` row-major, zeroed; *out views it as a GlobalTensor the Matmul then reads as ND. */
+void sk_twin_matmul_image(uint32_t operand, uint32_t dtype, int64_t rows, int64_t cols, SkTwinGlobalRef* out);
+/* Copies one L1 tile a callback filled (NZ, column blocks as high as its rows aligned to 16) into the image at
+ * (row0, col0); tile_rows x tile_cols in the stored orientation (K x M for a transposed A). */
+void sk_twin_matmul_tile(const char* call, uint32_t operand, const SkTwinLocalRef* tile, int64_t row0, int64_t col0,
+                         int64_t tile_rows, int64_t tile_cols);
 /* 1 when the caller is an AIC of a launch whose blocks have AIVs: it would
  * serve the AIVs' Matmul messages, so it leaves the kernel. */
 int32_t sk_twin_matmul_is_server(void);

@@ -202,6 +202,8 @@ constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
 // The block sizes 0: the BasicBlock template with the tiling's base block.
 constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(0, 0, 0);
+// The MatmulConfig of a Matmul's MM_CFG argument (kernels test its fields in `if constexpr`).
+constexpr MatmulConfig ToMatmulConfig(const MatmulConfig& cfg) { return cfg; }
 
 // GetMMConfig's second-level configs, each field as in MatmulConfig.
 struct MatmulShapeParams {
@@ -309,6 +311,7 @@ using ::CFG_NORM;
 using ::CFG_MDL;
 using ::CFG_IBSHARE_NORM;
 using ::MM_CFG_BB;
+using ::ToMatmulConfig;
 using ::MatmulShapeParams;
 using ::MatmulQuantParams;
 using ::MatmulBatchParams;

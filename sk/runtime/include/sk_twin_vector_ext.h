@@ -791,8 +791,9 @@ static inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& s
 // (sk_twin_ext.h sk_twin_trans5hd says where each element goes).
 constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
 struct TransDataTo5HDParams {
-  TransDataTo5HDParams() {}
-  TransDataTo5HDParams(const bool dstHighHalfIn, const bool srcHighHalfIn, const uint8_t repeatTimesIn,
+  // constexpr: kernels keep fixed parameter sets as constexpr constants.
+  constexpr TransDataTo5HDParams() {}
+  constexpr TransDataTo5HDParams(const bool dstHighHalfIn, const bool srcHighHalfIn, const uint8_t repeatTimesIn,
                        const uint16_t dstRepStrideIn, const uint16_t srcRepStrideIn)
       : dstHighHalf(dstHighHalfIn), srcHighHalf(srcHighHalfIn), repeatTimes(repeatTimesIn),
         dstRepStride(dstRepStrideIn), srcRepStride(srcRepStrideIn) {}

@@ -21,6 +21,7 @@ const char* PosName(uint32_t pos) {
     case SK_TWIN_POS_VECIN: return "VECIN";
     case SK_TWIN_POS_VECOUT: return "VECOUT";
     case SK_TWIN_POS_VECCALC: return "VECCALC";
+    case 13: return "TSCM";
     default: return pos < 9 ? kCube[pos] : "?";
   }
 }
@@ -32,6 +33,7 @@ uint32_t PosMem(uint32_t pos) {
     case SK_TWIN_POS_VECOUT:
     case SK_TWIN_POS_VECCALC: return kMemUb;
     case 1: case 3: case 5: return kMemL1;  // A1, B1, C1
+    case 13: return kMemL1;                 // TSCM: the cube's L1 on Atlas A2/A3 (Matmul A/B kept there)
     case 2: return kMemL0a;                 // A2
     case 4: return kMemL0b;                 // B2
     case 7: return kMemL0c;                 // CO1
@@ -356,7 +358,7 @@ uint32_t sk_twin_pipe_init_buffer(uint32_t pipe, uint32_t kind, uint32_t pos, ui
     FailRule(call,
              std::string(kind == 0 ? "a TQue" : "a TBuf") + " in TPosition::" + sk_twin::PosName(pos) +
                  ", which the CPU twin does not implement",
-             "queues and buffers in VECIN, VECOUT, VECCALC (UB), A1, B1, C1 (L1), A2 (L0A), B2 (L0B) or CO1 (L0C)");
+             "queues and buffers in VECIN, VECOUT, VECCALC (UB), A1, B1, C1, TSCM (L1), A2 (L0A), B2 (L0B) or CO1 (L0C)");
   }
   if (old_id != 0 && old_id < st.objects.size() && st.objects[old_id].live) {
     FailRule(call, "this " + sk_twin::ObjectText(st, old_id) + " already has its memory",

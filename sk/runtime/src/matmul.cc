@@ -32,6 +32,30 @@ const uint8_t* GmOperand(const SkTwinGlobalRef& g, uint64_t last_elem, uint32_t 
   return g.base + g.offset_bytes;
 }
 
+// An operand in L1 (TSCM/A1/B1): checks its memory and that elements [0, last] lie in its buffer; its base.
+const uint8_t* L1Operand(const SkTwinLocalRef& t, uint64_t last_elem, uint32_t e, const std::string& call,
+                         const char* role) {
+  if (LocalMemOf(t) != kMemL1) {
+    FailRule(call, std::string(role) + " is a LocalTensor outside L1", std::string(role) +
+             " in TPosition::TSCM/A1/B1 (the L1 Buffer) when its MatmulType names that position");
+  }
+  return LocalAccess(t, 0, (last_elem + 1) * e, call, role);
+}
+
+// Element (r, c) of an operand stored as rows x cols: row-major with `ld` elements a row (ND), or in column blocks
+// of c0 columns, each `height` rows of c0 elements (NZ).
+int64_t Stored(bool nz, int64_t r, int64_t c, int64_t ld, int64_t height, int64_t c0) {
+  return nz ? ((c / c0) * height + r) * c0 + c % c0 : r * ld + c;
+}
+
+// The images the copy callbacks' tiles are gathered into, per worker and operand.
+struct Image {
+  std::vector<uint8_t> bytes;
+  uint32_t dtype = 0;
+  int64_t rows = 0, cols = 0;
+};
+thread_local Image g_images[2];
+
 }  // namespace
 }  // namespace sk_twin
 
@@ -54,10 +78,14 @@ void sk_twin_matmul_fail(const char* call, const char* problem, const char* allo
 void sk_twin_matmul(const SkTwinMatmul* mm) {
   const SkTwinMatmul& m = *mm;
   const std::string call = sk_twin::MatmulCall(m);
-  if (m.a_format != 0 || m.b_format != 0 || m.c_format != 0) {
-    FailRule(call, "a CubeFormat other than ND (A " + Num(m.a_format) + ", B " + Num(m.b_format) + ", C " +
-                       Num(m.c_format) + ")",
-             "the CPU twin implements Matmul for CubeFormat::ND operands");
+  constexpr uint32_t kNd = 0, kNz = 1;  // AscendC::CubeFormat
+  if ((m.a_format != kNd && m.a_format != kNz) || (m.b_format != kNd && m.b_format != kNz) || m.c_format != kNd) {
+    FailRule(call, "a CubeFormat the twin does not implement here (A " + Num(m.a_format) + ", B " + Num(m.b_format) +
+                       ", C " + Num(m.c_format) + ")",
+             "A and B in CubeFormat::ND or NZ, C in CubeFormat::ND");
+  }
+  if ((m.a_local != nullptr && m.a_format != kNz) || (m.b_local != nullptr && m.b_format != kNz)) {
+    FailRule(call, "an operand in L1 that is not in CubeFormat::NZ", "A and B in L1 in the NZ format");
   }
   if (m.m < 0 || m.n < 0 || m.k <= 0 || m.lda <= 0 || m.ldb <= 0 || m.ldc <= 0) {
     FailRule(call, "shape m " + std::to_string(m.m) + ", n " + std::to_string(m.n) + ", k " + std::to_string(m.k) +
@@ -76,10 +104,30 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
   const uint32_t ea = sk_twin::DtypeSize(m.a_dtype), eb = sk_twin::DtypeSize(m.b_dtype);
   const uint32_t ec = sk_twin::DtypeSize(m.c_dtype);
   const int64_t r_last = m.row0 + m.m - 1, c_last = m.col0 + m.n - 1, k_last = m.k - 1;
-  auto a_index = [&](int64_t i, int64_t k) { return m.trans_a ? k * m.lda + i : i * m.lda + k; };
-  auto b_index = [&](int64_t k, int64_t j) { return m.trans_b ? j * m.ldb + k : k * m.ldb + j; };
-  const uint8_t* a = sk_twin::GmOperand(*m.a, static_cast<uint64_t>(a_index(r_last, k_last)), ea, call, "A");
-  const uint8_t* b = sk_twin::GmOperand(*m.b, static_cast<uint64_t>(b_index(k_last, c_last)), eb, call, "B");
+  const bool a_nz = m.a_format == kNz, b_nz = m.b_format == kNz;
+  const int64_t a_c0 = 32 / ea, b_c0 = 32 / eb;
+  // A is stored M x K (K x M transposed), B K x N (N x K transposed); an NZ column block must hold every stored row.
+  const int64_t a_rows = m.trans_a ? m.k : r_last + 1, b_rows = m.trans_b ? c_last + 1 : m.k;
+  if ((a_nz && m.a_height < a_rows) || (b_nz && m.b_height < b_rows)) {
+    FailRule(call, std::string(a_nz && m.a_height < a_rows ? "A" : "B") + " in NZ has column blocks of " +
+                       Num(a_nz && m.a_height < a_rows ? m.a_height : m.b_height) + " rows but " +
+                       Num(a_nz && m.a_height < a_rows ? a_rows : b_rows) + " rows are read",
+             "NZ column blocks as high as the stored matrix (its rows aligned to 16)");
+  }
+  auto a_index = [&](int64_t i, int64_t k) {
+    return m.trans_a ? sk_twin::Stored(a_nz, k, i, m.lda, m.a_height, a_c0)
+                     : sk_twin::Stored(a_nz, i, k, m.lda, m.a_height, a_c0);
+  };
+  auto b_index = [&](int64_t k, int64_t j) {
+    return m.trans_b ? sk_twin::Stored(b_nz, j, k, m.ldb, m.b_height, b_c0)
+                     : sk_twin::Stored(b_nz, k, j, m.ldb, m.b_height, b_c0);
+  };
+  const uint64_t a_last = static_cast<uint64_t>(a_index(r_last, k_last));
+  const uint64_t b_last = static_cast<uint64_t>(b_index(k_last, c_last));
+  const uint8_t* a = m.a_local != nullptr ? sk_twin::L1Operand(*m.a_local, a_last, ea, call, "A")
+                                          : sk_twin::GmOperand(*m.a, a_last, ea, call, "A");
+  const uint8_t* b = m.b_local != nullptr ? sk_twin::L1Operand(*m.b_local, b_last, eb, call, "B")
+                                          : sk_twin::GmOperand(*m.b, b_last, eb, call, "B");
   const uint8_t* bias = m.bias != nullptr
                             ? sk_twin::GmOperand(*m.bias, static_cast<uint64_t>(c_last), sk_twin::DtypeSize(m.bias_dtype),
                                             call, "bias")
@@ -113,6 +161,29 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
       sk_twin::StoreF(m.c_dtype, o, acc);
     }
   }
+  if (m.c_local != nullptr && m.c_l0c) {
+    // L0C: 16 x 16 fractals, column-major over them, the block's rows aligned to 16 in each column block.
+    if (sk_twin::LocalMemOf(*m.c_local) != sk_twin::kMemL0c) {
+      FailRule(call, "C is a LocalTensor outside L0C", "the C tensor of Iterate(enPartialSum, tensor) in TPosition::CO1");
+    }
+    const int64_t m16 = (m.m + 15) / 16 * 16, n16 = (m.n + 15) / 16 * 16;
+    uint8_t* d = sk_twin::LocalAccess(*m.c_local, 0, static_cast<uint64_t>(m16 * n16) * ec, call, "C (L0C)");
+    for (int64_t i = 0; i < m.m; ++i) {
+      for (int64_t j = 0; j < m.n; ++j) {
+        uint8_t* o = d + (((j / 16) * m16 + i) * 16 + j % 16) * ec;
+        const uint8_t* v = out.data() + (i * m.n + j) * ec;
+        if (!m.c_accumulate) {
+          std::memcpy(o, v, ec);
+        } else if (ints) {
+          sk_twin::StoreI(SK_TWIN_DT_I32, o, static_cast<int32_t>(static_cast<uint32_t>(
+                                                 sk_twin::LoadI(SK_TWIN_DT_I32, o) + sk_twin::LoadI(SK_TWIN_DT_I32, v))));
+        } else {
+          sk_twin::StoreF(m.c_dtype, o, static_cast<float>(sk_twin::LoadF(m.c_dtype, o) + sk_twin::LoadF(m.c_dtype, v)));
+        }
+      }
+    }
+    return;
+  }
   if (m.c_local != nullptr) {
     uint8_t* d = sk_twin::LocalAccess(*m.c_local, 0, static_cast<uint64_t>((m.m - 1) * m.n_stride + m.n) * ec, call,
                                       "C (LocalTensor)");
@@ -133,6 +204,32 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
       st.atomic_dtype = saved_dt;
     } else {
       std::memcpy(row, out.data() + i * m.n * ec, m.n * ec);
+    }
+  }
+}
+
+void sk_twin_matmul_image(uint32_t operand, uint32_t dtype, int64_t rows, int64_t cols, SkTwinGlobalRef* out) {
+  sk_twin::Image& img = sk_twin::g_images[operand & 1];
+  img.dtype = dtype;
+  img.rows = rows;
+  img.cols = cols;
+  img.bytes.assign(static_cast<size_t>(rows * cols) * sk_twin::DtypeSize(dtype), 0);
+  *out = SkTwinGlobalRef{img.bytes.data(), img.bytes.size(), 0};
+}
+
+void sk_twin_matmul_tile(const char* call, uint32_t operand, const SkTwinLocalRef* tile, int64_t row0, int64_t col0,
+                         int64_t tile_rows, int64_t tile_cols) {
+  sk_twin::Image& img = sk_twin::g_images[operand & 1];
+  const std::string where = std::string("Matmul::") + call + (operand ? " (CopyB1 tile)" : " (CopyA1 tile)");
+  if (tile_rows <= 0 || tile_cols <= 0) return;
+  const uint32_t e = sk_twin::DtypeSize(img.dtype);
+  const int64_t c0 = 32 / e, height = (tile_rows + 15) / 16 * 16;
+  const int64_t last = sk_twin::Stored(true, tile_rows - 1, tile_cols - 1, 0, height, c0);
+  const uint8_t* src = sk_twin::L1Operand(*tile, static_cast<uint64_t>(last), e, where, "the tile");
+  for (int64_t r = 0; r < tile_rows; ++r) {
+    for (int64_t c = 0; c < tile_cols; ++c) {
+      std::memcpy(img.bytes.data() + ((row0 + r) * img.cols + col0 + c) * e,
+                  src + sk_twin::Stored(true, r, c, 0, height, c0) * e, e);
     }
   }
 }
