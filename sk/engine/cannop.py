@@ -461,3 +461,28 @@ def parse_combination(text: str, where: str) -> dict:
             raise SkError("a template-argument combination is name=value pairs", where=where, value=text,
                           allowed="e.g. schMode=1,useBias=0") from None
     return out
+
+
+# A kernel without ASCENDC_TPL_ARGS_DECL that branches on TILING_KEY_IS(k) / TILING_KEY_LIST(k, ...) is
+# compiled by the ADK once per key (TILING_KEY_VAR=<k>), the host tiling picking the binary; BUILD names
+# the key as the combination `tiling_key=<k>`. The twin's sk_twin_tiling.h turns the two macros into
+# these markers in the -E pass (ASCENDC_TPL_PRE).
+TILING_KEY_ARG = "tiling_key"
+_KEY_MARK = re.compile(r"@@SK_TILING_KEY_(?:IS|LIST)@@\s*\(")
+
+
+def tiling_key_branches(text: str):
+    """The keys a kernel's TILING_KEY_IS/TILING_KEY_LIST branches name in its preprocessed text, sorted:
+    () if it names none, None if one of them is not an integer literal (then any key may be meant)."""
+    keys = set()
+    for m in _KEY_MARK.finditer(text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        for item in text[m.end():i - 1].split(","):
+            try:
+                keys.add(_int_expr(item.strip()))
+            except (ValueError, SyntaxError):
+                return None
+    return tuple(sorted(keys))

@@ -140,6 +140,40 @@ def test_bad_template_arguments():
         cannop.parse_combination("mode", "BUILD")
 
 
+# A kernel without template arguments that branches on TILING_KEY_IS (most of ops-nn's): the ADK builds
+# one binary per key it names; the twin's sk_twin_tiling.h marks them in the -DASCENDC_TPL_PRE pass.
+KEYED = """
+#include "kernel_tiling/kernel_tiling.h"
+#define KEY_HALF 1
+void k() {
+  if (TILING_KEY_IS(KEY_HALF)) {} else if (TILING_KEY_IS(2UL)) {} else if (TILING_KEY_LIST(10, 1 << 4)) {}
+}
+"""
+
+
+@needs_host_tools
+def test_tiling_key_branches_read_from_the_pre_pass(tmp_path):
+    assert cannop.tiling_key_branches(_pre(tmp_path, KEYED)) == (1, 2, 10, 16)
+    assert cannop.tiling_key_branches(_pre(tmp_path, "void k() {}")) == ()
+    assert cannop.tiling_key_branches(_pre(tmp_path, '#include "kernel_tiling/kernel_tiling.h"\n'
+                                                     "int n; bool f() { return TILING_KEY_IS(n); }")) is None
+
+
+def test_a_plain_kernels_tiling_key_is_checked_against_its_branches():
+    from sk.toolflow.cannbuild import pick_instance
+
+    assert pick_instance(None, "tiling_key=2", "BUILD", branches=(1, 2)) == (2, {})
+    assert pick_instance(None, "", "BUILD", branches=()) == (0, {})
+    assert pick_instance(None, "tiling_key=7", "BUILD", branches=None) == (7, {})
+    # No key for a kernel whose branches do not take 0: it would run and write nothing.
+    with pytest.raises(SkError, match=r"names no tiling key \(got '\(none\)'\)\. Name one of tiling_key=1, tiling_key=2"):
+        pick_instance(None, "", "BUILD", branches=(1, 2))
+    with pytest.raises(SkError, match=r"names a key no TILING_KEY_IS branch.*'tiling_key=3'"):
+        pick_instance(None, "tiling_key=3", "BUILD", branches=(1, 2))
+    with pytest.raises(SkError, match=r"takes no template arguments.*Name one of tiling_key=1 "):
+        pick_instance(None, "mode=1", "BUILD", branches=(1,))
+
+
 def _config(tmp_path, doc) -> str:
     path = tmp_path / "op_binary.json"
     path.write_text(json.dumps(doc))
