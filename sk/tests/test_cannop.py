@@ -307,6 +307,31 @@ def test_reference_comparison(tmp_path):
     assert (np.load(out[0]) == got).all()
 
 
+def test_bool_and_wide_tensors_from_npy_compared_and_written(tmp_path):
+    """bool masks (CANN's ScaledMaskedSoftmaxV2 takes one), uint16/uint64/float64: read from numpy's .npy,
+    a bool compared as its byte (a kernel writing 2 for true is a mismatch), written back as numpy reads them."""
+    mask = np.array([[True, False, True], [False, False, True]])
+    wide = {"uint16": np.array([1, 65535], np.uint16), "uint64": np.array([1, 2 ** 64 - 1], np.uint64),
+            "float64": np.array([0.1, -2.5])}
+    np.save(tmp_path / "m.npy", mask)
+    tensors = {"x": {"dtype": "bool", "shape": [2, 3], "file": "m.npy"},
+               "y": {"dtype": "bool", "shape": [2, 3], "expected": "m.npy"}}
+    for name, arr in wide.items():
+        np.save(tmp_path / f"{name}.npy", arr)
+        tensors[name] = {"dtype": name, "shape": [2], "file": f"{name}.npy"}
+    m = _model(tmp_path, tensors)
+    assert m.tensors["x"].initial_bytes(0) == bytes([1, 0, 1, 0, 0, 1])
+    for name, arr in wide.items():
+        assert m.tensors[name].initial_bytes(0) == arr.tobytes()
+    t = m.tensors["y"]
+    assert t.tolerance == (0.0, 0.0)
+    assert reference.compare(t, bytes([1, 0, 1, 0, 0, 1]), "fused run") is None
+    mm = reference.compare(t, bytes([1, 0, 2, 0, 0, 1]), "fused run")
+    assert (mm.index, mm.got, mm.want) == ((0, 2), 2, 1)
+    out = reference.write_outputs(m, {"fused": {"y": bytes([0, 1, 1, 0, 0, 0])}}, str(tmp_path / "out"))
+    assert np.load(out[0]).tolist() == [[False, True, True], [False, False, False]]
+
+
 @needs_host_tools
 def test_list_instances_of_the_example():
     from sk.toolflow import cannbuild, toolargv

@@ -46,6 +46,9 @@ HOST_ALWAYS_ALLOWED = frozenset({
     "__cxa_guard_acquire", "__cxa_guard_release", "__cxa_guard_abort", "__cxa_atexit",
     "__cxa_pure_virtual", "__gxx_personality_v0", "_Unwind_Resume",
     "__assert_fail", "printf", "fprintf", "puts", "stderr",
+    # The C++ heap: the twin's own API headers hold per-row scratch in std::vector (SoftMax, Sum, ...).
+    "_Znwm", "_Znam", "_ZdlPv", "_ZdlPvm", "_ZdaPv", "_ZdaPvm", "_ZSt17__throw_bad_allocv",
+    "_ZSt20__throw_length_errorPKc", "_ZSt28__throw_bad_array_new_lengthv",
 }) | frozenset(
     # The C math library: device code calls scalar sqrt/exp/... (`1 / sqrt(mean + eps)` in CANN's
     # norms), which the device compiler provides and the twin's process has from libm.

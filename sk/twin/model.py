@@ -54,14 +54,17 @@ from sk.base.errors import SkError
 from sk.twin import datafile
 
 # dtype -> (struct code, bytes)
+# bool is its byte (0 or 1; compared as the byte, so a kernel that writes 2 for true is caught), as
+# CANN's bool masks (ScaledMaskedSoftmaxV2's) and numpy's .npy hold it.
 DTYPES = {
     "float32": ("f", 4), "float16": ("e", 2), "int8": ("b", 1), "uint8": ("B", 1), "int16": ("h", 2),
-    "int32": ("i", 4), "uint32": ("I", 4), "int64": ("q", 8),
+    "int32": ("i", 4), "uint32": ("I", 4), "int64": ("q", 8), "uint16": ("H", 2), "uint64": ("Q", 8),
+    "float64": ("d", 8), "bool": ("B", 1),
 }
 INITS = ("random", "zeros", "ones")
 
 # (rtol, atol) per dtype for `expected`: floating types within their precision, integers exact.
-DEFAULT_TOLERANCES = {"float32": (1e-4, 1e-5), "float16": (1e-3, 1e-3)}
+DEFAULT_TOLERANCES = {"float32": (1e-4, 1e-5), "float16": (1e-3, 1e-3), "float64": (1e-9, 1e-12)}
 EXACT = (0.0, 0.0)
 # A tensor file larger than this is refused before reading (the twin's buffers are capped below it).
 MAX_TENSOR_FILE_BYTES = (1 << 30) + (1 << 16)
@@ -111,8 +114,10 @@ class Tensor:
             return struct.pack(f"<{count}{code}", *([1] * count))
         # Seeded per tensor name, so adding a tensor does not change the others.
         rng = random.Random((seed << 32) ^ zlib.crc32(self.name.encode()))
-        if code in "fe":
+        if code in "fed":
             values = [rng.uniform(-4.0, 4.0) for _ in range(count)]
+        elif self.dtype == "bool":
+            values = [rng.randint(0, 1) for _ in range(count)]
         else:
             bits = DTYPES[self.dtype][1] * 8
             lo, hi = (0, 2 ** bits - 1) if code.isupper() else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
