@@ -68,7 +68,8 @@ TPL_PRE_DEFINE = "-DASCENDC_TPL_PRE"
 
 # One parameter of a variant: name as the op definition spells it, its dtype and format; None for
 # an optional parameter the variant leaves out (the ADK skips it).
-Param = namedtuple("Param", "name dtype format")
+# dynamic: a list parameter (the kernel gets a ListTensorDesc, the first tensor gives the defines).
+Param = namedtuple("Param", "name dtype format dynamic", defaults=(False,))
 Variant = namedtuple("Variant", "index bin_filename inputs outputs")
 
 CONFIG_LIMIT = 16 << 20
@@ -77,7 +78,8 @@ CONFIG_LIMIT = 16 << 20
 def _param(doc, where: str):
     # A dynamic (list) parameter is given as a list of tensors; the ADK takes the first one's
     # dtype and format, and skips an empty list.
-    if isinstance(doc, list):
+    dynamic = isinstance(doc, list)
+    if dynamic:
         if not doc:
             return None
         doc = doc[0]
@@ -93,7 +95,7 @@ def _param(doc, where: str):
     if not isinstance(fmt, str) or not re.fullmatch(r"[A-Z0-9_]+", fmt):
         raise SkError(f"parameter '{doc['name']}' has a format that is not a FORMAT_ name", where=where,
                       value=fmt, allowed="ND, NCHW, NHWC, FRACTAL_NZ, ... (upper-case)")
-    return Param(doc["name"], dtype, fmt)
+    return Param(doc["name"], dtype, fmt, dynamic)
 
 
 def parse_binary_config(doc, where: str) -> list:

@@ -332,6 +332,32 @@ def test_bool_and_wide_tensors_from_npy_compared_and_written(tmp_path):
     assert np.load(out[0]).tolist() == [[False, True, True], [False, False, False]]
 
 
+def test_tensors_must_have_the_binary_variants_dtypes(tmp_path):
+    """A tensor bound to a CANN instance is read as the variant's dtype (-DDTYPE_<P>): another dtype is refused,
+    naming the op, the parameter, both dtypes; an absent optional or a dynamic (list) parameter is not checked."""
+    p = lambda name, dtype: {"name": name, "dtype": dtype, "format": "ND"}
+    (tmp_path / "op_binary.json").write_text(json.dumps({"op_list": [
+        {"bin_filename": "Op_f16", "inputs": [p("x", "float16"), None, [p("l", "int8")]], "outputs": [p("y", "float32")]}]}))
+    (tmp_path / "k.cpp").write_text("")
+
+    def model(x_dtype, y_dtype):
+        doc = {"name": "m", "tensors": {"x": {"dtype": x_dtype, "shape": [8]}, "o": {"dtype": "int64", "shape": [2]},
+                                        "l": {"dtype": "int64", "shape": [2]}, "y": {"dtype": y_dtype, "shape": [8]}},
+               "kernels": {"k": {"src": "k.cpp", "kernel_type": "AIV_ONLY", "block_dim": 1, "inputs": ["x", "o", "l"],
+                                 "outputs": ["y"], "workspace": True, "tiling": True, "cann_kernel": "op",
+                                 "binary_config": "op_binary.json", "variant": "0"}},
+               "ops": [{"kernel": "k", "bind": {"x": "x", "o": "o", "l": "l", "y": "y"},
+                        "tiling": {"dtype": "int32", "values": [1]}}]}
+        return model_mod.from_dict(doc, str(tmp_path / "model.json"))
+
+    assert model("float16", "float32").tensors["x"].dtype == "float16"
+    with pytest.raises(SkError, match=r"bind\.x: binary variant 0 \(Op_f16\) of k takes float16 for parameter 'x' "
+                                      r"\(its 'x'\); tensor x is float32"):
+        model("float32", "float32")
+    with pytest.raises(SkError, match=r"bind\.y: .*takes float32 for parameter 'y'.*tensor y is float16"):
+        model("float16", "float16")
+
+
 @needs_host_tools
 def test_list_instances_of_the_example():
     from sk.toolflow import cannbuild, toolargv
