@@ -23,6 +23,9 @@ WRONG_INDEX = 1234
 
 # op name -> alpha (BUILD's sk_op targets)
 ALPHA = {"sa": 1.5, "sb": 0.5, "sc": 2.0}
+# op name -> scale of the KeyedScale ops (KeyedScaleTilingData has ScaledAddTilingData's layout:
+# totalNum, blockFactor, ubFactor, scale, reserved)
+KEYED_SCALE = {"ka": 0.75, "kb": 3.0}
 
 
 def relu(v):
@@ -41,7 +44,11 @@ def main(out_dir):
     s = h * h                                                          # sq: square (plain kernel)
     r = relu(s * np.float32(ALPHA["sb"]) - a)                          # sb: ScaledAdd f32, mode sub, relu
     e = (c.astype(np.float32) * np.float32(ALPHA["sc"]) + d.astype(np.float32)).astype(np.float16)  # sc: f16
-    arrays = {"a": a, "b": b, "c": c, "d": d, "h_golden": h, "s_golden": s, "r_golden": r, "e_golden": e}
+    # ka, kb: KeyedScale (keyed_scale/, TILING_KEY_IS 1 = float32, 2 = float16), y = |x| * scale.
+    k = np.abs(a) * np.float32(KEYED_SCALE["ka"])
+    k16 = (np.abs(c.astype(np.float32)) * np.float32(KEYED_SCALE["kb"])).astype(np.float16)
+    arrays = {"a": a, "b": b, "c": c, "d": d, "h_golden": h, "s_golden": s, "r_golden": r, "e_golden": e,
+              "k_golden": k, "k16_golden": k16}
     for name, arr in arrays.items():
         np.save(os.path.join(out_dir, name + ".npy"), arr)
     # A deliberately wrong reference (wrong/r.npy, data_wrong_reference.json): one element off, which
@@ -53,6 +60,10 @@ def main(out_dir):
     for op, alpha in ALPHA.items():
         t = np.zeros(1, TILING)
         t[0] = (N, N // BLOCK_DIM, UB_FACTOR, alpha, 0.0)
+        t.tofile(os.path.join(out_dir, "tiling_%s.bin" % op))
+    for op, scale in KEYED_SCALE.items():
+        t = np.zeros(1, TILING)
+        t[0] = (N, N // BLOCK_DIM, UB_FACTOR, scale, 0.0)
         t.tofile(os.path.join(out_dir, "tiling_%s.bin" % op))
     return arrays
 

@@ -10,24 +10,28 @@ load(":sk_sub_kernel.bzl", "sk_sub_kernel")
 def _stage_impl(ctx):
     # The ADK's op build copies every op's op_kernel/ into one folder as <op>/, side by side, so
     # `#include "../<other_op>/x.h"` finds the neighbour. Symlinks keep the layout without copying.
+    # The op folders themselves (op_kernel/ and op_host/) go to _sk_ops/<op>/ (sk.twin.opsrc.STAGED_OPS):
+    # on the twin sk makes the kernel-side tiling structs the op build generates from op_host/ there.
     files, kernel = [], None
     roots = {r: r.split("/")[-1] for r in ctx.attr.op_dirs}
     for f in ctx.files.srcs:
         rel = f.short_path
         if ctx.label.package and rel.startswith(ctx.label.package + "/"):
             rel = rel[len(ctx.label.package) + 1:]
-        staged = None
+        staged = []
         for root, op in roots.items():
-            prefix = (root + "/" if root else "") + "op_kernel/"
-            if rel.startswith(prefix):
-                staged = op + "/" + rel[len(prefix):]
+            for part in ("op_kernel/", "op_host/"):
+                prefix = (root + "/" if root else "") + part
+                if rel.startswith(prefix):
+                    staged = ([op + "/" + rel[len(prefix):]] if part == "op_kernel/" else []) + ["_sk_ops/" + op + "/" + part + rel[len(prefix):]]
         if not staged:
-            fail("%s: %s is in no op_kernel/ folder of %s" % (ctx.label, f.short_path, ctx.attr.op_dirs))
-        out = ctx.actions.declare_file("_sk_stage/%s/%s" % (ctx.label.name, staged))
-        ctx.actions.symlink(output = out, target_file = f)
-        files.append(out)
-        if staged == ctx.attr.kernel_src:
-            kernel = out
+            fail("%s: %s is in no op_kernel/ or op_host/ folder of %s" % (ctx.label, f.short_path, ctx.attr.op_dirs))
+        for path in staged:
+            out = ctx.actions.declare_file("_sk_stage/%s/%s" % (ctx.label.name, path))
+            ctx.actions.symlink(output = out, target_file = f)
+            files.append(out)
+            if path == ctx.attr.kernel_src:
+                kernel = out
     if not kernel:
         fail("%s: the op's kernel source %s is not among its op_kernel/ files; name it with kernel_src" % (ctx.label, ctx.attr.kernel_src))
     return [
@@ -126,7 +130,7 @@ def sk_cann_op(
     stage = name + "_stage"
     _sk_cann_stage(
         name = stage,
-        srcs = native.glob([(d + "/" if d else "") + "op_kernel/**" for d in dirs]),
+        srcs = native.glob([(d + "/" if d else "") + p for d in dirs for p in ("op_kernel/**", "op_host/**")]),
         op_dirs = dirs,
         kernel_src = op + "/" + kernel_src,
         **kwargs

@@ -68,7 +68,8 @@ TPL_PRE_DEFINE = "-DASCENDC_TPL_PRE"
 
 # One parameter of a variant: name as the op definition spells it, its dtype and format; None for
 # an optional parameter the variant leaves out (the ADK skips it).
-Param = namedtuple("Param", "name dtype format")
+# dynamic: a list parameter (the kernel gets a ListTensorDesc, the first tensor gives the defines).
+Param = namedtuple("Param", "name dtype format dynamic", defaults=(False,))
 Variant = namedtuple("Variant", "index bin_filename inputs outputs")
 
 CONFIG_LIMIT = 16 << 20
@@ -77,7 +78,8 @@ CONFIG_LIMIT = 16 << 20
 def _param(doc, where: str):
     # A dynamic (list) parameter is given as a list of tensors; the ADK takes the first one's
     # dtype and format, and skips an empty list.
-    if isinstance(doc, list):
+    dynamic = isinstance(doc, list)
+    if dynamic:
         if not doc:
             return None
         doc = doc[0]
@@ -93,7 +95,7 @@ def _param(doc, where: str):
     if not isinstance(fmt, str) or not re.fullmatch(r"[A-Z0-9_]+", fmt):
         raise SkError(f"parameter '{doc['name']}' has a format that is not a FORMAT_ name", where=where,
                       value=fmt, allowed="ND, NCHW, NHWC, FRACTAL_NZ, ... (upper-case)")
-    return Param(doc["name"], dtype, fmt)
+    return Param(doc["name"], dtype, fmt, dynamic)
 
 
 def parse_binary_config(doc, where: str) -> list:
@@ -461,3 +463,28 @@ def parse_combination(text: str, where: str) -> dict:
             raise SkError("a template-argument combination is name=value pairs", where=where, value=text,
                           allowed="e.g. schMode=1,useBias=0") from None
     return out
+
+
+# A kernel without ASCENDC_TPL_ARGS_DECL that branches on TILING_KEY_IS(k) / TILING_KEY_LIST(k, ...) is
+# compiled by the ADK once per key (TILING_KEY_VAR=<k>), the host tiling picking the binary; BUILD names
+# the key as the combination `tiling_key=<k>`. The twin's sk_twin_tiling.h turns the two macros into
+# these markers in the -E pass (ASCENDC_TPL_PRE).
+TILING_KEY_ARG = "tiling_key"
+_KEY_MARK = re.compile(r"@@SK_TILING_KEY_(?:IS|LIST)@@\s*\(")
+
+
+def tiling_key_branches(text: str):
+    """The keys a kernel's TILING_KEY_IS/TILING_KEY_LIST branches name in its preprocessed text, sorted:
+    () if it names none, None if one of them is not an integer literal (then any key may be meant)."""
+    keys = set()
+    for m in _KEY_MARK.finditer(text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        for item in text[m.end():i - 1].split(","):
+            try:
+                keys.add(_int_expr(item.strip()))
+            except (ValueError, SyntaxError):
+                return None
+    return tuple(sorted(keys))

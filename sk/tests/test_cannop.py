@@ -140,6 +140,40 @@ def test_bad_template_arguments():
         cannop.parse_combination("mode", "BUILD")
 
 
+# A kernel without template arguments that branches on TILING_KEY_IS (most of ops-nn's): the ADK builds
+# one binary per key it names; the twin's sk_twin_tiling.h marks them in the -DASCENDC_TPL_PRE pass.
+KEYED = """
+#include "kernel_tiling/kernel_tiling.h"
+#define KEY_HALF 1
+void k() {
+  if (TILING_KEY_IS(KEY_HALF)) {} else if (TILING_KEY_IS(2UL)) {} else if (TILING_KEY_LIST(10, 1 << 4)) {}
+}
+"""
+
+
+@needs_host_tools
+def test_tiling_key_branches_read_from_the_pre_pass(tmp_path):
+    assert cannop.tiling_key_branches(_pre(tmp_path, KEYED)) == (1, 2, 10, 16)
+    assert cannop.tiling_key_branches(_pre(tmp_path, "void k() {}")) == ()
+    assert cannop.tiling_key_branches(_pre(tmp_path, '#include "kernel_tiling/kernel_tiling.h"\n'
+                                                     "int n; bool f() { return TILING_KEY_IS(n); }")) is None
+
+
+def test_a_plain_kernels_tiling_key_is_checked_against_its_branches():
+    from sk.toolflow.cannbuild import pick_instance
+
+    assert pick_instance(None, "tiling_key=2", "BUILD", branches=(1, 2)) == (2, {})
+    assert pick_instance(None, "", "BUILD", branches=()) == (0, {})
+    assert pick_instance(None, "tiling_key=7", "BUILD", branches=None) == (7, {})
+    # No key for a kernel whose branches do not take 0: it would run and write nothing.
+    with pytest.raises(SkError, match=r"names no tiling key \(got '\(none\)'\)\. Name one of tiling_key=1, tiling_key=2"):
+        pick_instance(None, "", "BUILD", branches=(1, 2))
+    with pytest.raises(SkError, match=r"names a key no TILING_KEY_IS branch.*'tiling_key=3'"):
+        pick_instance(None, "tiling_key=3", "BUILD", branches=(1, 2))
+    with pytest.raises(SkError, match=r"takes no template arguments.*Name one of tiling_key=1 "):
+        pick_instance(None, "mode=1", "BUILD", branches=(1,))
+
+
 def _config(tmp_path, doc) -> str:
     path = tmp_path / "op_binary.json"
     path.write_text(json.dumps(doc))
@@ -271,6 +305,57 @@ def test_reference_comparison(tmp_path):
     out = reference.write_outputs(m, {"fused": {"y": got.tobytes()}}, str(tmp_path / "out"))
     assert out == [str(tmp_path / "out" / "fused" / "y.npy")]
     assert (np.load(out[0]) == got).all()
+
+
+def test_bool_and_wide_tensors_from_npy_compared_and_written(tmp_path):
+    """bool masks (CANN's ScaledMaskedSoftmaxV2 takes one), uint16/uint64/float64: read from numpy's .npy,
+    a bool compared as its byte (a kernel writing 2 for true is a mismatch), written back as numpy reads them."""
+    mask = np.array([[True, False, True], [False, False, True]])
+    wide = {"uint16": np.array([1, 65535], np.uint16), "uint64": np.array([1, 2 ** 64 - 1], np.uint64),
+            "float64": np.array([0.1, -2.5])}
+    np.save(tmp_path / "m.npy", mask)
+    tensors = {"x": {"dtype": "bool", "shape": [2, 3], "file": "m.npy"},
+               "y": {"dtype": "bool", "shape": [2, 3], "expected": "m.npy"}}
+    for name, arr in wide.items():
+        np.save(tmp_path / f"{name}.npy", arr)
+        tensors[name] = {"dtype": name, "shape": [2], "file": f"{name}.npy"}
+    m = _model(tmp_path, tensors)
+    assert m.tensors["x"].initial_bytes(0) == bytes([1, 0, 1, 0, 0, 1])
+    for name, arr in wide.items():
+        assert m.tensors[name].initial_bytes(0) == arr.tobytes()
+    t = m.tensors["y"]
+    assert t.tolerance == (0.0, 0.0)
+    assert reference.compare(t, bytes([1, 0, 1, 0, 0, 1]), "fused run") is None
+    mm = reference.compare(t, bytes([1, 0, 2, 0, 0, 1]), "fused run")
+    assert (mm.index, mm.got, mm.want) == ((0, 2), 2, 1)
+    out = reference.write_outputs(m, {"fused": {"y": bytes([0, 1, 1, 0, 0, 0])}}, str(tmp_path / "out"))
+    assert np.load(out[0]).tolist() == [[False, True, True], [False, False, False]]
+
+
+def test_tensors_must_have_the_binary_variants_dtypes(tmp_path):
+    """A tensor bound to a CANN instance is read as the variant's dtype (-DDTYPE_<P>): another dtype is refused,
+    naming the op, the parameter, both dtypes; an absent optional or a dynamic (list) parameter is not checked."""
+    p = lambda name, dtype: {"name": name, "dtype": dtype, "format": "ND"}
+    (tmp_path / "op_binary.json").write_text(json.dumps({"op_list": [
+        {"bin_filename": "Op_f16", "inputs": [p("x", "float16"), None, [p("l", "int8")]], "outputs": [p("y", "float32")]}]}))
+    (tmp_path / "k.cpp").write_text("")
+
+    def model(x_dtype, y_dtype):
+        doc = {"name": "m", "tensors": {"x": {"dtype": x_dtype, "shape": [8]}, "o": {"dtype": "int64", "shape": [2]},
+                                        "l": {"dtype": "int64", "shape": [2]}, "y": {"dtype": y_dtype, "shape": [8]}},
+               "kernels": {"k": {"src": "k.cpp", "kernel_type": "AIV_ONLY", "block_dim": 1, "inputs": ["x", "o", "l"],
+                                 "outputs": ["y"], "workspace": True, "tiling": True, "cann_kernel": "op",
+                                 "binary_config": "op_binary.json", "variant": "0"}},
+               "ops": [{"kernel": "k", "bind": {"x": "x", "o": "o", "l": "l", "y": "y"},
+                        "tiling": {"dtype": "int32", "values": [1]}}]}
+        return model_mod.from_dict(doc, str(tmp_path / "model.json"))
+
+    assert model("float16", "float32").tensors["x"].dtype == "float16"
+    with pytest.raises(SkError, match=r"bind\.x: binary variant 0 \(Op_f16\) of k takes float16 for parameter 'x' "
+                                      r"\(its 'x'\); tensor x is float32"):
+        model("float32", "float32")
+    with pytest.raises(SkError, match=r"bind\.y: .*takes float32 for parameter 'y'.*tensor y is float16"):
+        model("float16", "float16")
 
 
 @needs_host_tools

@@ -132,9 +132,13 @@ def test_random_initial_values_lie_in_the_documented_ranges(dtype):
     code, size = model.DTYPES[dtype]
     t = model.Tensor("t", dtype, (4096,), "random")
     values = struct.unpack(f"<4096{code}", t.initial_bytes(seed=0))
-    if code in "fe":
+    if code in "fed":
         lo, hi = -4.0, 4.0
         assert "[-4, 4]" in datafile.INIT_VALUES["random"]
+    elif dtype == "bool":
+        assert "bool 0 or 1" in datafile.INIT_VALUES["random"]
+        assert set(values) == {0, 1}
+        return
     elif code.isupper():
         lo, hi = 0, 100
         assert "unsigned integers uniform in [0, 100]" in datafile.INIT_VALUES["random"]

@@ -142,6 +142,32 @@ def test_unresolved_symbol_names_the_object_and_symbol_and_writes_nothing(tmp_pa
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".sk-")]
 
 
+def test_unresolved_symbol_comes_before_long_object_names(tmp_path):
+    """Each split copy of a sub-kernel is a member named after a long Bazel path: the message names the
+    symbol first and each object once, so the part kept when it is cut for length still has them."""
+    a, _ = build_sub(tmp_path, "helper_a.cpp", "kern_a", block_dim=8)
+    entry = compile_entry(tmp_path, "fused_mix_aiv", "kern_a_middle(0); not_defined_anywhere(1);")
+    long = "bazel-out/k8-fastbuild/bin/" + "very_long_package_path/" * 30 + "fused_mix_aiv.o"
+    inputs = [link.LinkInput(f"{long}(m{i}.o)", str(entry), entry_symbol="fused_mix_aiv") for i in range(1)]
+    inputs.append(link.LinkInput(f"{a}(kern_a.o)", str(a), "kern_a.o"))
+    with pytest.raises(SkError) as err:
+        link.link(tools(), inputs, entry_symbols=["fused_mix_aiv"], out_obj=str(tmp_path / "o.o"),
+                  allowed_undefined={"get_para_base"}, allow_prefixes=("sk_twin_trace",))
+    assert str(err.value).index("not_defined_anywhere") < 100
+
+
+def test_the_c_math_library_and_the_heap_are_the_twins(tmp_path):
+    """Device code calls scalar sqrt/exp (CANN's norms: `1 / sqrt(mean + eps)`); the twin takes them from libm,
+    and its own API headers' std::vector scratch (SoftMax) from the C++ runtime."""
+    a, _ = build_sub(tmp_path, "helper_a.cpp", "kern_a", block_dim=8)
+    entry = compile_entry(tmp_path, "fused_mix_aiv", "kern_a_middle(0); sqrt(2); expf(1); _Znwm(8); _ZdlPvm(0);")
+    inputs = [link.LinkInput("entry", str(entry), entry_symbol="fused_mix_aiv"),
+              link.LinkInput(f"{a}(kern_a.o)", str(a), "kern_a.o")]
+    result = link.link(tools(), inputs, entry_symbols=["fused_mix_aiv"], out_obj=str(tmp_path / "o.o"),
+                       allowed_undefined={"get_para_base"}, allow_prefixes=("sk_twin_",))
+    assert {"sqrt", "expf", "_Znwm", "_ZdlPvm"} <= set(result.undefined)
+
+
 def test_missing_entry_symbol_is_reported(tmp_path):
     a, _ = build_sub(tmp_path, "helper_a.cpp", "kern_a", block_dim=8)
     entry = compile_entry(tmp_path, "fused_mix_aiv", "kern_a_middle(0);")

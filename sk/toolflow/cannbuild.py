@@ -28,8 +28,10 @@ from sk.toolflow import toolargv
 # What BUILD says of one instance: the template kernel's function, the binary config and the
 # variant in it (op_list index or bin_filename; None: no config, no dtype defines), the
 # combination ("" or "name=value,…"; "" with one selected combination takes it) and the entry's
-# parameters in signature order.
-CannInstance = namedtuple("CannInstance", "kernel config variant combination params")
+# parameters in signature order. prelude: the kernel-side tiling structs the op build generates from
+# the op's op_host/ (sk.twin.opsrc.staged_prelude's text; "" for none), which the twin's GET_TILING_DATA
+# needs in front of the kernel (the CANN toolchain's own headers take the ADK's generated one).
+CannInstance = namedtuple("CannInstance", "kernel config variant combination params prelude", defaults=("",))
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -57,20 +59,41 @@ def read_template_args(tools: toolargv.Tools, src: str, work: str, *, arch, defi
                                     include_dirs=include_dirs, extra=extra)
     run_tool(argv, step="preprocessing the kernel for its template arguments (-DASCENDC_TPL_PRE)", where=src)
     with open(text_path, encoding="utf-8", errors="replace") as f:
-        return cannop.parse_template_args(f.read(), src), argv
+        text = f.read()
+    return cannop.parse_template_args(text, src), cannop.tiling_key_branches(text), argv
 
 
 _fmt = cannop.format_args
 
 
-def pick_instance(tpl, combination: str, where: str, variant=None):
+def _plain_key(combination: str, where: str, branches) -> int:
+    """The tiling key of a kernel without template arguments: `tiling_key=<k>` or none (key 0), checked against
+    the keys its TILING_KEY_IS/TILING_KEY_LIST branches name (branches: tiling_key_branches'; None: unknown)."""
+    listed = ("name one of " + ", ".join(f"{cannop.TILING_KEY_ARG}={k}" for k in branches)) if branches else ""
+    args = cannop.parse_combination(combination, where) if combination else {}
+    if set(args) - {cannop.TILING_KEY_ARG}:
+        raise SkError("the kernel declares no ASCENDC_TPL_ARGS_DECL, so it takes no template arguments",
+                      where=where, value=combination,
+                      allowed=(f"{listed} (the TILING_KEY_IS keys it branches on)" if listed else
+                               f"{cannop.TILING_KEY_ARG}=<k> for a TILING_KEY_IS(k) branch, or leave the combination out"))
+    key = args.get(cannop.TILING_KEY_ARG, 0)
+    if key < 0:
+        raise SkError("a tiling key is an integer >= 0", where=where, value=combination, allowed=listed or None)
+    if branches and key not in branches:
+        # Key 0 selects no branch: the kernel would run and write nothing (the ADK never builds that binary).
+        what = "names no tiling key" if not args else "names a key no TILING_KEY_IS branch of the kernel takes"
+        raise SkError(f"the kernel branches on TILING_KEY_IS and the combination {what}", where=where,
+                      value=combination or "(none)", allowed=listed)
+    return key
+
+
+def pick_instance(tpl, combination: str, where: str, variant=None, branches=()):
     """(key, args) of the combination BUILD names, checked against DECL and SEL. A DATATYPE argument
-    declared with ASCENDC_TPL_INPUT(i) takes the variant's dtype of input i unless BUILD names it."""
+    declared with ASCENDC_TPL_INPUT(i) takes the variant's dtype of input i unless BUILD names it.
+    A kernel without template arguments takes `tiling_key=<k>`, one of the keys its TILING_KEY_IS
+    branches name (branches)."""
     if tpl is None:
-        if combination:
-            raise SkError("the kernel declares no ASCENDC_TPL_ARGS_DECL, so it takes no template arguments",
-                          where=where, value=combination, allowed="leave the combination out")
-        return 0, {}
+        return _plain_key(combination, where, branches), {}
     bound = cannop.bound_args(tpl.decls, variant)
     selected = [s for s in (cannop.selected_instances(tpl) if tpl.selections else [])
                 if all(dict(s.args)[k] == v for k, v in bound.items())]
@@ -95,8 +118,9 @@ def pick_instance(tpl, combination: str, where: str, variant=None):
     return key, args
 
 
-def entry_source(src: str, inst: CannInstance, entry: str, tpl, args: dict, key: int) -> str:
-    """The generated per-key entry (the ADK's generated kernel file, reduced to what a sub-kernel needs)."""
+def entry_source(src: str, inst: CannInstance, entry: str, tpl, args: dict, key: int, prelude: str = "") -> str:
+    """The generated per-key entry (the ADK's generated kernel file, reduced to what a sub-kernel needs),
+    after the tiling prelude (the op's host tiling structs) when one is given."""
     for name, what in ((inst.kernel, "kernel function"), (entry, "entry")):
         if not _IDENT.match(name or ""):
             raise SkError(f"the {what} must be a C identifier", where="--cann-kernel/--entry", value=name)
@@ -105,6 +129,7 @@ def entry_source(src: str, inst: CannInstance, entry: str, tpl, args: dict, key:
     tparams = cannop.template_param_text(tpl.decls, args) if tpl else ""
     lines = [
         f"// Generated by sk: the entry of {inst.kernel} for tiling key {key} (docs/cann-ops.md).",
+        *[line for line in prelude.splitlines() if line.strip() != "#pragma once"],
         "#undef __global__",
         "#define __global__ inline",
         f'#include "{src}"',
@@ -143,9 +168,11 @@ def prepare(tools: toolargv.Tools, src: str, inst: CannInstance, entry: str, wor
         raise SkError("a CANN operator instance needs its entry name", where="--entry")
     variant = variant_of(inst)
     vdefs = op_options(tools, variant)
-    tpl, argv = read_template_args(tools, src, work, arch=arch, defines=vdefs, include_dirs=include_dirs, extra=extra)
-    key, args = pick_instance(tpl, inst.combination, f"{src}: --tpl-args", variant)
-    return entry_source(src, inst, entry, tpl, args, key), [*vdefs, cannop.TPL_KERNEL_DEFINE], key, argv
+    tpl, branches, argv = read_template_args(tools, src, work, arch=arch, defines=vdefs, include_dirs=include_dirs,
+                                             extra=extra)
+    key, args = pick_instance(tpl, inst.combination, f"{src}: --tpl-args", variant, branches)
+    prelude = inst.prelude if tools.flavor != toolargv.CANN else ""
+    return entry_source(src, inst, entry, tpl, args, key, prelude), [*vdefs, cannop.TPL_KERNEL_DEFINE], key, argv
 
 
 def stage_ops(op_dirs, dest: str) -> str:
@@ -186,9 +213,10 @@ def list_instances(tools: toolargv.Tools, op_dir: str, *, neighbours=(), soc: st
         src = os.path.join(staged, kernel_src or f"{op}.cpp")
         if not os.path.isfile(src):
             raise SkError("the op's kernel source is not in op_kernel/", where=src, allowed="give --kernel-src")
-        tpl, _ = read_template_args(tools, src, work, arch="cube" if tools.flavor == toolargv.CANN else None,
-                                    defines=op_options(tools, variants[0] if variants else None),
-                                    include_dirs=include_dirs, extra=extra)
+        tpl, branches, _ = read_template_args(tools, src, work,
+                                              arch="cube" if tools.flavor == toolargv.CANN else None,
+                                              defines=op_options(tools, variants[0] if variants else None),
+                                              include_dirs=include_dirs, extra=extra)
     if variants:
         lines.append("variants = {")
         taken: dict = {}
@@ -196,8 +224,17 @@ def list_instances(tools: toolargv.Tools, op_dir: str, *, neighbours=(), soc: st
             desc = ", ".join(f"{p.name} {p.dtype}" for p in v.inputs + v.outputs if p is not None)
             lines.append(f'    "{_variant_name(v, taken)}": "{v.index}",  # {v.bin_filename}: {desc}')
         lines.append("},")
-    if tpl is None:
-        lines.append("# no ASCENDC_TPL_ARGS_DECL: no combinations")
+    if tpl is None and branches:
+        lines.append(f"# no ASCENDC_TPL_ARGS_DECL; the kernel branches on TILING_KEY_IS {', '.join(map(str, branches))}"
+                     " (variant 0), one binary each:")
+        lines.append("combinations = {")
+        for k in branches:
+            lines.append(f'    "k{k}": "{cannop.TILING_KEY_ARG}={k}",')
+        lines.append("},")
+    elif tpl is None:
+        lines.append("# no ASCENDC_TPL_ARGS_DECL: no combinations" if branches is not None else
+                     f"# no ASCENDC_TPL_ARGS_DECL; the kernel's TILING_KEY_IS keys are not integer literals: "
+                     f'name each as "{cannop.TILING_KEY_ARG}=<k>"')
     else:
         bound = cannop.bound_args(tpl.decls, variants[0] if variants else None)
         inst = [i for i in (cannop.selected_instances(tpl) if tpl.selections else [])

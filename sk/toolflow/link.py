@@ -46,7 +46,17 @@ HOST_ALWAYS_ALLOWED = frozenset({
     "__cxa_guard_acquire", "__cxa_guard_release", "__cxa_guard_abort", "__cxa_atexit",
     "__cxa_pure_virtual", "__gxx_personality_v0", "_Unwind_Resume",
     "__assert_fail", "printf", "fprintf", "puts", "stderr",
-})
+    # The C++ heap: the twin's own API headers hold per-row scratch in std::vector (SoftMax, Sum, ...).
+    "_Znwm", "_Znam", "_ZdlPv", "_ZdlPvm", "_ZdaPv", "_ZdaPvm", "_ZSt17__throw_bad_allocv",
+    "_ZSt20__throw_length_errorPKc", "_ZSt28__throw_bad_array_new_lengthv",
+}) | frozenset(
+    # The C math library: device code calls scalar sqrt/exp/... (`1 / sqrt(mean + eps)` in CANN's
+    # norms), which the device compiler provides and the twin's process has from libm.
+    f"{name}{suffix}" for name in ("sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow",
+                                   "fabs", "floor", "ceil", "round", "trunc", "rint", "nearbyint", "fmod",
+                                   "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+                                   "erf", "erfc", "cbrt", "hypot", "fmax", "fmin", "lround", "llround")
+    for suffix in ("", "f"))
 
 # Tuples, not dataclasses: importing dataclasses alone took 10 ms of `sk link`.
 LinkResult = namedtuple("LinkResult", "sha256 defined_globals undefined input_count")
@@ -240,8 +250,11 @@ def _verify(info, out_obj, expected, inputs, paths, cache, allowed_undefined, al
             data = cache.get(item) if p == item.path and item.member else None
             if any(u.name == sym for u in objfacts.read_object(p, data=data).undefined()):
                 users.append(item.label)
-        raise SkError("the linked SuperKernel references a symbol nothing defines",
-                      where=f"{', '.join(users) or out_obj}: {sym}",
+        # The symbol first and each sub-kernel once: a message cut for length must still name them.
+        users = list(dict.fromkeys(os.path.basename(u.split("(")[0]) for u in users))
+        raise SkError(f"the linked SuperKernel references a symbol nothing defines: {sym}",
+                      where=", ".join(users[:3]) + (f" and {len(users) - 3} more" if len(users) > 3 else "")
+                      if users else out_obj,
                       value=bad[:10] if len(bad) > 1 else None,
                       allowed="a sub-kernel may only call functions it defines itself or the runtime provides; "
                               "link the missing code into the sub-kernel's source")

@@ -73,11 +73,11 @@ DATA_FILE = (
 
 # What each `init` value fills a tensor with (sk.twin.model.Tensor.initial_bytes).
 INIT_VALUES = {
-    "random": "seeded per tensor name (adding a tensor changes no other): float32 and float16 uniform in "
-              "[-4, 4] (float16 rounded to nearest); signed integers uniform in [-100, 100]; unsigned "
-              "integers uniform in [0, 100]",
-    "zeros": "every element 0",
-    "ones": "every element 1",
+    "random": "seeded per tensor name (adding a tensor changes no other): float32, float16 and float64 uniform "
+              "in [-4, 4] (float16 rounded to nearest); signed integers uniform in [-100, 100]; unsigned "
+              "integers uniform in [0, 100]; bool 0 or 1",
+    "zeros": "every element 0 (bool: false)",
+    "ones": "every element 1 (bool: true)",
 }
 
 

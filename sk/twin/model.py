@@ -54,14 +54,17 @@ from sk.base.errors import SkError
 from sk.twin import datafile
 
 # dtype -> (struct code, bytes)
+# bool is its byte (0 or 1; compared as the byte, so a kernel that writes 2 for true is caught), as
+# CANN's bool masks (ScaledMaskedSoftmaxV2's) and numpy's .npy hold it.
 DTYPES = {
     "float32": ("f", 4), "float16": ("e", 2), "int8": ("b", 1), "uint8": ("B", 1), "int16": ("h", 2),
-    "int32": ("i", 4), "uint32": ("I", 4), "int64": ("q", 8),
+    "int32": ("i", 4), "uint32": ("I", 4), "int64": ("q", 8), "uint16": ("H", 2), "uint64": ("Q", 8),
+    "float64": ("d", 8), "bool": ("B", 1),
 }
 INITS = ("random", "zeros", "ones")
 
 # (rtol, atol) per dtype for `expected`: floating types within their precision, integers exact.
-DEFAULT_TOLERANCES = {"float32": (1e-4, 1e-5), "float16": (1e-3, 1e-3)}
+DEFAULT_TOLERANCES = {"float32": (1e-4, 1e-5), "float16": (1e-3, 1e-3), "float64": (1e-9, 1e-12)}
 EXACT = (0.0, 0.0)
 # A tensor file larger than this is refused before reading (the twin's buffers are capped below it).
 MAX_TENSOR_FILE_BYTES = (1 << 30) + (1 << 16)
@@ -111,8 +114,10 @@ class Tensor:
             return struct.pack(f"<{count}{code}", *([1] * count))
         # Seeded per tensor name, so adding a tensor does not change the others.
         rng = random.Random((seed << 32) ^ zlib.crc32(self.name.encode()))
-        if code in "fe":
+        if code in "fed":
             values = [rng.uniform(-4.0, 4.0) for _ in range(count)]
+        elif self.dtype == "bool":
+            values = [rng.randint(0, 1) for _ in range(count)]
         else:
             bits = DTYPES[self.dtype][1] * 8
             lo, hi = (0, 2 ** bits - 1) if code.isupper() else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
@@ -422,6 +427,7 @@ def from_dict(doc, path: str, need_sources: bool = True, task_where=None) -> Mod
         if missing:
             raise _err("parameter is not bound to a tensor", f"{where}.bind.{missing[0]}",
                        allowed="bind every input and output (and the output-shape tensor)")
+        _check_variant_dtypes(kernel, bind, tensors, where)
         ws = o.get("workspace_bytes", DEFAULT_WORKSPACE_BYTES if kernel.workspace else 0)
         ws = _pos_int(ws, f"{where}.workspace_bytes", minimum=0, ctype=numbers.UINT64)
         if ws > MAX_BUFFER_BYTES:
@@ -470,6 +476,29 @@ def from_dict(doc, path: str, need_sources: bool = True, task_where=None) -> Mod
 
 
 _SINK_FIELDS = ("tiling_keys", "tiling_func", "tiling_srcs", "tiling_bytes")
+def _check_variant_dtypes(kernel: "Kernel", bind: dict, tensors: dict, where: str) -> None:
+    """A CANN operator instance reads and writes its tensors as its binary variant's dtypes (the
+    -DDTYPE_<P> it is compiled with): a tensor of another dtype would be read as the wrong type without
+    a word, so it is refused. Parameters match the variant's by position (inputs, then outputs); an
+    absent optional one, a dynamic (list) one and a dtype the data file has no name for are not checked."""
+    if not kernel.cann_kernel or not kernel.binary_config or not os.path.isfile(kernel.binary_config):
+        return
+    from sk.engine import cannop
+
+    variant = cannop.find_variant(cannop.load_binary_config(kernel.binary_config), kernel.variant or "0",
+                                  kernel.binary_config)
+    for names, params in ((kernel.inputs, variant.inputs), (kernel.outputs, variant.outputs)):
+        for name, p in zip(names, params):
+            if p is None or p.dynamic or p.dtype not in DTYPES or name not in bind:
+                continue
+            t = tensors[bind[name]]
+            if t.dtype != p.dtype:
+                raise _err(f"binary variant {variant.index} ({variant.bin_filename}) of {kernel.key} takes "
+                           f"{p.dtype} for parameter '{name}' (its '{p.name}'); tensor {t.name} is {t.dtype}",
+                           f"{where}.bind.{name}", t.name,
+                           f"a {p.dtype} tensor, or the sk_cann_op variant whose '{p.name}' is {t.dtype}")
+
+
 # A CANN-style operator instance's fields (what sk_cann_op / sk_sub_kernel's cann_kernel say).
 CANN_FIELDS = ("cann_kernel", "binary_config", "variant", "tpl_args")
 

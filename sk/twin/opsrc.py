@@ -318,3 +318,28 @@ def tiling_prelude(op: Operator, registry=None) -> str:
     for key in sorted(keyed):
         lines.append(f"template <> struct sk_twin::OpTilingForKey<{key}UL> {{ using type = {keyed[key]}; }};")
     return "\n".join(lines) + "\n"
+
+
+# sk_cann_op stages each op folder's op_kernel/ as `<stage>/<op>/` (what kernels include) and the op
+# folders themselves, op_kernel/ and op_host/, as `<stage>/_sk_ops/<op>/` (rules/private/cann_op.bzl),
+# so the prelude the op build would generate can be made from the staged files.
+STAGED_OPS = "_sk_ops"
+
+
+def staged_prelude(kernel_src: str, binary_config: str | None = None) -> str:
+    """The tiling prelude (tiling_prelude's) of the op whose staged kernel source is kernel_src, from the
+    op folders staged beside it (STAGED_OPS), or "" when the kernel is not staged that way or the op's
+    op_host/ defines no tiling struct."""
+    here = Path(os.path.abspath(kernel_src)).parent
+    for folder in (here, *here.parents)[:4]:  # the kernel source sits at most a few folders into op_kernel/
+        ops = folder.parent / STAGED_OPS
+        if (ops / folder.name / "op_host").is_dir():
+            op = Operator(folder.name, ops / folder.name, Path(kernel_src),
+                          (binary_config,) if binary_config else ())
+            text = tiling_prelude(op, tiling_registry(ops))
+            return text if _BLOCK.search("\n".join(_read(p) for p in _host_files(op, None))) else ""
+    return ""
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")

@@ -111,8 +111,10 @@ def cann_instance(k: model_mod.Kernel):
     if not k.cann_kernel:
         return None
     from sk.toolflow.cannbuild import CannInstance
+    from sk.twin.opsrc import staged_prelude
 
-    return CannInstance(k.cann_kernel, k.binary_config or None, k.variant or "0", k.tpl_args, tuple(k.params))
+    return CannInstance(k.cann_kernel, k.binary_config or None, k.variant or "0", k.tpl_args, tuple(k.params),
+                        staged_prelude(k.src, k.binary_config or None))
 
 
 def build_tiling_function(compiler: str, k: model_mod.Kernel, out: str, extra_flags=(), linker: str | None = None) -> str:

@@ -53,15 +53,21 @@ def test_wrong_reference_names_tensor_and_index(tmp_path):
     assert (tmp_path / "sk_outputs" / "compare_wrong_reference" / "fused" / "r.npy").exists()
 
 
-def test_model_file_rebuilds_the_cann_ops(tmp_path):
+@pytest.mark.parametrize("model, outputs", [
+    ("compare", ["e.npy", "e2.npy", "h.npy", "r.npy", "s.npy"]),
+    # keyed_scale: TILING_KEY_IS keys named as tiling_key=<k>, its tiling struct from the staged op_host/.
+    ("keyed_compare", ["k.npy", "k16.npy"]),
+])
+def test_model_file_rebuilds_the_cann_ops(tmp_path, model, outputs):
     """The self-contained model file of //examples/cann_ops:compare (output group `model`) names the
     CANN-style instances (cann_kernel, binary_config, variant, tpl_args): `sk run --model` builds them
     from the staged sources itself and meets the references."""
     from sk.tests.harness import bazel_model, run_sk
 
-    path = bazel_model(os.path.join("examples", "cann_ops", "_sk_model", "compare", "model.json"))
+    path = bazel_model(os.path.join("examples", "cann_ops", "_sk_model", model, "model.json"))
     res = run_sk("run", "--model", path, "--repeat", "1", "--build-dir", tmp_path / "build",
                  "--prof-dir", tmp_path / "prof", "--outputs-dir", tmp_path / "out", cwd=REPO, timeout=900)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    assert "references: 5 of 5 tensors match their expected files in both runs" in res.stdout
-    assert sorted(os.listdir(tmp_path / "out" / "separate")) == ["e.npy", "e2.npy", "h.npy", "r.npy", "s.npy"]
+    n = len(outputs)
+    assert f"references: {n} of {n} tensors match their expected files in both runs" in res.stdout
+    assert sorted(os.listdir(tmp_path / "out" / "separate")) == outputs

@@ -115,7 +115,10 @@ def _cann_instance(args):
     if args.variant and not args.binary_config:
         raise SkError("a variant is one of a binary config's", where="--variant", value=args.variant,
                       allowed="give --binary-config too")
-    return CannInstance(args.cann_kernel, args.binary_config, args.variant, args.tpl_args, tuple(args.param))
+    from sk.twin.opsrc import staged_prelude
+
+    return CannInstance(args.cann_kernel, args.binary_config, args.variant, args.tpl_args, tuple(args.param),
+                        staged_prelude(args.src, args.binary_config))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -38,8 +38,16 @@
 #ifndef TILING_KEY_VAR
 #define TILING_KEY_VAR 0UL
 #endif
+#if defined(ASCENDC_TPL_PRE)
+// The -E pass sk runs over a CANN operator's kernel (sk.toolflow.cannbuild) reads the keys a kernel
+// without template arguments branches on from these markers, as the ADK reads them to compile one
+// binary per key; the text is never compiled.
+#define TILING_KEY_IS(k) (@@SK_TILING_KEY_IS@@(k))
+#define TILING_KEY_LIST(...) (@@SK_TILING_KEY_LIST@@(__VA_ARGS__))
+#else
 #define TILING_KEY_IS(k) (TILING_KEY_VAR == (k))
 #define TILING_KEY_LIST(...) (::sk_twin::TilingKeyIn(TILING_KEY_VAR, {__VA_ARGS__}))
+#endif
 
 #define BEGIN_TILING_DATA_DEF(name) \
   _Pragma("pack(push, 8)") struct name {
@@ -93,8 +101,9 @@ struct OpTiling {
                                          typename OpTilingDefault<static_cast<int>(Key & 0)>::type, keyed>::type;
   static_assert(!std::is_same<type, NoOpTiling>::value,
                 "GET_TILING_DATA(t, tiling) names no struct: the CPU twin takes the op's registered tiling struct "
-                "(REGISTER_TILING_DATA_CLASS in op_host) from the prelude `python -m sk twin survey` generates; "
-                "compile with it (-include), or use GET_TILING_DATA_WITH_STRUCT(Struct, t, tiling)");
+                "(REGISTER_TILING_DATA_CLASS in op_host) from the prelude sk generates from the op's op_host/ (sk_cann_op "
+                "and `python -m sk twin survey` do; by hand: -include it), or use "
+                "GET_TILING_DATA_WITH_STRUCT(Struct, t, tiling)");
 };
 
 // GET_TILING_DATA's struct: REGISTER_TILING_DEFAULT's in scope, else the op's registered one.
