@@ -575,6 +575,7 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_data_format.h"
 // The quantisation high-level API (AscendDequant) and the cube's quantising Fixpipe forms.
 #include "sk_twin_quant.h"
+#include "sk_twin_fixpipe.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

@@ -22,6 +22,30 @@ void sk_twin_ascend_dequant(const SkTwinLocalRef* dst, uint32_t dst_dtype, const
                             const SkTwinLocalRef* tmp, uint32_t form, uint32_t m, uint32_t n, uint32_t cal,
                             uint64_t count, uint32_t single_row);
 
+/* One move out of L0C (src/cube.cc): Fixpipe and DataCopy(L0C->GM/L1). Exactly one of gm and l1 is the
+ * destination. nz2nd: ND rows of dst_stride elements (nd_num matrices, src_nd_stride * 1024 bytes apart in L0C,
+ * dst_nd_stride elements apart in dst); otherwise NZ, Z columns dst_stride * 32 bytes apart. quant: QuantMode_t;
+ * deq_scalar for DEQF16 (its float in the low 32 bits, 19 bits of it used); quant_tensor (uint64_t in L1) for
+ * VDEQF16. api names the call in messages ("Fixpipe", "DataCopy"). */
+typedef struct SkTwinFixpipe {
+  const char* api;
+  const SkTwinGlobalRef* gm;
+  const SkTwinLocalRef* l1;
+  const SkTwinLocalRef* src;
+  const SkTwinLocalRef* quant_tensor;
+  uint32_t src_dtype, dst_dtype;
+  uint32_t n, m, src_stride, dst_stride, quant, relu, channel_split, nz2nd;
+  uint32_t nd_num, src_nd_stride, dst_nd_stride;
+  uint64_t deq_scalar;
+} SkTwinFixpipe;
+void sk_twin_cube_fixpipe_move(const SkTwinFixpipe* f);
+
+/* The fixpipe registers DataCopy(L0C->...) reads: SetFixpipeNz2ndFlag's ND layout and SetFixpipePreQuantFlag's
+ * scalar; sk_twin_cube_fixpipe_regs returns them (nd[3] = ndNum, srcNdStride, dstNdStride). */
+void sk_twin_cube_set_nz2nd(uint32_t nd_num, uint32_t src_nd_stride, uint32_t dst_nd_stride);
+void sk_twin_cube_set_pre_quant(uint64_t scalar);
+void sk_twin_cube_fixpipe_regs(uint32_t* nd, uint64_t* scalar);
+
 #ifdef __cplusplus
 }
 #endif
