@@ -1,0 +1,230 @@
+// The ways out of L0C (sk_twin_fixpipe.h) on an int8_t matmul done by hand (DataCopy ND2NZ, LoadData, Mmad),
+// against references worked out here: C by plain integer loops (B given transposed, rows of k), DEQF16 and
+// VDEQF16 results as the exact product with the 19-bit scale rounded once to half by a search over encodings
+// (ascendc_util.h RefHalf), the NZ destination layout (Z columns dstStride 32-byte blocks apart) and the ND
+// layout of SetFixpipeNz2ndFlag (ndNum matrices) computed from their documented formulas; and the rules named.
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ascendc_util.h"
+
+using namespace AscendC;
+using ascendc_test::RefHalf;
+
+namespace {
+
+constexpr int kM = 20, kN = 32, kK = 64;  // m not a multiple of 16; two Z columns; two 32-byte k blocks
+constexpr int kM16 = 32, kM1 = 2, kN1 = 2, kK1 = 2;
+
+std::vector<int8_t> A() {
+  std::vector<int8_t> a(kM * kK);
+  for (int i = 0; i < kM * kK; ++i) a[i] = static_cast<int8_t>((i * 37 + 11) % 255 - 127);
+  return a;
+}
+std::vector<int8_t> Bt() {  // B transposed: n rows of k
+  std::vector<int8_t> b(kN * kK);
+  for (int i = 0; i < kN * kK; ++i) b[i] = static_cast<int8_t>((i * 53 + 5) % 251 - 125);
+  return b;
+}
+// C = A * B by dot products, summed from the last k down (integers: any order is exact).
+std::vector<int64_t> RefC() {
+  const std::vector<int8_t> a = A(), b = Bt();
+  std::vector<int64_t> c(kM * kN);
+  for (int i = 0; i < kM; ++i) {
+    for (int j = 0; j < kN; ++j) {
+      int64_t s = 0;
+      for (int q = kK - 1; q >= 0; --q) s += int64_t{a[i * kK + q]} * b[j * kK + q];
+      c[i * kN + j] = s;
+    }
+  }
+  return c;
+}
+
+void RunAic(twin_test::Run* run, const char* name, std::function<void()> body) {
+  ascendc_test::Body() = std::move(body);
+  twin_test::Launch(run, name, ascendc_test::BodyEntry, {1, 1, 0}, {0}, 3000);
+}
+
+// Runs `out(l0c, pipe)` after C = A * B (int32_t) is in L0C.
+void WithC(const char* name, const std::function<void(LocalTensor<int32_t>&, TPipe&)>& out, bool expect_ok = true,
+           std::string* error = nullptr) {
+  static std::vector<int8_t> a, b;
+  a = A();
+  b = Bt();
+  twin_test::Run run;
+  RunAic(&run, name, [&] {
+    TPipe pipe;
+    TBuf<TPosition::A1> la1;
+    TBuf<TPosition::B1> lb1;
+    TBuf<TPosition::A2> la2;
+    TBuf<TPosition::B2> lb2;
+    TBuf<TPosition::CO1> lc;
+    pipe.InitBuffer(la1, kM16 * kK);
+    pipe.InitBuffer(lb1, kN * kK);
+    pipe.InitBuffer(la2, kM16 * kK);
+    pipe.InitBuffer(lb2, kN * kK);
+    pipe.InitBuffer(lc, kM16 * kN * 4);
+    GlobalTensor<int8_t> ga, gb;
+    ga.SetGlobalBuffer(a.data(), a.size());
+    gb.SetGlobalBuffer(b.data(), b.size());
+    LocalTensor<int8_t> a1 = la1.Get<int8_t>(), b1 = lb1.Get<int8_t>(), a2 = la2.Get<int8_t>(), b2 = lb2.Get<int8_t>();
+    DataCopy(a1, ga, Nd2NzParams(1, kM, kK, 0, kK, kM16, 1, 0));  // fractal (mb, kb) at kb * kM1 + mb
+    DataCopy(b1, gb, Nd2NzParams(1, kN, kK, 0, kK, kN, 1, 0));    // fractal (nb, kb) at kb * kN1 + nb: L0B's order
+    for (int mb = 0; mb < kM1; ++mb) LoadData(a2[mb * kK1 * 512], a1, LoadData2DParams(mb, kK1, kM1, 0, 0, false, 0));
+    LoadData(b2, b1, LoadData2DParams(0, kK1 * kN1, 1, 0, 0, false, 0));
+    LocalTensor<int32_t> c = lc.Get<int32_t>();
+    MmadParams mp;
+    mp.m = kM;
+    mp.n = kN;
+    mp.k = kK;
+    Mmad(c, a2, b2, mp);
+    out(c, pipe);
+  });
+  if (expect_ok) {
+    CHECK_OK(run);
+  } else {
+    CHECK_EQ(run.status, SK_TWIN_KERNEL_ERROR);
+    *error = run.error();
+  }
+}
+
+float Masked19(uint64_t word) {  // the scale the fixpipe uses: the low word's upper 19 bits
+  const uint32_t bits = static_cast<uint32_t>(word) & 0xFFFFE000u;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint64_t DeqWord(float scale, uint32_t low_noise) {  // as SetQuantScalar's documentation builds it, plus noise
+  uint32_t bits;
+  std::memcpy(&bits, &scale, 4);
+  return (uint64_t{1} << 46) | bits | low_noise;
+}
+
+TWIN_TEST(fixpipe_deqf16_scales_int32_to_half_by_the_19_bit_scalar) {
+  static std::vector<uint16_t> out(kM * kN, 0xffff);
+  const float scale = 0.0234375f;  // 1.5 * 2^-6: exact in 19 bits
+  WithC("deqf16", [&](LocalTensor<int32_t>& c, TPipe&) {
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(reinterpret_cast<half*>(out.data()), out.size());
+    FixpipeParamsV220 fp(kN, kM, kM16, kN, false);
+    fp.quantPre = QuantMode_t::DEQF16;
+    fp.deqScalar = DeqWord(scale, 0x1fffu);  // the low 13 bits are not part of the scale
+    Fixpipe(g, c, fp);
+  });
+  const std::vector<int64_t> c = RefC();
+  for (int i = 0; i < kM * kN; ++i) CHECK_EQ(out[i], RefHalf(static_cast<double>(c[i]) * 0.0234375));
+}
+
+TWIN_TEST(fixpipe_vdeqf16_to_nz_takes_each_columns_scale_from_l1) {
+  static std::vector<uint64_t> scales(kN);
+  for (int j = 0; j < kN; ++j) scales[j] = DeqWord(0.001f * static_cast<float>(j + 1) - 0.013f, 0);
+  constexpr int kDstStride = kM16 + 2;  // 32-byte blocks between Z columns: two blocks of gap
+  static std::vector<uint16_t> out(kN1 * kDstStride * 16, 0xffff);
+  WithC("vdeqf16_nz", [&](LocalTensor<int32_t>& c, TPipe& pipe) {
+    TBuf<TPosition::C1> lq;
+    pipe.InitBuffer(lq, kN * 8);
+    GlobalTensor<uint64_t> gq;
+    gq.SetGlobalBuffer(scales.data(), scales.size());
+    LocalTensor<uint64_t> q = lq.Get<uint64_t>();
+    DataCopy(q, gq, kN);
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(reinterpret_cast<half*>(out.data()), out.size());
+    FixpipeParamsV220 fp(kN, kM, kM16, kDstStride, false);
+    fp.quantPre = QuantMode_t::VDEQF16;
+    Fixpipe<half, int32_t, CFG_NZ>(g, c, q, fp);
+  });
+  const std::vector<int64_t> c = RefC();
+  std::vector<bool> written(out.size(), false);
+  for (int i = 0; i < kM; ++i) {
+    for (int j = 0; j < kN; ++j) {
+      const size_t at = (j / 16) * kDstStride * 16 + i * 16 + j % 16;  // in half elements (32 bytes = 16)
+      CHECK_EQ(out[at], RefHalf(static_cast<double>(c[i * kN + j]) * Masked19(scales[j])));
+      written[at] = true;
+    }
+  }
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (!written[k]) CHECK_EQ(out[k], 0xffff);  // rows past mSize and the gap stay
+  }
+}
+
+TWIN_TEST(datacopy_from_l0c_reads_the_nz2nd_registers) {
+  // Each Z column (16 columns of C) as one of ndNum = 2 ND matrices: srcNdStride = kM16 * 16 * 4 / 1024 = 2,
+  // matrix i at i * dstNdStride elements.
+  constexpr int kDstNd = kM * 16 + 8;
+  static std::vector<int32_t> out(2 * kDstNd, -1);
+  WithC("nz2nd_flag", [&](LocalTensor<int32_t>& c, TPipe&) {
+    GlobalTensor<int32_t> g;
+    g.SetGlobalBuffer(out.data(), out.size());
+    SetFixpipeNz2ndFlag(2, 2, kDstNd);
+    DataCopyCO12DstParams p(16, kM, 16, kM16, QuantMode_t::NoQuant, 0, false, true);
+    p.unitFlag = UFMode3;
+    DataCopy(g, c, p);
+  });
+  const std::vector<int64_t> c = RefC();
+  for (int i = 0; i < 2; ++i) {
+    for (int r = 0; r < kM; ++r) {
+      for (int col = 0; col < 16; ++col) CHECK_EQ(int64_t{out[i * kDstNd + r * 16 + col]}, c[r * kN + i * 16 + col]);
+    }
+    for (int gap = kM * 16; gap < kDstNd; ++gap) CHECK_EQ(out[i * kDstNd + gap], -1);
+  }
+}
+
+TWIN_TEST(datacopy_from_l0c_to_l1_writes_nz_with_the_pre_quant_scalar) {
+  // DEQF16 through SetFixpipePreQuantFlag, NZ into L1, then L1 back to GM as plain bytes.
+  static std::vector<uint16_t> out(kN1 * kM16 * 16, 0xffff);
+  const float scale = -0.375f;
+  WithC("l0c_to_l1", [&](LocalTensor<int32_t>& c, TPipe& pipe) {
+    TBuf<TPosition::A1> l1;
+    pipe.InitBuffer(l1, static_cast<uint32_t>(out.size() * 2));
+    LocalTensor<half> y = l1.Get<half>();
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(reinterpret_cast<half*>(out.data()), out.size());
+    DataCopy(y, g, static_cast<uint32_t>(out.size()));  // start from the 0xffff pattern
+    SetFixpipePreQuantFlag(DeqWord(scale, 0));
+    DataCopy(y, c, DataCopyCO12DstParams(kN, kM, kM16, kM16, QuantMode_t::DEQF16, 0, false, false));
+    DataCopy(g, y, static_cast<uint32_t>(out.size()));
+  });
+  const std::vector<int64_t> c = RefC();
+  for (int i = 0; i < kM; ++i) {
+    for (int j = 0; j < kN; ++j) {
+      CHECK_EQ(out[(j / 16) * kM16 * 16 + i * 16 + j % 16], RefHalf(static_cast<double>(c[i * kN + j]) * -0.375));
+    }
+  }
+  CHECK_EQ(out[kM * 16], 0xffff);  // row kM of the first Z column: past mSize
+}
+
+TWIN_TEST(fixpipe_rules_are_named) {
+  std::string e;
+  static std::vector<int8_t> small(64);
+  WithC("int8_nz", [](LocalTensor<int32_t>& c, TPipe&) {
+    GlobalTensor<int8_t> g;
+    g.SetGlobalBuffer(small.data(), small.size());
+    FixpipeParamsV220 fp(kN, kM, kM16, kM16, false);
+    fp.quantPre = QuantMode_t::REQ8;
+    Fixpipe<int8_t, int32_t, CFG_NZ>(g, c, fp);
+  }, false, &e);
+  CHECK_CONTAINS(e, "quantPre 7 from int32_t to int8_t");
+  WithC("vdeq_without_tensor", [](LocalTensor<int32_t>& c, TPipe&) {
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(reinterpret_cast<half*>(small.data()), small.size() / 2);
+    FixpipeParamsV220 fp(kN, kM, kM16, kN, false);
+    fp.quantPre = QuantMode_t::VDEQF16;
+    Fixpipe(g, c, fp);
+  }, false, &e);
+  CHECK_CONTAINS(e, "VDEQF16 without a quantisation tensor");
+  WithC("nd_flag_range", [](LocalTensor<int32_t>&, TPipe&) { SetFixpipeNz2ndFlag(2, 0, 16); }, false, &e);
+  CHECK_CONTAINS(e, "srcNdStride is 0");
+  WithC("nz_stride", [](LocalTensor<int32_t>& c, TPipe&) {
+    GlobalTensor<int32_t> g;
+    g.SetGlobalBuffer(reinterpret_cast<int32_t*>(small.data()), small.size() / 4);
+    DataCopy(g, c, DataCopyCO12DstParams(kN, kM, 8, kM16, QuantMode_t::NoQuant, 0, false, false));
+  }, false, &e);
+  CHECK_CONTAINS(e, "dstStride 8 blocks is less than mSize rows of a Z column");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
