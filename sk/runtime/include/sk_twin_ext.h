@@ -190,6 +190,11 @@ typedef struct SkTwinMatmul {
   uint32_t trans_a, trans_b, atomic;
   int64_t m, n, k, row0, col0;
   int64_t lda, ldb, ldc, n_stride;
+  /* SetQuantScalar (quant 1: quant_scalar) / SetQuantVector (quant 2: quant_vector, uint64_t, column col0 + j at
+   * element col0 + j): int8_t A/B to half C, the int32_t result scaled on the way out (DEQF16 / VDEQF16). */
+  uint32_t quant;
+  uint64_t quant_scalar;
+  const SkTwinGlobalRef* quant_vector;
 } SkTwinMatmul;
 void sk_twin_matmul(const SkTwinMatmul* mm);
 /* 1 when the caller is an AIC of a launch whose blocks have AIVs: it would

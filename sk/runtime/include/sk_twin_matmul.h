@@ -157,6 +157,17 @@ class Matmul {
     hasBias_ = MM_CFG.enableSetBias;
   }
   void DisableBias() { hasBias_ = false; }
+  // Quantisation on the way out of L0C (int8_t A/B, half C): every element of C scaled by one uint64_t word
+  // (DEQF16) or column j by element j of a uint64_t vector (VDEQF16); the scale is the float in the word's low 32
+  // bits, of which the fixpipe keeps the upper 19 (src/matmul.cc).
+  void SetQuantScalar(const uint64_t quantScalar) {
+    quant_ = 1;
+    quantScalar_ = quantScalar;
+  }
+  void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) {
+    quant_ = 2;
+    quantVector_ = quantTensor.g_;
+  }
   void ClearBias() { hasBias_ = false; }
   void SetWorkspace(GM_ADDR, int) {}
   template <class T>
@@ -243,6 +254,9 @@ class Matmul {
     mm.ldb = transB_ ? orgKb_ : orgN_;
     mm.ldc = orgN_;
     mm.n_stride = n;
+    mm.quant = quant_;
+    mm.quant_scalar = quantScalar_;
+    mm.quant_vector = quant_ == 2 ? &quantVector_ : nullptr;
     return mm;
   }
   SkTwinMatmul Block(const char* name) {
@@ -263,6 +277,9 @@ class Matmul {
   SkTwinGlobalRef a_{nullptr, 0, 0}, b_{nullptr, 0, 0}, bias_{nullptr, 0, 0};
   bool hasA_ = false, hasB_ = false, hasBias_ = false;
   uint32_t transA_ = 0, transB_ = 0;
+  uint32_t quant_ = 0;
+  uint64_t quantScalar_ = 0;
+  SkTwinGlobalRef quantVector_{nullptr, 0, 0};
   int64_t iter_ = 0, blockM_ = 0, blockN_ = 0;
 };
 

@@ -67,12 +67,35 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
   }
   if (m.m == 0 || m.n == 0) return;
   const bool ints = m.a_dtype == SK_TWIN_DT_I8;
-  if (ints != (m.b_dtype == SK_TWIN_DT_I8) || ints != (m.c_dtype == SK_TWIN_DT_I32)) {
+  // int8_t A/B give int32_t C, or half C through SetQuantScalar/SetQuantVector (DEQF16/VDEQF16).
+  const bool deq = ints && m.b_dtype == SK_TWIN_DT_I8 && m.c_dtype == SK_TWIN_DT_HALF;
+  if (deq && m.quant == 0) {
+    FailRule(call, "int8_t A/B with half C and no quantisation scale",
+             "call SetQuantScalar or SetQuantVector before Iterate/IterateAll");
+  }
+  if (m.quant != 0 && !deq) {
+    FailRule(call, std::string(m.quant == 1 ? "SetQuantScalar" : "SetQuantVector") + " with A/B/C of " +
+                       sk_twin::DtypeName(m.a_dtype) + "/" + sk_twin::DtypeName(m.b_dtype) + "/" +
+                       sk_twin::DtypeName(m.c_dtype),
+             "the CPU twin implements Matmul quantisation for int8_t A/B to half C (DEQF16/VDEQF16) only");
+  }
+  if (!deq && (ints != (m.b_dtype == SK_TWIN_DT_I8) || ints != (m.c_dtype == SK_TWIN_DT_I32))) {
     if (ints || m.b_dtype == SK_TWIN_DT_I8 || m.c_dtype == SK_TWIN_DT_I32) {
-      FailRule(call, "int8_t and floating operands are mixed", "int8_t A and B give int32_t C; floating A/B give half, "
+      FailRule(call, "int8_t and floating operands are mixed", "int8_t A and B give int32_t C (or half C with "
+                                                              "SetQuantScalar/SetQuantVector); floating A/B give half, "
                                                               "bfloat16_t or float C");
     }
   }
+  const uint8_t* qv = m.quant == 2 ? sk_twin::GmOperand(*m.quant_vector, static_cast<uint64_t>(m.col0 + m.n - 1), 8,
+                                                         call, "the SetQuantVector tensor")
+                                   : nullptr;
+  // The fixpipe's scale: the float in a word's low 32 bits, its upper 19 bits (the documented 0xFFFFE000 mask).
+  auto scale_of = [](uint64_t word) {
+    const uint32_t bits = static_cast<uint32_t>(word) & 0xFFFFE000u;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return static_cast<double>(f);
+  };
   const uint32_t ea = sk_twin::DtypeSize(m.a_dtype), eb = sk_twin::DtypeSize(m.b_dtype);
   const uint32_t ec = sk_twin::DtypeSize(m.c_dtype);
   const int64_t r_last = m.row0 + m.m - 1, c_last = m.col0 + m.n - 1, k_last = m.k - 1;
@@ -97,7 +120,14 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
           acc = static_cast<int32_t>(static_cast<uint32_t>(acc));
         }
         if (bias != nullptr) acc += sk_twin::LoadI(m.bias_dtype, bias + (m.col0 + j) * sk_twin::DtypeSize(m.bias_dtype));
-        sk_twin::StoreI(SK_TWIN_DT_I32, o, acc);
+        acc = static_cast<int32_t>(static_cast<uint32_t>(acc));
+        if (deq) {  // the exact product, rounded once to half
+          uint64_t word = m.quant_scalar;
+          if (qv != nullptr) std::memcpy(&word, qv + (m.col0 + j) * 8, 8);
+          sk_twin::StoreF(SK_TWIN_DT_HALF, o, static_cast<double>(acc) * scale_of(word));
+        } else {
+          sk_twin::StoreI(SK_TWIN_DT_I32, o, acc);
+        }
         continue;
       }
       float acc = 0.0f;

@@ -1,4 +1,4 @@
-// The ways out of L0C (sk_twin_fixpipe.h) on an int8_t matmul done by hand (DataCopy ND2NZ, LoadData, Mmad),
+// The ways out of L0C (sk_twin_fixpipe.h), and the Matmul API's SetQuantScalar/SetQuantVector, on an int8_t matmul done by hand (DataCopy ND2NZ, LoadData, Mmad),
 // against references worked out here: C by plain integer loops (B given transposed, rows of k), DEQF16 and
 // VDEQF16 results as the exact product with the 19-bit scale rounded once to half by a search over encodings
 // (ascendc_util.h RefHalf), the NZ destination layout (Z columns dstStride 32-byte blocks apart) and the ND
@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "ascendc_util.h"
+#include "lib/matmul_intf.h"
+#include "matmul_test_util.h"
 
 using namespace AscendC;
 using ascendc_test::RefHalf;
@@ -223,6 +225,76 @@ TWIN_TEST(fixpipe_rules_are_named) {
     DataCopy(g, c, DataCopyCO12DstParams(kN, kM, 8, kM16, QuantMode_t::NoQuant, 0, false, false));
   }, false, &e);
   CHECK_CONTAINS(e, "dstStride 8 blocks is less than mSize rows of a Z column");
+}
+
+using QA = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+using QB = MatmulType<TPosition::GM, CubeFormat::ND, int8_t, true>;
+using QC = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using QBias = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+
+TWIN_TEST(matmul_set_quant_scalar_and_vector_give_half_c) {
+  static std::vector<int8_t> a, b;
+  a = A();
+  b = Bt();
+  static std::vector<int32_t> bias(kN);
+  for (int j = 0; j < kN; ++j) bias[j] = 1000 * j - 7777;
+  static std::vector<uint64_t> scales(kN);
+  for (int j = 0; j < kN; ++j) scales[j] = DeqWord(0.5f / static_cast<float>(j + 3), 0);
+  static std::vector<uint16_t> c1(kM * kN, 0xffff), c2(kM * kN, 0xffff);
+  twin_test::Run run;
+  RunAic(&run, "mm_quant", [&] {
+    TCubeTiling t = matmul_test::Tiling(kM, kN, kK, 16, 16);  // Iterate over 16 x 16 blocks for the vector case
+    GlobalTensor<int8_t> ga, gb;
+    ga.SetGlobalBuffer(a.data(), a.size());
+    gb.SetGlobalBuffer(b.data(), b.size());
+    GlobalTensor<half> g1, g2;
+    g1.SetGlobalBuffer(reinterpret_cast<half*>(c1.data()), c1.size());
+    g2.SetGlobalBuffer(reinterpret_cast<half*>(c2.data()), c2.size());
+    GlobalTensor<int32_t> gbias;
+    gbias.SetGlobalBuffer(bias.data(), bias.size());
+    GlobalTensor<uint64_t> gq;
+    gq.SetGlobalBuffer(scales.data(), scales.size());
+    Matmul<QA, QB, QC, QBias> mm;
+    mm.Init(&t);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb, true);
+    mm.SetQuantScalar(DeqWord(0.0234375f, 0x1234u));
+    mm.IterateAll(g1);
+    mm.SetBias(gbias);
+    mm.SetQuantVector(gq);
+    while (mm.Iterate()) mm.GetTensorC(g2);
+    mm.End();
+  });
+  CHECK_OK(run);
+  const std::vector<int64_t> c = RefC();
+  for (int i = 0; i < kM; ++i) {
+    for (int j = 0; j < kN; ++j) {
+      CHECK_EQ(c1[i * kN + j], RefHalf(static_cast<double>(c[i * kN + j]) * 0.0234375));
+      CHECK_EQ(c2[i * kN + j], RefHalf(static_cast<double>(c[i * kN + j] + bias[j]) * Masked19(scales[j])));
+    }
+  }
+}
+
+TWIN_TEST(matmul_int8_to_half_without_a_scale_is_named) {
+  static std::vector<int8_t> a(kM * kK), b(kN * kK);
+  static std::vector<uint16_t> c(kM * kN);
+  std::string e;
+  twin_test::Run run;
+  RunAic(&run, "mm_no_scale", [&] {
+    TCubeTiling t = matmul_test::Tiling(kM, kN, kK);
+    GlobalTensor<int8_t> ga, gb;
+    ga.SetGlobalBuffer(a.data(), a.size());
+    gb.SetGlobalBuffer(b.data(), b.size());
+    GlobalTensor<half> gc;
+    gc.SetGlobalBuffer(reinterpret_cast<half*>(c.data()), c.size());
+    Matmul<QA, QB, QC> mm;
+    mm.Init(&t);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb, true);
+    mm.IterateAll(gc);
+  });
+  CHECK_EQ(run.status, SK_TWIN_KERNEL_ERROR);
+  CHECK_CONTAINS(run.error(), "call SetQuantScalar or SetQuantVector");
 }
 
 }  // namespace
