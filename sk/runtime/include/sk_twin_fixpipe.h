@@ -145,6 +145,101 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const
   sk_detail::DataCopyCO1<T, U>(nullptr, &dst.ref_, src, p);
 }
 
+// The earlier Fixpipe parameters (FixpipeParams<T>, T the L0C type), as the A2 library maps them onto the move:
+// cburstNum bursts of 16 columns (n = 16 * cburstNum, or nz2ndParams.originalNSize with NZ2ND), burstLen in
+// 32-byte blocks of the source (m = burstLen * 32 / 4 / 16 rows), srcStride the gap between bursts in 256-element
+// fractals, dstStride the gap in 32-byte blocks (NZ) or the ND row length in elements (NZ2ND).
+struct QuantParams {
+  QuantParams() {}
+  QuantParams(const QuantMode_t quantPreIn) : quantPre(quantPreIn) {}  // NOLINT: implicit as upstream
+  QuantParams(const QuantMode_t quantPreIn, const uint64_t deqScalarIn) : quantPre(quantPreIn), deqScalar(deqScalarIn) {}
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint64_t deqScalar = 0;
+};
+
+struct Nz2NdParams {
+  Nz2NdParams() {}
+  Nz2NdParams(const bool nz2ndEnIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn, const uint16_t dstNdStrideIn,
+              const uint16_t originalNSizeIn)
+      : nz2ndEn(nz2ndEnIn), ndNum(ndNumIn), srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn),
+        originalNSize(originalNSizeIn) {}
+  bool nz2ndEn = false;
+  uint16_t ndNum = 1;
+  uint16_t srcNdStride = 0;
+  uint16_t dstNdStride = 0;
+  uint16_t originalNSize = 0;
+};
+
+template <typename T = int32_t>
+struct FixpipeParams {
+  FixpipeParams() {}
+  FixpipeParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn, const uint32_t dstStrideIn)
+      : cburstNum(count), burstLen(len), dstStride(dstStrideIn), srcStride(srcStrideIn) {}
+  uint16_t cburstNum = 0;
+  uint16_t burstLen = 0;
+  uint32_t dstStride = 0;
+  uint16_t srcStride = 0;
+  QuantParams quantParams;
+  bool reluEn = false;
+  Nz2NdParams nz2ndParams;
+  uint8_t unitFlag = 0;
+};
+
+namespace sk_detail {
+template <typename T, typename U, typename S>
+inline void FixpipeLegacy(const SkTwinGlobalRef* gm, const SkTwinLocalRef* l1, const LocalTensor<U>& src,
+                          const SkTwinLocalRef* quant_tensor, const FixpipeParams<S>& p) {
+  static_assert(std::is_same<U, S>::value, "AscendC::Fixpipe: FixpipeParams<T> takes T = the L0C tensor's type");
+  const uint32_t m = uint32_t{p.burstLen} * 32 / 4 / 16, m16 = (m + 15) / 16 * 16;
+  const bool nd = p.nz2ndParams.nz2ndEn;
+  if (nd && p.nz2ndParams.originalNSize == 0) {
+    ::sk_twin_fail("Fixpipe(FixpipeParams): nz2ndParams.nz2ndEn is true but originalNSize is 0; set originalNSize "
+                   "(the N of the ND destination)");
+  }
+  SkTwinFixpipe f{};
+  f.api = "Fixpipe";
+  f.gm = gm;
+  f.l1 = l1;
+  f.src = &src.ref_;
+  f.quant_tensor = quant_tensor;
+  f.src_dtype = Dtype<U>::value;
+  f.dst_dtype = Dtype<T>::value;
+  f.n = nd ? p.nz2ndParams.originalNSize : uint32_t{p.cburstNum} * 16;
+  f.m = m;
+  f.src_stride = uint32_t{p.srcStride} * 16 + m16;
+  f.dst_stride = nd ? p.dstStride : p.dstStride + uint32_t{p.burstLen} * sizeof(T) / 4;
+  f.quant = static_cast<uint32_t>(p.quantParams.quantPre);
+  f.relu = p.reluEn ? 1u : 0u;
+  f.nz2nd = nd ? 1u : 0u;
+  f.nd_num = p.nz2ndParams.ndNum;
+  f.src_nd_stride = p.nz2ndParams.srcNdStride;
+  f.dst_nd_stride = p.nz2ndParams.dstNdStride;
+  f.deq_scalar = p.quantParams.deqScalar;
+  ::sk_twin_cube_fixpipe_move(&f);
+}
+}  // namespace sk_detail
+
+template <typename T, typename U, typename S>
+inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParams<S>& p) {
+  sk_detail::FixpipeLegacy<T, U, S>(&dst.g_, nullptr, src, nullptr, p);
+}
+template <typename T, typename U, typename S>
+inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParams<S>& p) {
+  sk_detail::FixpipeLegacy<T, U, S>(nullptr, &dst.ref_, src, nullptr, p);
+}
+template <typename T, typename U, typename Q, typename S>
+inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<Q>& cbufWorkspace,
+                    const FixpipeParams<S>& p) {
+  static_assert(std::is_same<Q, uint64_t>::value, "AscendC::Fixpipe: the quantisation tensor is uint64_t");
+  sk_detail::FixpipeLegacy<T, U, S>(&dst.g_, nullptr, src, &cbufWorkspace.ref_, p);
+}
+template <typename T, typename U, typename Q, typename S>
+inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<Q>& cbufWorkspace,
+                    const FixpipeParams<S>& p) {
+  static_assert(std::is_same<Q, uint64_t>::value, "AscendC::Fixpipe: the quantisation tensor is uint64_t");
+  sk_detail::FixpipeLegacy<T, U, S>(nullptr, &dst.ref_, src, &cbufWorkspace.ref_, p);
+}
+
 }  // namespace AscendC
 
 #endif  // SK_TWIN_FIXPIPE_H_

@@ -297,6 +297,36 @@ TWIN_TEST(matmul_int8_to_half_without_a_scale_is_named) {
   CHECK_CONTAINS(run.error(), "call SetQuantScalar or SetQuantVector");
 }
 
+TWIN_TEST(legacy_fixpipe_params_map_bursts_onto_the_move) {
+  // FixpipeParams<int32_t>: 2 bursts of 16 columns, burstLen 40 blocks (20 rows of 16 int32_t), no source gap.
+  // NZ2ND with originalNSize 32 into rows of 35 half elements, DEQF16; then NZ (no NZ2ND) with a 3-block gap.
+  constexpr int kRow = 35, kGap = 3;
+  static std::vector<uint16_t> nd(kM * kRow, 0xffff);
+  static std::vector<int32_t> nz(2 * (kM * 16 + kGap * 8), -1);
+  const float scale = 0.0625f;
+  WithC("legacy_fixpipe", [&](LocalTensor<int32_t>& c, TPipe&) {
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(reinterpret_cast<half*>(nd.data()), nd.size());
+    FixpipeParams<int32_t> p(2, kM * 2, 0, kRow);
+    p.quantParams = QuantParams(QuantMode_t::DEQF16, DeqWord(scale, 0));
+    p.nz2ndParams = Nz2NdParams(true, 1, 0, 0, kN);
+    Fixpipe(g, c, p);
+    GlobalTensor<int32_t> gz;
+    gz.SetGlobalBuffer(nz.data(), nz.size());
+    Fixpipe(gz, c, FixpipeParams<int32_t>(2, kM * 2, 0, kGap));
+  });
+  const std::vector<int64_t> c = RefC();
+  for (int i = 0; i < kM; ++i) {
+    for (int j = 0; j < kN; ++j) {
+      CHECK_EQ(nd[i * kRow + j], RefHalf(static_cast<double>(c[i * kN + j]) * 0.0625));
+      // Z column j / 16 starts (burst 40 blocks + gap 3 blocks) * 8 int32_t after the previous one.
+      CHECK_EQ(int64_t{nz[(j / 16) * (kM * 16 + kGap * 8) + i * 16 + j % 16]}, c[i * kN + j]);
+    }
+    for (int j = kN; j < kRow; ++j) CHECK_EQ(nd[i * kRow + j], 0xffff);
+  }
+  CHECK_EQ(nz[kM * 16], -1);  // the gap after the first Z column
+}
+
 }  // namespace
 
 int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
