@@ -335,6 +335,10 @@ void sk_twin_cube_fixpipe_move(const SkTwinFixpipe* fp) {
         if (quant == DEQF16 || quant == VDEQF16) {
           uint64_t word = f.deq_scalar;
           if (qt != nullptr) std::memcpy(&word, qt + c * 8, 8);
+          if (word & (uint64_t{1} << 36)) {
+            FailRule(call, "the scale word of column " + Num(c) + " sets bit 36 (MCB: shift by N to int16_t first)",
+                     "bit 36 clear; the CPU twin does not implement the MCB shift mode yet");
+          }
           // The exact product, rounded once to half (nearest even).
           sk_twin::StoreF(dd, y, static_cast<double>(sk_twin::LoadI(sd, x)) * scale_of(word));
         } else if (sd == SK_TWIN_DT_I32) {

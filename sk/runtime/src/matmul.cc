@@ -124,6 +124,10 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
         if (deq) {  // the exact product, rounded once to half
           uint64_t word = m.quant_scalar;
           if (qv != nullptr) std::memcpy(&word, qv + (m.col0 + j) * 8, 8);
+          if (word & (uint64_t{1} << 36)) {
+            FailRule(call, "a quantisation word sets bit 36 (MCB: shift by N to int16_t first)",
+                     "bit 36 clear; the CPU twin does not implement the MCB shift mode yet");
+          }
           sk_twin::StoreF(SK_TWIN_DT_HALF, o, static_cast<double>(acc) * scale_of(word));
         } else {
           sk_twin::StoreI(SK_TWIN_DT_I32, o, acc);

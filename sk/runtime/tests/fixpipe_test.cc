@@ -217,6 +217,15 @@ TWIN_TEST(fixpipe_rules_are_named) {
     Fixpipe(g, c, fp);
   }, false, &e);
   CHECK_CONTAINS(e, "VDEQF16 without a quantisation tensor");
+  WithC("mcb", [](LocalTensor<int32_t>& c, TPipe&) {
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(reinterpret_cast<half*>(small.data()), small.size() / 2);
+    FixpipeParamsV220 fp(16, 1, kM16, 16, false);
+    fp.quantPre = QuantMode_t::DEQF16;
+    fp.deqScalar = DeqWord(1.0f, 0) | (uint64_t{1} << 36);
+    Fixpipe(g, c, fp);
+  }, false, &e);
+  CHECK_CONTAINS(e, "sets bit 36");
   WithC("nd_flag_range", [](LocalTensor<int32_t>&, TPipe&) { SetFixpipeNz2ndFlag(2, 0, 16); }, false, &e);
   CHECK_CONTAINS(e, "srcNdStride is 0");
   WithC("nz_stride", [](LocalTensor<int32_t>& c, TPipe&) {
