@@ -178,6 +178,8 @@ void sk_twin_arith(uint32_t dtype, const SkTwinLocalRef* dst, uint64_t first, ui
  * ldb, ldc are the row strides of A, B, C as stored (transposed A is stored
  * K x M, transposed B N x K). c_local: C goes to UB packed with row stride
  * n_stride instead of to GM. */
+/* The element code of int4b_t A/B (two a byte, element 2k in the low nibble), known to the Matmul only. */
+#define SK_TWIN_MM_DT_INT4 100u
 typedef struct SkTwinMatmul {
   const char* call;
   const SkTwinGlobalRef* a;

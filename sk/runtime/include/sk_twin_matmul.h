@@ -48,7 +48,16 @@ struct MatmulType {
 
 namespace sk_detail {
 template <typename T>
-constexpr bool kCubeIn = kOneOf<T, half, bfloat16_t, float, int8_t>;
+constexpr bool kCubeIn = kOneOf<T, half, bfloat16_t, float, int8_t, int4b_t>;
+// The element code the Matmul hook gets (int4b_t has none of its own elsewhere).
+template <typename T>
+struct MatmulDtype {
+  static constexpr uint32_t value = Dtype<T>::value;
+};
+template <>
+struct MatmulDtype<int4b_t> {
+  static constexpr uint32_t value = SK_TWIN_MM_DT_INT4;
+};
 template <typename T>
 constexpr bool kCubeOut = kOneOf<T, half, bfloat16_t, float, int32_t>;
 }  // namespace sk_detail
@@ -82,7 +91,7 @@ class Matmul {
   using DstT = typename C_TYPE::T;
   using BiasT = typename BIAS_TYPE::T;
   static_assert(sk_detail::kCubeIn<SrcAT> && sk_detail::kCubeIn<SrcBT>,
-                "AscendC::Matmul: the CPU twin supports A/B of half, bfloat16_t, float, int8_t");
+                "AscendC::Matmul: the CPU twin supports A/B of half, bfloat16_t, float, int8_t, int4b_t");
   static_assert(sk_detail::kCubeOut<DstT>, "AscendC::Matmul: the CPU twin supports C of half, bfloat16_t, float, int32_t");
   static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                 "AscendC::Matmul: the CPU twin takes A and B in GM (TPosition::GM)");
@@ -236,8 +245,8 @@ class Matmul {
     mm.a = &a_;
     mm.b = &b_;
     mm.bias = hasBias_ ? &bias_ : nullptr;
-    mm.a_dtype = sk_detail::Dtype<SrcAT>::value;
-    mm.b_dtype = sk_detail::Dtype<SrcBT>::value;
+    mm.a_dtype = sk_detail::MatmulDtype<SrcAT>::value;
+    mm.b_dtype = sk_detail::MatmulDtype<SrcBT>::value;
     mm.c_dtype = sk_detail::Dtype<DstT>::value;
     mm.bias_dtype = sk_detail::Dtype<BiasT>::value;
     mm.a_format = static_cast<uint32_t>(A_TYPE::format);

@@ -12,8 +12,18 @@
 namespace sk_twin {
 namespace {
 
+const char* MmName(uint32_t dt) { return dt == SK_TWIN_MM_DT_INT4 ? "int4b_t" : DtypeName(dt); }
+bool IsInt(uint32_t dt) { return dt == SK_TWIN_DT_I8 || dt == SK_TWIN_MM_DT_INT4; }
+
+// Element idx of an A/B operand: int4b_t two a byte (element 2k in the low nibble, two's complement).
+int64_t LoadElem(uint32_t dt, const uint8_t* base, int64_t idx) {
+  if (dt != SK_TWIN_MM_DT_INT4) return LoadI(dt, base + idx * DtypeSize(dt));
+  const int v = (idx % 2 ? base[idx / 2] >> 4 : base[idx / 2]) & 0xf;
+  return v >= 8 ? v - 16 : v;
+}
+
 std::string MatmulCall(const SkTwinMatmul& m) {
-  return std::string("Matmul<") + DtypeName(m.a_dtype) + ", " + DtypeName(m.b_dtype) + ", " + DtypeName(m.c_dtype) +
+  return std::string("Matmul<") + MmName(m.a_dtype) + ", " + MmName(m.b_dtype) + ", " + DtypeName(m.c_dtype) +
          ">::" + m.call + "(m " + std::to_string(m.m) + ", n " + std::to_string(m.n) + ", k " + std::to_string(m.k) +
          (m.trans_a ? ", A transposed" : "") + (m.trans_b ? ", B transposed" : "") + ")";
 }
@@ -66,25 +76,27 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
              "Init with a TCubeTiling (or SetOrgShape/SetSingleShape) giving positive shapes");
   }
   if (m.m == 0 || m.n == 0) return;
-  const bool ints = m.a_dtype == SK_TWIN_DT_I8;
-  // int8_t A/B give int32_t C, or half C through SetQuantScalar/SetQuantVector (DEQF16/VDEQF16).
-  const bool deq = ints && m.b_dtype == SK_TWIN_DT_I8 && m.c_dtype == SK_TWIN_DT_HALF;
+  const bool ints = sk_twin::IsInt(m.a_dtype);
+  if ((ints || sk_twin::IsInt(m.b_dtype)) && m.a_dtype != m.b_dtype) {
+    FailRule(call, std::string("A of ") + sk_twin::MmName(m.a_dtype) + " with B of " + sk_twin::MmName(m.b_dtype),
+             "integer A and B of the same type (int8_t or int4b_t)");
+  }
+  // int8_t/int4b_t A/B give int32_t C, or half C through SetQuantScalar/SetQuantVector (DEQF16/VDEQF16).
+  const bool deq = ints && m.c_dtype == SK_TWIN_DT_HALF;
   if (deq && m.quant == 0) {
     FailRule(call, "int8_t A/B with half C and no quantisation scale",
              "call SetQuantScalar or SetQuantVector before Iterate/IterateAll");
   }
   if (m.quant != 0 && !deq) {
     FailRule(call, std::string(m.quant == 1 ? "SetQuantScalar" : "SetQuantVector") + " with A/B/C of " +
-                       sk_twin::DtypeName(m.a_dtype) + "/" + sk_twin::DtypeName(m.b_dtype) + "/" +
+                       sk_twin::MmName(m.a_dtype) + "/" + sk_twin::MmName(m.b_dtype) + "/" +
                        sk_twin::DtypeName(m.c_dtype),
-             "the CPU twin implements Matmul quantisation for int8_t A/B to half C (DEQF16/VDEQF16) only");
+             "the CPU twin implements Matmul quantisation for int8_t/int4b_t A/B to half C (DEQF16/VDEQF16) only");
   }
-  if (!deq && (ints != (m.b_dtype == SK_TWIN_DT_I8) || ints != (m.c_dtype == SK_TWIN_DT_I32))) {
-    if (ints || m.b_dtype == SK_TWIN_DT_I8 || m.c_dtype == SK_TWIN_DT_I32) {
-      FailRule(call, "int8_t and floating operands are mixed", "int8_t A and B give int32_t C (or half C with "
+  if (!deq && ints != (m.c_dtype == SK_TWIN_DT_I32)) {
+    FailRule(call, "integer and floating operands are mixed", "int8_t/int4b_t A and B give int32_t C (or half C with "
                                                               "SetQuantScalar/SetQuantVector); floating A/B give half, "
                                                               "bfloat16_t or float C");
-    }
   }
   const uint8_t* qv = m.quant == 2 ? sk_twin::GmOperand(*m.quant_vector, static_cast<uint64_t>(m.col0 + m.n - 1), 8,
                                                          call, "the SetQuantVector tensor")
@@ -101,8 +113,13 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
   const int64_t r_last = m.row0 + m.m - 1, c_last = m.col0 + m.n - 1, k_last = m.k - 1;
   auto a_index = [&](int64_t i, int64_t k) { return m.trans_a ? k * m.lda + i : i * m.lda + k; };
   auto b_index = [&](int64_t k, int64_t j) { return m.trans_b ? j * m.ldb + k : k * m.ldb + j; };
-  const uint8_t* a = sk_twin::GmOperand(*m.a, static_cast<uint64_t>(a_index(r_last, k_last)), ea, call, "A");
-  const uint8_t* b = sk_twin::GmOperand(*m.b, static_cast<uint64_t>(b_index(k_last, c_last)), eb, call, "B");
+  // int4b_t operands are checked by the byte that holds their last element.
+  auto operand = [&](const SkTwinGlobalRef& g, int64_t last, uint32_t dt, uint32_t e, const char* role) {
+    return dt == SK_TWIN_MM_DT_INT4 ? sk_twin::GmOperand(g, static_cast<uint64_t>(last / 2), 1, call, role)
+                                    : sk_twin::GmOperand(g, static_cast<uint64_t>(last), e, call, role);
+  };
+  const uint8_t* a = operand(*m.a, a_index(r_last, k_last), m.a_dtype, ea, "A");
+  const uint8_t* b = operand(*m.b, b_index(k_last, c_last), m.b_dtype, eb, "B");
   const uint8_t* bias = m.bias != nullptr
                             ? sk_twin::GmOperand(*m.bias, static_cast<uint64_t>(c_last), sk_twin::DtypeSize(m.bias_dtype),
                                             call, "bias")
@@ -115,8 +132,8 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
       if (ints) {
         int64_t acc = 0;
         for (int64_t k = 0; k < m.k; ++k) {
-          acc += sk_twin::LoadI(m.a_dtype, a + a_index(m.row0 + i, k) * ea) *
-                 sk_twin::LoadI(m.b_dtype, b + b_index(k, m.col0 + j) * eb);
+          acc += sk_twin::LoadElem(m.a_dtype, a, a_index(m.row0 + i, k)) *
+                 sk_twin::LoadElem(m.b_dtype, b, b_index(k, m.col0 + j));
           acc = static_cast<int32_t>(static_cast<uint32_t>(acc));
         }
         if (bias != nullptr) acc += sk_twin::LoadI(m.bias_dtype, bias + (m.col0 + j) * sk_twin::DtypeSize(m.bias_dtype));

@@ -336,6 +336,58 @@ TWIN_TEST(legacy_fixpipe_params_map_bursts_onto_the_move) {
   CHECK_EQ(nz[kM * 16], -1);  // the gap after the first Z column
 }
 
+// int4b_t A (20 x 64) and B (given transposed, 32 x 64): values -8..7 packed two a byte, element 2k low.
+std::vector<uint8_t> Pack4(const std::vector<int>& v) {
+  std::vector<uint8_t> out(v.size() / 2);
+  for (size_t i = 0; i < v.size(); ++i) out[i / 2] |= static_cast<uint8_t>((v[i] & 0xf) << (i % 2 ? 4 : 0));
+  return out;
+}
+
+TWIN_TEST(matmul_int4_operands_to_int32_and_dequantised_half) {
+  using A4 = MatmulType<TPosition::GM, CubeFormat::ND, int4b_t>;
+  using B4 = MatmulType<TPosition::GM, CubeFormat::ND, int4b_t, true>;
+  using CI = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  std::vector<int> av(kM * kK), bv(kN * kK);
+  for (int i = 0; i < kM * kK; ++i) av[i] = (i * 7 + 3) % 16 - 8;
+  for (int i = 0; i < kN * kK; ++i) bv[i] = (i * 11 + 5) % 16 - 8;
+  static std::vector<uint8_t> a, b;
+  a = Pack4(av);
+  b = Pack4(bv);
+  static std::vector<int32_t> ci(kM * kN, -1);
+  static std::vector<uint16_t> ch(kM * kN, 0xffff);
+  twin_test::Run run;
+  RunAic(&run, "mm_int4", [&] {
+    TCubeTiling t = matmul_test::Tiling(kM, kN, kK);
+    GlobalTensor<int4b_t> ga, gb;
+    ga.SetGlobalBuffer(reinterpret_cast<__gm__ int4b_t*>(a.data()), kM * kK);
+    gb.SetGlobalBuffer(reinterpret_cast<__gm__ int4b_t*>(b.data()), kN * kK);
+    GlobalTensor<int32_t> gi;
+    gi.SetGlobalBuffer(ci.data(), ci.size());
+    GlobalTensor<half> gh;
+    gh.SetGlobalBuffer(reinterpret_cast<half*>(ch.data()), ch.size());
+    Matmul<A4, B4, CI> mi;
+    mi.Init(&t);
+    mi.SetTensorA(ga);
+    mi.SetTensorB(gb, true);
+    mi.IterateAll(gi);
+    Matmul<A4, B4, QC> mh;
+    mh.Init(&t);
+    mh.SetTensorA(ga);
+    mh.SetTensorB(gb, true);
+    mh.SetQuantScalar(DeqWord(-0.75f, 0));
+    mh.IterateAll(gh);
+  });
+  CHECK_OK(run);
+  for (int i = 0; i < kM; ++i) {
+    for (int j = 0; j < kN; ++j) {
+      int64_t s = 0;
+      for (int q = 0; q < kK; ++q) s += int64_t{av[i * kK + q]} * bv[j * kK + q];
+      CHECK_EQ(int64_t{ci[i * kN + j]}, s);
+      CHECK_EQ(ch[i * kN + j], RefHalf(static_cast<double>(s) * -0.75));
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
