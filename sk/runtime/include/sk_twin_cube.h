@@ -47,9 +47,6 @@ struct LoadData2DParams {
   uint8_t addrMode = 0;
 };
 
-// Its other spelling in the toolkit.
-using LoadData2dParams = LoadData2DParams;
-
 // The fields of LoadData2DParamsV2, so that kernels naming it compile; its LoadData form is not implemented.
 struct LoadData2DParamsV2 {
   uint32_t mStartPosition = 0;
@@ -94,8 +91,6 @@ struct MmadParams {
              bool enWinogradAIn, bool enWinogradBIn)
       : m(mIn), n(nIn), k(kIn), isBias(isBiasIn), fmOffset(fmOffsetIn), enSsparse(enSsparseIn),
         enWinogradA(enWinogradAIn), enWinogradB(enWinogradBIn) {}
-  MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, uint8_t unitFlagIn, bool cmatrixSourceIn, bool cmatrixInitValIn)
-      : m(mIn), n(nIn), k(kIn), unitFlag(unitFlagIn), cmatrixSource(cmatrixSourceIn), cmatrixInitVal(cmatrixInitValIn) {}
   uint16_t m = 0;
   uint16_t n = 0;
   uint16_t k = 0;
