@@ -59,7 +59,7 @@ struct MatmulDtype<int4b_t> {
   static constexpr uint32_t value = SK_TWIN_MM_DT_INT4;
 };
 template <typename T>
-constexpr bool kCubeOut = kOneOf<T, half, bfloat16_t, float, int32_t>;
+constexpr bool kCubeOut = kOneOf<T, half, bfloat16_t, float, int32_t, int8_t>;
 }  // namespace sk_detail
 
 // User copy-in/copy-out callbacks of a Matmul (the device calls them instead of its own copies).
@@ -92,7 +92,7 @@ class Matmul {
   using BiasT = typename BIAS_TYPE::T;
   static_assert(sk_detail::kCubeIn<SrcAT> && sk_detail::kCubeIn<SrcBT>,
                 "AscendC::Matmul: the CPU twin supports A/B of half, bfloat16_t, float, int8_t, int4b_t");
-  static_assert(sk_detail::kCubeOut<DstT>, "AscendC::Matmul: the CPU twin supports C of half, bfloat16_t, float, int32_t");
+  static_assert(sk_detail::kCubeOut<DstT>, "AscendC::Matmul: the CPU twin supports C of half, bfloat16_t, float, int32_t, int8_t (quantised)");
   static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
                 "AscendC::Matmul: the CPU twin takes A and B in GM (TPosition::GM)");
   // The configuration fields that change what is computed (the rest only schedule the same product).
@@ -166,9 +166,9 @@ class Matmul {
     hasBias_ = MM_CFG.enableSetBias;
   }
   void DisableBias() { hasBias_ = false; }
-  // Quantisation on the way out of L0C (int8_t A/B, half C): every element of C scaled by one uint64_t word
-  // (DEQF16) or column j by element j of a uint64_t vector (VDEQF16); the scale is the float in the word's low 32
-  // bits, of which the fixpipe keeps the upper 19 (src/matmul.cc).
+  // Quantisation on the way out of L0C (int8_t/int4b_t A/B to half or int8_t C, half/bfloat16_t A/B to int8_t C):
+  // every element of C by one QUANT_PRE word or column j by element j of a uint64_t vector, as Fixpipe's
+  // (V)DEQF16, (V)REQ8, (V)QF322B8_PRE do it (src/fixquant.h).
   void SetQuantScalar(const uint64_t quantScalar) {
     quant_ = 1;
     quantScalar_ = quantScalar;

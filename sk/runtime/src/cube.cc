@@ -11,6 +11,9 @@
 //   L0C (Nz): 16 x 16 fractals of float/int32_t, column-major over the fractals (N/16 columns of M/16
 //            fractals), rows inside.
 // Numerics: products in float (exact for half/bfloat16_t), summed in k order in float; int8_t in int32_t.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -18,6 +21,7 @@
 #include "elem.h"
 #include "sk_twin_cube_types.h"
 #include "sk_twin_quant_hooks.h"
+#include "fixquant.h"
 
 namespace sk_twin {
 namespace {
@@ -60,6 +64,73 @@ uint8_t* Gm(const SkTwinGlobalRef& g, uint64_t begin, uint64_t end, const std::s
 uint32_t C0(uint32_t dtype) { return 32 / DtypeSize(dtype); }
 
 }  // namespace
+}  // namespace sk_twin
+
+namespace sk_twin {
+
+namespace {
+// M1 of a QUANT_PRE word: bits 31..13 read as a float (the low 13 mantissa bits dropped).
+float WordScale(uint64_t word) {
+  const uint32_t bits = static_cast<uint32_t>(word) & 0xFFFFE000u;
+  float s;
+  std::memcpy(&s, &bits, 4);
+  return s;
+}
+bool IsB8(uint32_t dt) { return dt == SK_TWIN_DT_I8 || dt == SK_TWIN_DT_U8; }
+}  // namespace
+
+bool FixQuantAllowed(uint32_t quant, uint32_t sd, uint32_t dd, bool* per_column) {
+  *per_column = quant == VDEQF16 || quant == VREQ8 || quant == VQF322B8_PRE;
+  switch (quant) {
+    case NoQuant: return dd == sd;
+    case F322F16: return sd == SK_TWIN_DT_F32 && dd == SK_TWIN_DT_HALF;
+    case F322BF16: return sd == SK_TWIN_DT_F32 && dd == SK_TWIN_DT_BF16;
+    case DEQF16: case VDEQF16: return sd == SK_TWIN_DT_I32 && dd == SK_TWIN_DT_HALF;
+    case REQ8: case VREQ8: return sd == SK_TWIN_DT_I32 && IsB8(dd);
+    case QF322B8_PRE: case VQF322B8_PRE: return sd == SK_TWIN_DT_F32 && IsB8(dd);
+    default: return false;
+  }
+}
+
+const char* FixQuantAllowedText() {
+  return "NoQuant with dst of src's type, F322F16 (float -> half), F322BF16 (float -> bfloat16_t), (V)DEQF16 "
+         "(int32_t -> half), (V)REQ8 (int32_t -> int8_t/uint8_t), (V)QF322B8_PRE (float -> int8_t/uint8_t); the CPU "
+         "twin does not implement the other quantisation modes yet";
+}
+
+void FixQuant(uint32_t quant, uint64_t word, uint32_t sd, const uint8_t* x, uint32_t dd, uint8_t* y,
+              const std::string& call) {
+  if (quant == NoQuant || quant == F322F16 || quant == F322BF16) {
+    if (sd == SK_TWIN_DT_I32) StoreI(dd, y, LoadI(sd, x));
+    else StoreF(dd, y, LoadF(sd, x));  // float to half/bfloat16_t: nearest even
+    return;
+  }
+  if (word & (uint64_t{1} << 36)) {
+    FailRule(call, "a quantisation word sets bit 36 (MCB: shift right by N to int16_t first)",
+             "bit 36 clear; the CPU twin does not implement the MCB shift mode yet");
+  }
+  // The L0C value as float (int32_t rounded to nearest), times M1 in float.
+  const float v = (sd == SK_TWIN_DT_I32 ? static_cast<float>(LoadI(sd, x)) : static_cast<float>(LoadF(sd, x))) *
+                  WordScale(word);
+  if (quant == DEQF16 || quant == VDEQF16) {
+    StoreF(dd, y, v);  // to half, nearest even
+    return;
+  }
+  // 8-bit results: clamp to [-256, 255], round to the nearest integer (ties to even), add the 9-bit offset and
+  // saturate to int8_t (bit 46 set) or uint8_t.
+  double q = std::nearbyint(std::min(255.0, std::max(-256.0, static_cast<double>(v))));
+  int64_t off = static_cast<int64_t>((word >> 37) & 0x1FF);
+  if (off >= 256) off -= 512;
+  const int64_t r = static_cast<int64_t>(q) + off;
+  // The byte is int8_t-saturated when bit 46 is set, uint8_t-saturated otherwise, whatever T the kernel names.
+  const bool is_signed = (word >> 46) & 1;
+  const int64_t sat = is_signed ? std::min<int64_t>(127, std::max<int64_t>(-128, r))
+                                : std::min<int64_t>(255, std::max<int64_t>(0, r));
+  (void)dd;
+  const uint8_t byte = static_cast<uint8_t>(sat & 0xff);
+  std::memcpy(y, &byte, 1);
+}
+
 }  // namespace sk_twin
 
 using sk_twin::FailRule;
@@ -272,19 +343,14 @@ void sk_twin_cube_fixpipe_move(const SkTwinFixpipe* fp) {
     FailRule(call, f.relu ? "ReLU on the way out is on" : "channel split is on",
              "the CPU twin does not implement ReLU or channel split in Fixpipe/DataCopy from L0C yet (allowed: off)");
   }
-  // quantPre (QuantMode_t): NoQuant keeps the type; F322F16/F322BF16 round float to half/bfloat16_t (RINT);
-  // DEQF16/VDEQF16 scale int32_t to half by the scalar / by the column's element of the quantisation tensor.
-  const bool ok = (quant == NoQuant && dd == sd) ||
-                  (quant == F322F16 && sd == SK_TWIN_DT_F32 && dd == SK_TWIN_DT_HALF) ||
-                  (quant == F322BF16 && sd == SK_TWIN_DT_F32 && dd == SK_TWIN_DT_BF16) ||
-                  ((quant == DEQF16 || quant == VDEQF16) && sd == SK_TWIN_DT_I32 && dd == SK_TWIN_DT_HALF);
-  if (!ok) {
+  bool per_column = false;
+  if (!sk_twin::FixQuantAllowed(quant, sd, dd, &per_column)) {
     FailRule(call, "quantPre " + Num(quant) + " from " + sk_twin::Dt(sd) + " to " + sk_twin::Dt(dd),
-             "NoQuant with dst of src's type, F322F16 (float -> half), F322BF16 (float -> bfloat16_t), DEQF16 or "
-             "VDEQF16 (int32_t -> half); the CPU twin does not implement the other quantisation modes yet");
+             sk_twin::FixQuantAllowedText());
   }
-  if (quant == VDEQF16 && f.quant_tensor == nullptr) {
-    FailRule(call, "quantPre VDEQF16 without a quantisation tensor", "pass the uint64_t scale tensor in L1 (C1)");
+  if (per_column && f.quant_tensor == nullptr) {
+    FailRule(call, "quantPre " + Num(quant) + " (a vector mode) without a quantisation tensor",
+             "pass the uint64_t scale tensor in L1 (C1)");
   }
   if (n == 0 || m == 0 || nd_num == 0) return;
   if (src_stride < (m + 15) / 16 * 16) {
@@ -313,39 +379,20 @@ void sk_twin_cube_fixpipe_move(const SkTwinFixpipe* fp) {
   uint8_t* out = f.gm ? sk_twin::Gm(*f.gm, 0, dst_end, call)
                       : sk_twin::LocalAccess(*f.l1, 0, dst_end, call, "dst");
   const uint8_t* qt = nullptr;
-  if (quant == VDEQF16) {
+  if (per_column) {
     sk_twin::CheckMem(*f.quant_tensor, {sk_twin::kMemL1}, "TPosition::C1 (L1)", call, "the quantisation tensor");
     sk_twin::CheckAlign(*f.quant_tensor, 32, call, "the quantisation tensor");
     qt = sk_twin::LocalAccess(*f.quant_tensor, 0, uint64_t{n} * 8, call, "the quantisation tensor");
   }
-  // DEQF16's scale: the float in the low 32 bits, of which the hardware keeps the upper 19 bits (sign, exponent
-  // and 10 mantissa bits; the documented conversion masks with 0xFFFFE000).
-  auto scale_of = [](uint64_t word) {
-    const uint32_t bits = static_cast<uint32_t>(word) & 0xFFFFE000u;
-    float s;
-    std::memcpy(&s, &bits, 4);
-    return static_cast<double>(s);
-  };
   std::vector<uint8_t> row(uint64_t{n} * de);
   for (uint64_t i = 0; i < nd_num; ++i) {
     for (uint64_t r = 0; r < m; ++r) {
       for (uint64_t c = 0; c < n; ++c) {
         const uint8_t* x = l0c + (i * src_nd_stride * 256 + (c / 16) * src_stride * 16 + r * 16 + c % 16) * se;
         uint8_t* y = f.nz2nd ? row.data() + c * de : out + dst_off(i, r, c);
-        if (quant == DEQF16 || quant == VDEQF16) {
-          uint64_t word = f.deq_scalar;
-          if (qt != nullptr) std::memcpy(&word, qt + c * 8, 8);
-          if (word & (uint64_t{1} << 36)) {
-            FailRule(call, "the scale word of column " + Num(c) + " sets bit 36 (MCB: shift by N to int16_t first)",
-                     "bit 36 clear; the CPU twin does not implement the MCB shift mode yet");
-          }
-          // The exact product, rounded once to half (nearest even).
-          sk_twin::StoreF(dd, y, static_cast<double>(sk_twin::LoadI(sd, x)) * scale_of(word));
-        } else if (sd == SK_TWIN_DT_I32) {
-          sk_twin::StoreI(dd, y, sk_twin::LoadI(sd, x));
-        } else {
-          sk_twin::StoreF(dd, y, sk_twin::LoadF(sd, x));
-        }
+        uint64_t word = f.deq_scalar;
+        if (qt != nullptr) std::memcpy(&word, qt + c * 8, 8);
+        sk_twin::FixQuant(quant, word, sd, x, dd, y, call);
       }
       if (!f.nz2nd) continue;
       if (f.gm) sk_twin::StoreToGm(out + dst_off(i, r, 0), row.data(), row.size(), dd, call);

@@ -7,6 +7,8 @@
 
 #include "ascendc.h"
 #include "elem.h"
+#include "fixquant.h"
+#include "sk_twin_cube_types.h"
 #include "sk_twin_ext.h"
 
 namespace sk_twin {
@@ -81,17 +83,24 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
     FailRule(call, std::string("A of ") + sk_twin::MmName(m.a_dtype) + " with B of " + sk_twin::MmName(m.b_dtype),
              "integer A and B of the same type (int8_t or int4b_t)");
   }
-  // int8_t/int4b_t A/B give int32_t C, or half C through SetQuantScalar/SetQuantVector (DEQF16/VDEQF16).
-  const bool deq = ints && m.c_dtype == SK_TWIN_DT_HALF;
+  // SetQuantScalar/SetQuantVector: int8_t/int4b_t A/B to half C (DEQF16/VDEQF16) or to int8_t C (REQ8/VREQ8);
+  // half/bfloat16_t A/B to int8_t C (QF322B8_PRE/VQF322B8_PRE). The fixpipe does the conversion (fixquant.h).
+  const bool c8 = m.c_dtype == SK_TWIN_DT_I8;
+  const bool deq = (ints && (m.c_dtype == SK_TWIN_DT_HALF || c8)) ||
+                   (!ints && c8 && (m.a_dtype == SK_TWIN_DT_HALF || m.a_dtype == SK_TWIN_DT_BF16));
+  const QuantMode_t mode = !deq ? NoQuant
+                           : ints ? (c8 ? (m.quant == 2 ? VREQ8 : REQ8) : (m.quant == 2 ? VDEQF16 : DEQF16))
+                                  : (m.quant == 2 ? VQF322B8_PRE : QF322B8_PRE);
   if (deq && m.quant == 0) {
-    FailRule(call, "int8_t A/B with half C and no quantisation scale",
+    FailRule(call, std::string("A/B of ") + sk_twin::MmName(m.a_dtype) + " with C of " +
+                       sk_twin::DtypeName(m.c_dtype) + " and no quantisation scale",
              "call SetQuantScalar or SetQuantVector before Iterate/IterateAll");
   }
   if (m.quant != 0 && !deq) {
     FailRule(call, std::string(m.quant == 1 ? "SetQuantScalar" : "SetQuantVector") + " with A/B/C of " +
                        sk_twin::MmName(m.a_dtype) + "/" + sk_twin::MmName(m.b_dtype) + "/" +
                        sk_twin::DtypeName(m.c_dtype),
-             "the CPU twin implements Matmul quantisation for int8_t/int4b_t A/B to half C (DEQF16/VDEQF16) only");
+             "quantisation for int8_t/int4b_t A/B to half or int8_t C, or half/bfloat16_t A/B to int8_t C");
   }
   if (!deq && ints != (m.c_dtype == SK_TWIN_DT_I32)) {
     FailRule(call, "integer and floating operands are mixed", "int8_t/int4b_t A and B give int32_t C (or half C with "
@@ -101,13 +110,6 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
   const uint8_t* qv = m.quant == 2 ? sk_twin::GmOperand(*m.quant_vector, static_cast<uint64_t>(m.col0 + m.n - 1), 8,
                                                          call, "the SetQuantVector tensor")
                                    : nullptr;
-  // The fixpipe's scale: the float in a word's low 32 bits, its upper 19 bits (the documented 0xFFFFE000 mask).
-  auto scale_of = [](uint64_t word) {
-    const uint32_t bits = static_cast<uint32_t>(word) & 0xFFFFE000u;
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return static_cast<double>(f);
-  };
   const uint32_t ea = sk_twin::DtypeSize(m.a_dtype), eb = sk_twin::DtypeSize(m.b_dtype);
   const uint32_t ec = sk_twin::DtypeSize(m.c_dtype);
   const int64_t r_last = m.row0 + m.m - 1, c_last = m.col0 + m.n - 1, k_last = m.k - 1;
@@ -138,14 +140,12 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
         }
         if (bias != nullptr) acc += sk_twin::LoadI(m.bias_dtype, bias + (m.col0 + j) * sk_twin::DtypeSize(m.bias_dtype));
         acc = static_cast<int32_t>(static_cast<uint32_t>(acc));
-        if (deq) {  // the exact product, rounded once to half
+        if (deq) {
           uint64_t word = m.quant_scalar;
           if (qv != nullptr) std::memcpy(&word, qv + (m.col0 + j) * 8, 8);
-          if (word & (uint64_t{1} << 36)) {
-            FailRule(call, "a quantisation word sets bit 36 (MCB: shift by N to int16_t first)",
-                     "bit 36 clear; the CPU twin does not implement the MCB shift mode yet");
-          }
-          sk_twin::StoreF(SK_TWIN_DT_HALF, o, static_cast<double>(acc) * scale_of(word));
+          uint8_t l0c[4];
+          sk_twin::StoreI(SK_TWIN_DT_I32, l0c, acc);
+          sk_twin::FixQuant(mode, word, SK_TWIN_DT_I32, l0c, m.c_dtype, o, call);
         } else {
           sk_twin::StoreI(SK_TWIN_DT_I32, o, acc);
         }
@@ -161,7 +161,15 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
         acc = static_cast<float>(static_cast<double>(acc) +
                                  sk_twin::LoadF(m.bias_dtype, bias + (m.col0 + j) * sk_twin::DtypeSize(m.bias_dtype)));
       }
-      sk_twin::StoreF(m.c_dtype, o, acc);
+      if (deq) {
+        uint64_t word = m.quant_scalar;
+        if (qv != nullptr) std::memcpy(&word, qv + (m.col0 + j) * 8, 8);
+        uint8_t l0c[4];
+        std::memcpy(l0c, &acc, 4);
+        sk_twin::FixQuant(mode, word, SK_TWIN_DT_F32, l0c, m.c_dtype, o, call);
+      } else {
+        sk_twin::StoreF(m.c_dtype, o, acc);
+      }
     }
   }
   if (m.c_local != nullptr) {

@@ -3,6 +3,7 @@
 // VDEQF16 results as the exact product with the 19-bit scale rounded once to half by a search over encodings
 // (ascendc_util.h RefHalf), the NZ destination layout (Z columns dstStride 32-byte blocks apart) and the ND
 // layout of SetFixpipeNz2ndFlag (ndNum matrices) computed from their documented formulas; and the rules named.
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -92,6 +93,10 @@ void WithC(const char* name, const std::function<void(LocalTensor<int32_t>&, TPi
   }
 }
 
+// The fixpipe multiplies in float: the exact product of the (exactly converted) value and the scale, rounded
+// once to float, then to the destination.
+double F32(double exact) { return static_cast<double>(static_cast<float>(exact)); }
+
 float Masked19(uint64_t word) {  // the scale the fixpipe uses: the low word's upper 19 bits
   const uint32_t bits = static_cast<uint32_t>(word) & 0xFFFFE000u;
   float f;
@@ -117,7 +122,7 @@ TWIN_TEST(fixpipe_deqf16_scales_int32_to_half_by_the_19_bit_scalar) {
     Fixpipe(g, c, fp);
   });
   const std::vector<int64_t> c = RefC();
-  for (int i = 0; i < kM * kN; ++i) CHECK_EQ(out[i], RefHalf(static_cast<double>(c[i]) * 0.0234375));
+  for (int i = 0; i < kM * kN; ++i) CHECK_EQ(out[i], RefHalf(F32(static_cast<double>(c[i]) * 0.0234375)));
 }
 
 TWIN_TEST(fixpipe_vdeqf16_to_nz_takes_each_columns_scale_from_l1) {
@@ -143,7 +148,7 @@ TWIN_TEST(fixpipe_vdeqf16_to_nz_takes_each_columns_scale_from_l1) {
   for (int i = 0; i < kM; ++i) {
     for (int j = 0; j < kN; ++j) {
       const size_t at = (j / 16) * kDstStride * 16 + i * 16 + j % 16;  // in half elements (32 bytes = 16)
-      CHECK_EQ(out[at], RefHalf(static_cast<double>(c[i * kN + j]) * Masked19(scales[j])));
+      CHECK_EQ(out[at], RefHalf(F32(static_cast<double>(c[i * kN + j]) * Masked19(scales[j]))));
       written[at] = true;
     }
   }
@@ -192,7 +197,7 @@ TWIN_TEST(datacopy_from_l0c_to_l1_writes_nz_with_the_pre_quant_scalar) {
   const std::vector<int64_t> c = RefC();
   for (int i = 0; i < kM; ++i) {
     for (int j = 0; j < kN; ++j) {
-      CHECK_EQ(out[(j / 16) * kM16 * 16 + i * 16 + j % 16], RefHalf(static_cast<double>(c[i * kN + j]) * -0.375));
+      CHECK_EQ(out[(j / 16) * kM16 * 16 + i * 16 + j % 16], RefHalf(F32(static_cast<double>(c[i * kN + j]) * -0.375)));
     }
   }
   CHECK_EQ(out[kM * 16], 0xffff);  // row kM of the first Z column: past mSize
@@ -208,7 +213,7 @@ TWIN_TEST(fixpipe_rules_are_named) {
     fp.quantPre = QuantMode_t::REQ8;
     Fixpipe<int8_t, int32_t, CFG_NZ>(g, c, fp);
   }, false, &e);
-  CHECK_CONTAINS(e, "quantPre 7 from int32_t to int8_t");
+  CHECK_CONTAINS(e, "an 8-bit NZ destination");
   WithC("vdeq_without_tensor", [](LocalTensor<int32_t>& c, TPipe&) {
     GlobalTensor<half> g;
     g.SetGlobalBuffer(reinterpret_cast<half*>(small.data()), small.size() / 2);
@@ -216,7 +221,7 @@ TWIN_TEST(fixpipe_rules_are_named) {
     fp.quantPre = QuantMode_t::VDEQF16;
     Fixpipe(g, c, fp);
   }, false, &e);
-  CHECK_CONTAINS(e, "VDEQF16 without a quantisation tensor");
+  CHECK_CONTAINS(e, "(a vector mode) without a quantisation tensor");
   WithC("mcb", [](LocalTensor<int32_t>& c, TPipe&) {
     GlobalTensor<half> g;
     g.SetGlobalBuffer(reinterpret_cast<half*>(small.data()), small.size() / 2);
@@ -278,8 +283,8 @@ TWIN_TEST(matmul_set_quant_scalar_and_vector_give_half_c) {
   const std::vector<int64_t> c = RefC();
   for (int i = 0; i < kM; ++i) {
     for (int j = 0; j < kN; ++j) {
-      CHECK_EQ(c1[i * kN + j], RefHalf(static_cast<double>(c[i * kN + j]) * 0.0234375));
-      CHECK_EQ(c2[i * kN + j], RefHalf(static_cast<double>(c[i * kN + j] + bias[j]) * Masked19(scales[j])));
+      CHECK_EQ(c1[i * kN + j], RefHalf(F32(static_cast<double>(c[i * kN + j]) * 0.0234375)));
+      CHECK_EQ(c2[i * kN + j], RefHalf(F32(static_cast<double>(c[i * kN + j] + bias[j]) * Masked19(scales[j]))));
     }
   }
 }
@@ -327,7 +332,7 @@ TWIN_TEST(legacy_fixpipe_params_map_bursts_onto_the_move) {
   const std::vector<int64_t> c = RefC();
   for (int i = 0; i < kM; ++i) {
     for (int j = 0; j < kN; ++j) {
-      CHECK_EQ(nd[i * kRow + j], RefHalf(static_cast<double>(c[i * kN + j]) * 0.0625));
+      CHECK_EQ(nd[i * kRow + j], RefHalf(F32(static_cast<double>(c[i * kN + j]) * 0.0625)));
       // Z column j / 16 starts (burst 40 blocks + gap 3 blocks) * 8 int32_t after the previous one.
       CHECK_EQ(int64_t{nz[(j / 16) * (kM * 16 + kGap * 8) + i * 16 + j % 16]}, c[i * kN + j]);
     }
@@ -383,9 +388,67 @@ TWIN_TEST(matmul_int4_operands_to_int32_and_dequantised_half) {
       int64_t s = 0;
       for (int q = 0; q < kK; ++q) s += int64_t{av[i * kK + q]} * bv[j * kK + q];
       CHECK_EQ(int64_t{ci[i * kN + j]}, s);
-      CHECK_EQ(ch[i * kN + j], RefHalf(static_cast<double>(s) * -0.75));
+      CHECK_EQ(ch[i * kN + j], RefHalf(F32(static_cast<double>(s) * -0.75)));
     }
   }
+}
+
+// (V)REQ8 by the documented QUANT_PRE fields: M1 x value in float, clamped to [-256, 255], rounded to the nearest
+// integer (ties to even), plus the 9-bit offset, saturated to int8_t (bit 46) or uint8_t; here with std::rint.
+uint8_t RefReq8(int64_t c, uint64_t word) {
+  double v = F32(static_cast<double>(c) * Masked19(word));
+  v = std::rint(v < -256.0 ? -256.0 : v > 255.0 ? 255.0 : v);
+  const int off9 = static_cast<int>((word >> 37) & 0x1FF);
+  const int64_t r = static_cast<int64_t>(v) + (off9 >= 256 ? off9 - 512 : off9);
+  if ((word >> 46) & 1) return static_cast<uint8_t>(static_cast<int8_t>(r < -128 ? -128 : r > 127 ? 127 : r));
+  return static_cast<uint8_t>(r < 0 ? 0 : r > 255 ? 255 : r);
+}
+
+TWIN_TEST(fixpipe_and_matmul_requantise_int32_to_8_bits) {
+  // Fixpipe REQ8 to int8_t (signed, offset -5) and Matmul SetQuantVector to int8_t (unsigned bit, offset +3,
+  // per-column scales around the values' range so that both saturations happen).
+  const uint64_t word = DeqWord(0.0078125f, 0x0abcu) | (uint64_t{0x1FB} << 37);  // DeqWord sets bit 46
+  static std::vector<uint8_t> fx(kM * kN, 0x5a), mm(kM * kN, 0x5a);
+  static std::vector<uint64_t> vec(kN);
+  for (int j = 0; j < kN; ++j) vec[j] = (DeqWord(0.002f * static_cast<float>(j % 7 + 1), 0) & ~(uint64_t{1} << 46)) |
+                                        (uint64_t{3} << 37);
+  WithC("req8", [&](LocalTensor<int32_t>& c, TPipe&) {
+    GlobalTensor<int8_t> g;
+    g.SetGlobalBuffer(reinterpret_cast<int8_t*>(fx.data()), fx.size());
+    FixpipeParamsV220 fp(kN, kM, kM16, kN, false);
+    fp.quantPre = QuantMode_t::REQ8;
+    fp.deqScalar = word;
+    Fixpipe(g, c, fp);
+  });
+  static std::vector<int8_t> a, b;
+  a = A();
+  b = Bt();
+  twin_test::Run run;
+  RunAic(&run, "mm_req8", [&] {
+    TCubeTiling t = matmul_test::Tiling(kM, kN, kK);
+    GlobalTensor<int8_t> ga, gb, gc;
+    ga.SetGlobalBuffer(a.data(), a.size());
+    gb.SetGlobalBuffer(b.data(), b.size());
+    gc.SetGlobalBuffer(reinterpret_cast<int8_t*>(mm.data()), mm.size());
+    GlobalTensor<uint64_t> gq;
+    gq.SetGlobalBuffer(vec.data(), vec.size());
+    Matmul<QA, QB, MatmulType<TPosition::GM, CubeFormat::ND, int8_t>> q;
+    q.Init(&t);
+    q.SetTensorA(ga);
+    q.SetTensorB(gb, true);
+    q.SetQuantVector(gq);
+    q.IterateAll(gc);
+  });
+  CHECK_OK(run);
+  const std::vector<int64_t> c = RefC();
+  int low = 0, high = 0;
+  for (int i = 0; i < kM * kN; ++i) {
+    CHECK_EQ(fx[i], RefReq8(c[i], word));
+    CHECK_EQ(mm[i], RefReq8(c[i], vec[i % kN]));
+    low += mm[i] == 0;
+    high += mm[i] == 255;
+  }
+  CHECK(low > 0 && high > 0);  // both ends of uint8_t saturate somewhere
 }
 
 }  // namespace
