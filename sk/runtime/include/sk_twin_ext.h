@@ -197,6 +197,9 @@ typedef struct SkTwinMatmul {
   uint32_t quant;
   uint64_t quant_scalar;
   const SkTwinGlobalRef* quant_vector;
+  /* c_block: C goes to `c` as the block alone (rows n_stride elements apart from its start), not at (row0, col0)
+   * of an ldc-wide C: the workspace block GetTensorC() returns after Iterate<false>(). */
+  uint32_t c_block;
 } SkTwinMatmul;
 void sk_twin_matmul(const SkTwinMatmul* mm);
 /* 1 when the caller is an AIC of a launch whose blocks have AIVs: it would

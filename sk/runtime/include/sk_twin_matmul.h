@@ -178,9 +178,14 @@ class Matmul {
     quantVector_ = quantTensor.g_;
   }
   void ClearBias() { hasBias_ = false; }
-  void SetWorkspace(GM_ADDR, int) {}
+  // The GM the asynchronous mode (Iterate<false>() + GetTensorC()) leaves its C blocks in.
+  void SetWorkspace(GM_ADDR addr, int size) {
+    workspace_ = SkTwinGlobalRef{reinterpret_cast<uint8_t*>(addr), static_cast<uint64_t>(size < 0 ? 0 : size), 0};
+  }
   template <class T>
-  void SetWorkspace(GlobalTensor<T>&) {}
+  void SetWorkspace(GlobalTensor<T>& addr) {
+    workspace_ = addr.g_;
+  }
   template <class T>
   void SetLocalWorkspace(const LocalTensor<T>&) {}
   void SetHF32(bool, int32_t = 0) {}
@@ -202,6 +207,7 @@ class Matmul {
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
     (void)enPartialSum;
+    fetched_ = false;
     const int64_t bm = tiling_.baseM > 0 ? tiling_.baseM : singleM_, bn = tiling_.baseN > 0 ? tiling_.baseN : singleN_;
     if (bm <= 0 || bn <= 0) return false;
     const int64_t mb = (singleM_ + bm - 1) / bm, nb = (singleN_ + bn - 1) / bn;
@@ -231,6 +237,35 @@ class Matmul {
     m.c_local = &c.ref_;
     m.atomic = enAtomic;
     ::sk_twin_matmul(&m);
+  }
+  // The asynchronous form: after Iterate<false>(), each call returns the next baseM x baseN block of C (the one
+  // Iterate chose, then the following ones in its order) as a GlobalTensor in the workspace, the block's rows
+  // its own width apart; block k takes slot k modulo the blocks the workspace holds.
+  template <bool sync = false>
+  GlobalTensor<DstT> GetTensorC(uint8_t enAtomic = 0, bool enSequentialWrite = false) {
+    (void)enSequentialWrite;
+    if (fetched_ && !Iterate<false>()) {
+      ::sk_twin_matmul_fail("GetTensorC()", "every block of C was already fetched", "one GetTensorC() a block");
+    }
+    fetched_ = true;
+    SkTwinMatmul m = Block("GetTensorC()");
+    const int64_t bm = tiling_.baseM > 0 ? tiling_.baseM : singleM_, bn = tiling_.baseN > 0 ? tiling_.baseN : singleN_;
+    const uint64_t slot = static_cast<uint64_t>(bm * bn) * sizeof(DstT);
+    if (workspace_.base == nullptr || (workspace_.size_bytes != 0 && workspace_.size_bytes < slot)) {
+      ::sk_twin_matmul_fail("GetTensorC()", "the workspace is missing or smaller than one baseM x baseN block of C",
+                            "SetWorkspace(gm, size) with at least baseM * baseN * sizeof(C) bytes before Iterate");
+    }
+    const uint64_t slots = workspace_.size_bytes == 0 ? 1 : workspace_.size_bytes / slot;
+    SkTwinGlobalRef view = workspace_;
+    view.offset_bytes += (static_cast<uint64_t>(iter_ - 1) % slots) * slot;
+    m.c = &view;
+    m.c_block = 1;
+    m.n_stride = m.n;
+    m.atomic = enAtomic;
+    ::sk_twin_matmul(&m);
+    GlobalTensor<DstT> out;
+    out.g_ = view;
+    return out;
   }
   void End() { iter_ = 0; }
 
@@ -287,6 +322,8 @@ class Matmul {
   bool hasA_ = false, hasB_ = false, hasBias_ = false;
   uint32_t transA_ = 0, transB_ = 0;
   uint32_t quant_ = 0;
+  bool fetched_ = false;
+  SkTwinGlobalRef workspace_{nullptr, 0, 0};
   uint64_t quantScalar_ = 0;
   SkTwinGlobalRef quantVector_{nullptr, 0, 0};
   int64_t iter_ = 0, blockM_ = 0, blockN_ = 0;

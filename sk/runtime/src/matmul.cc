@@ -179,9 +179,10 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
     return;
   }
   uint8_t* c = const_cast<uint8_t*>(
-      sk_twin::GmOperand(*m.c, static_cast<uint64_t>(r_last * m.ldc + c_last), ec, call, "C"));
+      sk_twin::GmOperand(*m.c, static_cast<uint64_t>(m.c_block ? (m.m - 1) * m.n_stride + m.n - 1 : r_last * m.ldc + c_last),
+                         ec, call, m.c_block ? "the workspace (SetWorkspace)" : "C"));
   for (int64_t i = 0; i < m.m; ++i) {
-    uint8_t* row = c + ((m.row0 + i) * m.ldc + m.col0) * ec;
+    uint8_t* row = c + (m.c_block ? i * m.n_stride : (m.row0 + i) * m.ldc + m.col0) * ec;
     if (m.atomic) {
       sk_twin::AscendState& st = sk_twin::CurrentWorker("Matmul").ascendc;
       const uint32_t saved = st.atomic, saved_dt = st.atomic_dtype;

@@ -451,6 +451,49 @@ TWIN_TEST(fixpipe_and_matmul_requantise_int32_to_8_bits) {
   CHECK(low > 0 && high > 0);  // both ends of uint8_t saturate somewhere
 }
 
+TWIN_TEST(matmul_async_get_tensor_c_returns_blocks_in_the_workspace) {
+  // C in VECIN, int32_t: Iterate<false>() once, then GetTensorC() per 16 x 16 block (M first: (0,0), (1,0),
+  // (0,1), (1,1); the M tail is 4 rows). The workspace holds two blocks, so the third reuses the first slot: each
+  // block is checked when it is returned.
+  using CV = MatmulType<TPosition::VECIN, CubeFormat::ND, int32_t>;
+  static std::vector<int8_t> a, b;
+  a = A();
+  b = Bt();
+  static std::vector<int32_t> ws(2 * 16 * 16, -1);
+  static std::vector<std::vector<int32_t>> got;
+  got.clear();
+  twin_test::Run run;
+  RunAic(&run, "mm_async", [&] {
+    TCubeTiling t = matmul_test::Tiling(kM, kN, kK, 16, 16);
+    GlobalTensor<int8_t> ga, gb;
+    ga.SetGlobalBuffer(a.data(), a.size());
+    gb.SetGlobalBuffer(b.data(), b.size());
+    Matmul<QA, QB, CV> mm;
+    mm.Init(&t);
+    mm.SetWorkspace(reinterpret_cast<GM_ADDR>(ws.data()), static_cast<int>(ws.size() * 4));
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb, true);
+    mm.template Iterate<false>();
+    for (int k = 0; k < 4; ++k) {
+      GlobalTensor<int32_t> blk = mm.GetTensorC();
+      const int rows = (k % 2 == 0) ? 16 : kM - 16;
+      std::vector<int32_t> v(rows * 16);
+      for (int e = 0; e < rows * 16; ++e) v[e] = blk.GetValue(e);
+      got.push_back(v);
+    }
+    mm.End();
+  });
+  CHECK_OK(run);
+  const std::vector<int64_t> c = RefC();
+  CHECK_EQ(got.size(), size_t{4});
+  for (int k = 0; k < 4 && k < static_cast<int>(got.size()); ++k) {
+    const int r0 = (k % 2) * 16, c0 = (k / 2) * 16, rows = (k % 2 == 0) ? 16 : kM - 16;
+    for (int i = 0; i < rows; ++i) {
+      for (int j = 0; j < 16; ++j) CHECK_EQ(int64_t{got[k][i * 16 + j]}, c[(r0 + i) * kN + c0 + j]);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
