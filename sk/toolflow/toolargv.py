@@ -92,6 +92,10 @@ WERROR = "-Werror"
 TWIN_THREADS = "-pthread"
 # The runtime headers take this path (kernel_operator.h defines it otherwise).
 TWIN_KT_TEST_DEFINE = "-D__CCE_KT_TEST__=1"
+# What bisheng predefines for the part the twin models (Atlas A2/A3, dav-c220): kernels test them BEFORE they
+# include kernel_operator.h (weight_quant_batch_matmul_v2 wraps its whole body in `#if __CCE_AICORE__ == 220`),
+# so a kernel compile names them on the command line; kernel_operator.h keeps the same values as a fallback.
+TWIN_ARCH_DEFINES = ("-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201")
 TSAN = "-fsanitize=thread"
 # ThreadSanitizer builds: every object and library the race check loads.
 TSAN_FLAGS = ("-O1", TSAN)
@@ -374,7 +378,7 @@ def twin_check_argv(compiler: str, src: str, *, include_dir: str, include_dirs=(
     defines are complete -D flags (the ADK's variant defines); forced_includes are headers compiled in front (-include).
     """
     mode = ["-E", "-o", preprocess_to] if preprocess_to else ["-fsyntax-only"]
-    return [compiler, *twin_cflags(include_dir), *(f"-I{d}" for d in include_dirs), *defines,
+    return [compiler, *twin_cflags(include_dir), *TWIN_ARCH_DEFINES, *(f"-I{d}" for d in include_dirs), *defines,
             *(x for h in forced_includes for x in ("-include", h)), *mode, src]
 
 
@@ -396,7 +400,7 @@ def twin_kernel_library_argv(compiler: str, sources, out: str, *, include_dir: s
     defines are NAME or NAME=VALUE (without -D). Runtime symbols stay
     undefined: they resolve against the runtime loaded first.
     """
-    return [compiler, *twin_cflags(include_dir, tsan=tsan), *(f"-I{d}" for d in include_dirs),
+    return [compiler, *twin_cflags(include_dir, tsan=tsan), *TWIN_ARCH_DEFINES, *(f"-I{d}" for d in include_dirs),
             *(f"-D{d}" for d in defines), *extra, *SYMBOLIC_SHARED, "-o", out, *sources]
 
 

@@ -575,6 +575,9 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_data_format.h"
 // NotifyEvent/WaitEvent, the cross-core event pair matmul kernels use.
 #include "sk_twin_event.h"
+// The quantisation high-level API (AscendDequant) and the cube's quantising Fixpipe forms.
+#include "sk_twin_quant.h"
+#include "sk_twin_fixpipe.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

@@ -205,20 +205,7 @@ inline void SetMMColumnMajor() {}
 inline void SetMMRowMajor() {}
 inline void SetMMLayoutTransform(bool rowMajor) { (void)rowMajor; }
 
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
-inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {
-  static_assert(config.format == CO2Layout::ROW_MAJOR && !config.isToUB,
-                "the CPU twin does not implement AscendC::Fixpipe with CFG_NZ/CFG_COLUMN_MAJOR or to UB yet");
-  if (p.reluEn || p.isChannelSplit) {
-    ::sk_twin_fail(p.reluEn ? "Fixpipe: FixpipeParamsV220::reluEn is true; the CPU twin does not implement ReLU on "
-                              "the way out yet (allowed: false)"
-                            : "Fixpipe: FixpipeParamsV220::isChannelSplit is true; the CPU twin does not implement "
-                              "channel split yet (allowed: false)");
-  }
-  const uint32_t f[8] = {p.nSize, p.mSize, p.srcStride, p.dstStride, static_cast<uint32_t>(p.quantPre),
-                         p.ndNum, p.srcNdStride, p.dstNdStride};
-  ::sk_twin_cube_fixpipe(&dst.g_, &src.ref_, sk_detail::Dtype<U>::value, sk_detail::Dtype<T>::value, f);
-}
+// Fixpipe (L0C -> GM / L1) is in sk_twin_fixpipe.h with the other ways out of L0C.
 
 }  // namespace AscendC
 

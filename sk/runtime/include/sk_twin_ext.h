@@ -178,6 +178,8 @@ void sk_twin_arith(uint32_t dtype, const SkTwinLocalRef* dst, uint64_t first, ui
  * ldb, ldc are the row strides of A, B, C as stored (transposed A is stored
  * K x M, transposed B N x K). c_local: C goes to UB packed with row stride
  * n_stride instead of to GM. */
+/* The element code of int4b_t A/B (two a byte, element 2k in the low nibble), known to the Matmul only. */
+#define SK_TWIN_MM_DT_INT4 100u
 typedef struct SkTwinMatmul {
   const char* call;
   const SkTwinGlobalRef* a;
@@ -197,6 +199,14 @@ typedef struct SkTwinMatmul {
   int64_t a_height, b_height;
   /* c_local holds C in L0C (TPosition::CO1) as 16 x 16 NZ fractals; c_accumulate adds to what it holds. */
   uint32_t c_l0c, c_accumulate;
+  /* SetQuantScalar (quant 1: quant_scalar) / SetQuantVector (quant 2: quant_vector, uint64_t, column col0 + j at
+   * element col0 + j): int8_t A/B to half C, the int32_t result scaled on the way out (DEQF16 / VDEQF16). */
+  uint32_t quant;
+  uint64_t quant_scalar;
+  const SkTwinGlobalRef* quant_vector;
+  /* c_block: C goes to `c` as the block alone (rows n_stride elements apart from its start), not at (row0, col0)
+   * of an ldc-wide C: the workspace block GetTensorC() returns after Iterate<false>(). */
+  uint32_t c_block;
 } SkTwinMatmul;
 void sk_twin_matmul(const SkTwinMatmul* mm);
 /* The copy callbacks' operand image (MatmulCallBackFunc CopyA1/CopyB1): operand 0 (A) or 1 (B) of this worker,

@@ -48,9 +48,18 @@ struct MatmulType {
 
 namespace sk_detail {
 template <typename T>
-constexpr bool kCubeIn = kOneOf<T, half, bfloat16_t, float, int8_t>;
+constexpr bool kCubeIn = kOneOf<T, half, bfloat16_t, float, int8_t, int4b_t>;
+// The element code the Matmul hook gets (int4b_t has none of its own elsewhere).
 template <typename T>
-constexpr bool kCubeOut = kOneOf<T, half, bfloat16_t, float, int32_t>;
+struct MatmulDtype {
+  static constexpr uint32_t value = Dtype<T>::value;
+};
+template <>
+struct MatmulDtype<int4b_t> {
+  static constexpr uint32_t value = SK_TWIN_MM_DT_INT4;
+};
+template <typename T>
+constexpr bool kCubeOut = kOneOf<T, half, bfloat16_t, float, int32_t, int8_t>;
 }  // namespace sk_detail
 
 // User copy-in/copy-out callbacks of a Matmul (the device calls them instead of its own copies).
@@ -91,8 +100,8 @@ class Matmul {
   using DstT = typename C_TYPE::T;
   using BiasT = typename BIAS_TYPE::T;
   static_assert(sk_detail::kCubeIn<SrcAT> && sk_detail::kCubeIn<SrcBT>,
-                "AscendC::Matmul: the CPU twin supports A/B of half, bfloat16_t, float, int8_t");
-  static_assert(sk_detail::kCubeOut<DstT>, "AscendC::Matmul: the CPU twin supports C of half, bfloat16_t, float, int32_t");
+                "AscendC::Matmul: the CPU twin supports A/B of half, bfloat16_t, float, int8_t, int4b_t");
+  static_assert(sk_detail::kCubeOut<DstT>, "AscendC::Matmul: the CPU twin supports C of half, bfloat16_t, float, int32_t, int8_t (quantised)");
   // A and B come from GM, or from L1 (TSCM, or A1/B1) where the kernel put them in the NZ format.
   static constexpr bool kALocal = A_TYPE::pos == TPosition::TSCM || A_TYPE::pos == TPosition::A1;
   static constexpr bool kBLocal = B_TYPE::pos == TPosition::TSCM || B_TYPE::pos == TPosition::B1;
@@ -103,6 +112,9 @@ class Matmul {
   static_assert((!kALocal || A_TYPE::format == CubeFormat::NZ || A_TYPE::format == CubeFormat::ND) &&
                     (!kBLocal || B_TYPE::format == CubeFormat::NZ || B_TYPE::format == CubeFormat::ND),
                 "AscendC::Matmul: the CPU twin reads A and B in L1 declared ND or NZ (held as NZ)");
+  static_assert((!std::is_same_v<SrcAT, int4b_t> || (!kALocal && A_TYPE::format == CubeFormat::ND)) &&
+                    (!std::is_same_v<SrcBT, int4b_t> || (!kBLocal && B_TYPE::format == CubeFormat::ND)),
+                "the CPU twin does not implement AscendC::Matmul with int4b_t A/B in L1 or in NZ yet (int4b_t in GM, ND)");
   // The configuration fields that change what is computed (the rest only schedule the same product).
   static_assert(!MM_CFG.enableRelu, "the CPU twin does not implement MatmulConfig::enableRelu yet");
   static_assert(!MM_CFG.isPartialOutput, "the CPU twin does not implement MatmulConfig::isPartialOutput yet");
@@ -206,10 +218,26 @@ class Matmul {
     hasBias_ = MM_CFG.enableSetBias;
   }
   void DisableBias() { hasBias_ = false; }
+  // Quantisation on the way out of L0C (int8_t/int4b_t A/B to half or int8_t C, half/bfloat16_t A/B to int8_t C):
+  // every element of C by one QUANT_PRE word or column j by element j of a uint64_t vector, as Fixpipe's
+  // (V)DEQF16, (V)REQ8, (V)QF322B8_PRE do it (src/fixquant.h).
+  void SetQuantScalar(const uint64_t quantScalar) {
+    quant_ = 1;
+    quantScalar_ = quantScalar;
+  }
+  void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) {
+    quant_ = 2;
+    quantVector_ = quantTensor.g_;
+  }
   void ClearBias() { hasBias_ = false; }
-  void SetWorkspace(GM_ADDR, int) {}
+  // The GM the asynchronous mode (Iterate<false>() + GetTensorC()) leaves its C blocks in.
+  void SetWorkspace(GM_ADDR addr, int size) {
+    workspace_ = SkTwinGlobalRef{reinterpret_cast<uint8_t*>(addr), static_cast<uint64_t>(size < 0 ? 0 : size), 0};
+  }
   template <class T>
-  void SetWorkspace(GlobalTensor<T>&) {}
+  void SetWorkspace(GlobalTensor<T>& addr) {
+    workspace_ = addr.g_;
+  }
   template <class T>
   void SetLocalWorkspace(const LocalTensor<T>&) {}
   void SetHF32(bool, int32_t = 0) {}
@@ -231,6 +259,7 @@ class Matmul {
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
     (void)enPartialSum;
+    fetched_ = false;
     const int64_t bm = tiling_.baseM > 0 ? tiling_.baseM : singleM_, bn = tiling_.baseN > 0 ? tiling_.baseN : singleN_;
     if (bm <= 0 || bn <= 0) return false;
     const int64_t mb = (singleM_ + bm - 1) / bm, nb = (singleN_ + bn - 1) / bn;
@@ -274,6 +303,35 @@ class Matmul {
     m.c_local = &c.ref_;
     m.atomic = enAtomic;
     ::sk_twin_matmul(&m);
+  }
+  // The asynchronous form: after Iterate<false>(), each call returns the next baseM x baseN block of C (the one
+  // Iterate chose, then the following ones in its order) as a GlobalTensor in the workspace, the block's rows
+  // its own width apart; block k takes slot k modulo the blocks the workspace holds.
+  template <bool sync = false>
+  GlobalTensor<DstT> GetTensorC(uint8_t enAtomic = 0, bool enSequentialWrite = false) {
+    (void)enSequentialWrite;
+    if (fetched_ && !Iterate<false>()) {
+      ::sk_twin_matmul_fail("GetTensorC()", "every block of C was already fetched", "one GetTensorC() a block");
+    }
+    fetched_ = true;
+    SkTwinMatmul m = Block("GetTensorC()");
+    const int64_t bm = tiling_.baseM > 0 ? tiling_.baseM : singleM_, bn = tiling_.baseN > 0 ? tiling_.baseN : singleN_;
+    const uint64_t slot = static_cast<uint64_t>(bm * bn) * sizeof(DstT);
+    if (workspace_.base == nullptr || (workspace_.size_bytes != 0 && workspace_.size_bytes < slot)) {
+      ::sk_twin_matmul_fail("GetTensorC()", "the workspace is missing or smaller than one baseM x baseN block of C",
+                            "SetWorkspace(gm, size) with at least baseM * baseN * sizeof(C) bytes before Iterate");
+    }
+    const uint64_t slots = workspace_.size_bytes == 0 ? 1 : workspace_.size_bytes / slot;
+    SkTwinGlobalRef view = workspace_;
+    view.offset_bytes += (static_cast<uint64_t>(iter_ - 1) % slots) * slot;
+    m.c = &view;
+    m.c_block = 1;
+    m.n_stride = m.n;
+    m.atomic = enAtomic;
+    ::sk_twin_matmul(&m);
+    GlobalTensor<DstT> out;
+    out.g_ = view;
+    return out;
   }
   void End() { iter_ = 0; }
 
@@ -348,8 +406,8 @@ class Matmul {
     mm.a = &a_;
     mm.b = &b_;
     mm.bias = hasBias_ ? &bias_ : nullptr;
-    mm.a_dtype = sk_detail::Dtype<SrcAT>::value;
-    mm.b_dtype = sk_detail::Dtype<SrcBT>::value;
+    mm.a_dtype = sk_detail::MatmulDtype<SrcAT>::value;
+    mm.b_dtype = sk_detail::MatmulDtype<SrcBT>::value;
     mm.c_dtype = sk_detail::Dtype<DstT>::value;
     mm.bias_dtype = sk_detail::Dtype<BiasT>::value;
     mm.a_format = static_cast<uint32_t>(kALocal ? CubeFormat::NZ : A_TYPE::format);
@@ -372,6 +430,9 @@ class Matmul {
     // NZ column blocks: in L1 as high as the single shape, in GM as the org shape (rows aligned to 16).
     mm.a_height = Align16(kALocal ? (transA_ ? singleK_ : singleM_) : (transA_ ? orgKa_ : orgM_));
     mm.b_height = Align16(kBLocal ? (transB_ ? singleN_ : singleK_) : (transB_ ? orgN_ : orgKb_));
+    mm.quant = quant_;
+    mm.quant_scalar = quantScalar_;
+    mm.quant_vector = quant_ == 2 ? &quantVector_ : nullptr;
     return mm;
   }
   SkTwinMatmul Block(const char* name) {
@@ -462,6 +523,11 @@ class Matmul {
   int32_t nBatchOutNum_ = 0;
   bool hasA_ = false, hasB_ = false, hasBias_ = false;
   uint32_t transA_ = 0, transB_ = 0;
+  uint32_t quant_ = 0;
+  bool fetched_ = false;
+  SkTwinGlobalRef workspace_{nullptr, 0, 0};
+  uint64_t quantScalar_ = 0;
+  SkTwinGlobalRef quantVector_{nullptr, 0, 0};
   int64_t iter_ = 0, blockM_ = 0, blockN_ = 0;
 };
 

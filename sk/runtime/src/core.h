@@ -103,6 +103,8 @@ struct AscendState {
   uint64_t rsvd_cnt = 0;           // elements the last GatherMask kept (GetRsvdCnt)
   uint64_t acc_val = 0;            // bits of the last ReduceSum count-form result (GetAccVal)
   uint16_t mrg_taken[4] = {0, 0, 0, 0};  // pairs the last MrgSort took from each list (GetMrgSortResult)
+  uint32_t fix_nd[3] = {1, 0, 0};  // SetFixpipeNz2ndFlag: ndNum, srcNdStride, dstNdStride (DataCopy from L0C)
+  uint64_t fix_pre_quant = 0;      // SetFixpipePreQuantFlag: the scalar of DataCopy from L0C's DEQF16
   bool deq_set = false;            // SetDeqScale(half) was called; deq_scale its value
   double deq_scale = 0;
 };

@@ -11,11 +11,17 @@
 //   L0C (Nz): 16 x 16 fractals of float/int32_t, column-major over the fractals (N/16 columns of M/16
 //            fractals), rows inside.
 // Numerics: products in float (exact for half/bfloat16_t), summed in k order in float; int8_t in int32_t.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "ascendc.h"
 #include "elem.h"
+#include "sk_twin_cube_types.h"
+#include "sk_twin_quant_hooks.h"
+#include "fixquant.h"
 
 namespace sk_twin {
 namespace {
@@ -58,6 +64,73 @@ uint8_t* Gm(const SkTwinGlobalRef& g, uint64_t begin, uint64_t end, const std::s
 uint32_t C0(uint32_t dtype) { return 32 / DtypeSize(dtype); }
 
 }  // namespace
+}  // namespace sk_twin
+
+namespace sk_twin {
+
+namespace {
+// M1 of a QUANT_PRE word: bits 31..13 read as a float (the low 13 mantissa bits dropped).
+float WordScale(uint64_t word) {
+  const uint32_t bits = static_cast<uint32_t>(word) & 0xFFFFE000u;
+  float s;
+  std::memcpy(&s, &bits, 4);
+  return s;
+}
+bool IsB8(uint32_t dt) { return dt == SK_TWIN_DT_I8 || dt == SK_TWIN_DT_U8; }
+}  // namespace
+
+bool FixQuantAllowed(uint32_t quant, uint32_t sd, uint32_t dd, bool* per_column) {
+  *per_column = quant == VDEQF16 || quant == VREQ8 || quant == VQF322B8_PRE;
+  switch (quant) {
+    case NoQuant: return dd == sd;
+    case F322F16: return sd == SK_TWIN_DT_F32 && dd == SK_TWIN_DT_HALF;
+    case F322BF16: return sd == SK_TWIN_DT_F32 && dd == SK_TWIN_DT_BF16;
+    case DEQF16: case VDEQF16: return sd == SK_TWIN_DT_I32 && dd == SK_TWIN_DT_HALF;
+    case REQ8: case VREQ8: return sd == SK_TWIN_DT_I32 && IsB8(dd);
+    case QF322B8_PRE: case VQF322B8_PRE: return sd == SK_TWIN_DT_F32 && IsB8(dd);
+    default: return false;
+  }
+}
+
+const char* FixQuantAllowedText() {
+  return "NoQuant with dst of src's type, F322F16 (float -> half), F322BF16 (float -> bfloat16_t), (V)DEQF16 "
+         "(int32_t -> half), (V)REQ8 (int32_t -> int8_t/uint8_t), (V)QF322B8_PRE (float -> int8_t/uint8_t); the CPU "
+         "twin does not implement the other quantisation modes yet";
+}
+
+void FixQuant(uint32_t quant, uint64_t word, uint32_t sd, const uint8_t* x, uint32_t dd, uint8_t* y,
+              const std::string& call) {
+  if (quant == NoQuant || quant == F322F16 || quant == F322BF16) {
+    if (sd == SK_TWIN_DT_I32) StoreI(dd, y, LoadI(sd, x));
+    else StoreF(dd, y, LoadF(sd, x));  // float to half/bfloat16_t: nearest even
+    return;
+  }
+  if (word & (uint64_t{1} << 36)) {
+    FailRule(call, "a quantisation word sets bit 36 (MCB: shift right by N to int16_t first)",
+             "bit 36 clear; the CPU twin does not implement the MCB shift mode yet");
+  }
+  // The L0C value as float (int32_t rounded to nearest), times M1 in float.
+  const float v = (sd == SK_TWIN_DT_I32 ? static_cast<float>(LoadI(sd, x)) : static_cast<float>(LoadF(sd, x))) *
+                  WordScale(word);
+  if (quant == DEQF16 || quant == VDEQF16) {
+    StoreF(dd, y, v);  // to half, nearest even
+    return;
+  }
+  // 8-bit results: clamp to [-256, 255], round to the nearest integer (ties to even), add the 9-bit offset and
+  // saturate to int8_t (bit 46 set) or uint8_t.
+  double q = std::nearbyint(std::min(255.0, std::max(-256.0, static_cast<double>(v))));
+  int64_t off = static_cast<int64_t>((word >> 37) & 0x1FF);
+  if (off >= 256) off -= 512;
+  const int64_t r = static_cast<int64_t>(q) + off;
+  // The byte is int8_t-saturated when bit 46 is set, uint8_t-saturated otherwise, whatever T the kernel names.
+  const bool is_signed = (word >> 46) & 1;
+  const int64_t sat = is_signed ? std::min<int64_t>(127, std::max<int64_t>(-128, r))
+                                : std::min<int64_t>(255, std::max<int64_t>(0, r));
+  (void)dd;
+  const uint8_t byte = static_cast<uint8_t>(sat & 0xff);
+  std::memcpy(y, &byte, 1);
+}
+
 }  // namespace sk_twin
 
 using sk_twin::FailRule;
@@ -201,48 +274,129 @@ void sk_twin_cube_mmad(const SkTwinLocalRef* c, const SkTwinLocalRef* a, const S
 
 void sk_twin_cube_fixpipe(const SkTwinGlobalRef* dst, const SkTwinLocalRef* src, uint32_t src_dtype,
                           uint32_t dst_dtype, const uint32_t* p) {
-  const uint32_t n = p[0], m = p[1], src_stride = p[2], dst_stride = p[3], quant = p[4], nd_num = p[5],
-                 src_nd_stride = p[6], dst_nd_stride = p[7];
-  const std::string call = "Fixpipe<" + sk_twin::Dt(dst_dtype) + ", " + sk_twin::Dt(src_dtype) +
-                           ", CFG_ROW_MAJOR>(L0C->GM, FixpipeParamsV220{nSize " + Num(n) + ", mSize " + Num(m) +
-                           ", srcStride " + Num(src_stride) + ", dstStride " + Num(dst_stride) + ", quantPre " +
-                           Num(quant) + ", ndNum " + Num(nd_num) + ", srcNdStride " + Num(src_nd_stride) +
-                           ", dstNdStride " + Num(dst_nd_stride) + "})";
-  sk_twin::CheckMem(*src, {sk_twin::kMemL0c}, "TPosition::CO1 (L0C)", call, "src");
-  sk_twin::CheckAlign(*src, 64, call, "src");
+  SkTwinFixpipe f{};
+  f.api = "Fixpipe";
+  f.gm = dst;
+  f.src = src;
+  f.src_dtype = src_dtype;
+  f.dst_dtype = dst_dtype;
+  f.n = p[0];
+  f.m = p[1];
+  f.src_stride = p[2];
+  f.dst_stride = p[3];
+  f.quant = p[4];
+  f.nd_num = p[5];
+  f.src_nd_stride = p[6];
+  f.dst_nd_stride = p[7];
+  f.nz2nd = 1;
+  sk_twin_cube_fixpipe_move(&f);
+}
+
+void sk_twin_cube_set_nz2nd(uint32_t nd_num, uint32_t src_nd_stride, uint32_t dst_nd_stride) {
+  const std::string call = "SetFixpipeNz2ndFlag(ndNum " + Num(nd_num) + ", srcNdStride " + Num(src_nd_stride) +
+                           ", dstNdStride " + Num(dst_nd_stride) + ")";
+  sk_twin::CheckRange(nd_num, 1, 65535, "ndNum", call);
+  sk_twin::CheckRange(src_nd_stride, nd_num > 1 ? 1 : 0, 512, "srcNdStride", call);
+  sk_twin::CheckRange(dst_nd_stride, 1, 65535, "dstNdStride", call);
+  uint32_t* r = sk_twin::CurrentWorker("SetFixpipeNz2ndFlag").ascendc.fix_nd;
+  r[0] = nd_num;
+  r[1] = src_nd_stride;
+  r[2] = dst_nd_stride;
+}
+
+void sk_twin_cube_set_pre_quant(uint64_t scalar) {
+  sk_twin::CurrentWorker("SetFixpipePreQuantFlag").ascendc.fix_pre_quant = scalar;
+}
+
+void sk_twin_cube_fixpipe_regs(uint32_t* nd, uint64_t* scalar) {
+  const sk_twin::AscendState& st = sk_twin::CurrentWorker("DataCopy(L0C)").ascendc;
+  for (int i = 0; i < 3; ++i) nd[i] = st.fix_nd[i];
+  *scalar = st.fix_pre_quant;
+}
+
+void sk_twin_cube_fixpipe_move(const SkTwinFixpipe* fp) {
+  const SkTwinFixpipe& f = *fp;
+  const uint32_t n = f.n, m = f.m, src_stride = f.src_stride, dst_stride = f.dst_stride, quant = f.quant;
+  const uint32_t nd_num = f.nz2nd ? f.nd_num : 1, src_nd_stride = f.src_nd_stride, dst_nd_stride = f.dst_nd_stride;
+  const uint32_t sd = f.src_dtype, dd = f.dst_dtype;
+  const std::string call = std::string(f.api) + "<" + sk_twin::Dt(dd) + ", " + sk_twin::Dt(sd) +
+                           (std::string(f.api) == "Fixpipe" ? (f.nz2nd ? ", CFG_ROW_MAJOR" : ", CFG_NZ")
+                                                             : (f.nz2nd ? ", nz2ndEn" : ", NZ out")) +
+                           ">(L0C->" + (f.gm ? "GM" : "L1") + ", nSize " +
+                           Num(n) + ", mSize " + Num(m) + ", srcStride " + Num(src_stride) + ", dstStride " +
+                           Num(dst_stride) + ", quantPre " + Num(quant) +
+                           (f.nz2nd ? ", ndNum " + Num(nd_num) + ", srcNdStride " + Num(src_nd_stride) +
+                                          ", dstNdStride " + Num(dst_nd_stride)
+                                    : std::string()) +
+                           ")";
+  sk_twin::CheckMem(*f.src, {sk_twin::kMemL0c}, "TPosition::CO1 (L0C)", call, "src");
+  sk_twin::CheckAlign(*f.src, 64, call, "src");
+  if (f.l1 != nullptr) {
+    sk_twin::CheckMem(*f.l1, {sk_twin::kMemL1}, "TPosition::A1/B1/C1 (L1)", call, "dst");
+    sk_twin::CheckAlign(*f.l1, 32, call, "dst");
+  }
   sk_twin::CheckRange(n, 0, 4095, "nSize", call);
-  sk_twin::CheckRange(m, 0, 8192, "mSize", call);
+  sk_twin::CheckRange(m, 0, f.nz2nd ? 8192 : 65535, "mSize", call);
   sk_twin::CheckRange(nd_num, 0, 65535, "ndNum", call);
   sk_twin::CheckRange(src_nd_stride, 0, 512, "srcNdStride", call);
-  // quantPre: 0 NoQuant (dst of src's type), 1 F322F16 (float -> half), 2 F322BF16 (float -> bfloat16_t).
-  const bool ok = (quant == 0 && dst_dtype == src_dtype) ||
-                  (quant == 1 && src_dtype == SK_TWIN_DT_F32 && dst_dtype == SK_TWIN_DT_HALF) ||
-                  (quant == 2 && src_dtype == SK_TWIN_DT_F32 && dst_dtype == SK_TWIN_DT_BF16);
-  if (!ok) {
-    FailRule(call, "quantPre " + Num(quant) + " from " + sk_twin::Dt(src_dtype) + " to " + sk_twin::Dt(dst_dtype),
-             "NoQuant with dst of src's type, F322F16 (float -> half) or F322BF16 (float -> bfloat16_t); the CPU "
-             "twin does not implement the other quantisation modes yet");
+  if (f.relu || f.channel_split) {
+    FailRule(call, f.relu ? "ReLU on the way out is on" : "channel split is on",
+             "the CPU twin does not implement ReLU or channel split in Fixpipe/DataCopy from L0C yet (allowed: off)");
+  }
+  bool per_column = false;
+  if (!sk_twin::FixQuantAllowed(quant, sd, dd, &per_column)) {
+    FailRule(call, "quantPre " + Num(quant) + " from " + sk_twin::Dt(sd) + " to " + sk_twin::Dt(dd),
+             sk_twin::FixQuantAllowedText());
+  }
+  if (per_column && f.quant_tensor == nullptr) {
+    FailRule(call, "quantPre " + Num(quant) + " (a vector mode) without a quantisation tensor",
+             "pass the uint64_t scale tensor in L1 (C1)");
   }
   if (n == 0 || m == 0 || nd_num == 0) return;
   if (src_stride < (m + 15) / 16 * 16) {
     FailRule(call, "srcStride " + Num(src_stride) + " is less than mSize rounded up to 16",
              "srcStride >= " + Num((m + 15) / 16 * 16) + " (the Z columns of the NZ source must not overlap)");
   }
-  if (dst_stride < n) FailRule(call, "dstStride " + Num(dst_stride) + " is less than nSize", "dstStride >= nSize");
-  const uint64_t se = 4, de = sk_twin::DtypeSize(dst_dtype), n1 = (n + 15) / 16;
+  const uint64_t se = 4, de = sk_twin::DtypeSize(dd), n1 = (n + 15) / 16;
+  if (!f.nz2nd) {
+    if (n % 16 != 0) FailRule(call, "nSize " + Num(n) + " with an NZ destination", "nSize a multiple of 16");
+    if (de == 1) FailRule(call, "an 8-bit NZ destination", "the CPU twin does not implement channel merge yet");
+    if (uint64_t{dst_stride} * 32 < uint64_t{m} * 16 * de) {
+      FailRule(call, "dstStride " + Num(dst_stride) + " blocks is less than mSize rows of a Z column",
+               "dstStride >= " + Num((uint64_t{m} * 16 * de + 31) / 32) + " (32-byte blocks)");
+    }
+  } else if (dst_stride < n) {
+    FailRule(call, "dstStride " + Num(dst_stride) + " is less than nSize", "dstStride >= nSize");
+  }
   const uint64_t src_end = ((uint64_t{nd_num} - 1) * src_nd_stride * 256 + (n1 - 1) * src_stride * 16 + m * 16) * se;
-  const uint8_t* l0c = sk_twin::LocalAccess(*src, 0, src_end, call, "src");
-  const uint64_t dst_end = ((uint64_t{nd_num} - 1) * dst_nd_stride + (uint64_t{m} - 1) * dst_stride + n) * de;
-  uint8_t* gm = sk_twin::Gm(*dst, 0, dst_end, call);
+  const uint8_t* l0c = sk_twin::LocalAccess(*f.src, 0, src_end, call, "src");
+  // Byte offset of element (i, r, c) in the destination.
+  auto dst_off = [&](uint64_t i, uint64_t r, uint64_t c) -> uint64_t {
+    if (f.nz2nd) return (i * dst_nd_stride + r * dst_stride + c) * de;
+    return (c / 16) * dst_stride * 32 + (r * 16 + c % 16) * de;
+  };
+  const uint64_t dst_end = dst_off(nd_num - 1, m - 1, n - 1) + de;
+  uint8_t* out = f.gm ? sk_twin::Gm(*f.gm, 0, dst_end, call)
+                      : sk_twin::LocalAccess(*f.l1, 0, dst_end, call, "dst");
+  const uint8_t* qt = nullptr;
+  if (per_column) {
+    sk_twin::CheckMem(*f.quant_tensor, {sk_twin::kMemL1}, "TPosition::C1 (L1)", call, "the quantisation tensor");
+    sk_twin::CheckAlign(*f.quant_tensor, 32, call, "the quantisation tensor");
+    qt = sk_twin::LocalAccess(*f.quant_tensor, 0, uint64_t{n} * 8, call, "the quantisation tensor");
+  }
   std::vector<uint8_t> row(uint64_t{n} * de);
   for (uint64_t i = 0; i < nd_num; ++i) {
     for (uint64_t r = 0; r < m; ++r) {
       for (uint64_t c = 0; c < n; ++c) {
         const uint8_t* x = l0c + (i * src_nd_stride * 256 + (c / 16) * src_stride * 16 + r * 16 + c % 16) * se;
-        if (src_dtype == SK_TWIN_DT_I32) sk_twin::StoreI(dst_dtype, row.data() + c * de, sk_twin::LoadI(src_dtype, x));
-        else sk_twin::StoreF(dst_dtype, row.data() + c * de, sk_twin::LoadF(src_dtype, x));
+        uint8_t* y = f.nz2nd ? row.data() + c * de : out + dst_off(i, r, c);
+        uint64_t word = f.deq_scalar;
+        if (qt != nullptr) std::memcpy(&word, qt + c * 8, 8);
+        sk_twin::FixQuant(quant, word, sd, x, dd, y, call);
       }
-      sk_twin::StoreToGm(gm + (i * dst_nd_stride + r * dst_stride) * de, row.data(), row.size(), dst_dtype, call);
+      if (!f.nz2nd) continue;
+      if (f.gm) sk_twin::StoreToGm(out + dst_off(i, r, 0), row.data(), row.size(), dd, call);
+      else std::memcpy(out + dst_off(i, r, 0), row.data(), row.size());
     }
   }
 }

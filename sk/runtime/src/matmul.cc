@@ -7,13 +7,25 @@
 
 #include "ascendc.h"
 #include "elem.h"
+#include "fixquant.h"
+#include "sk_twin_cube_types.h"
 #include "sk_twin_ext.h"
 
 namespace sk_twin {
 namespace {
 
+const char* MmName(uint32_t dt) { return dt == SK_TWIN_MM_DT_INT4 ? "int4b_t" : DtypeName(dt); }
+bool IsInt(uint32_t dt) { return dt == SK_TWIN_DT_I8 || dt == SK_TWIN_MM_DT_INT4; }
+
+// Element idx of an A/B operand: int4b_t two a byte (element 2k in the low nibble, two's complement).
+int64_t LoadElem(uint32_t dt, const uint8_t* base, int64_t idx) {
+  if (dt != SK_TWIN_MM_DT_INT4) return LoadI(dt, base + idx * DtypeSize(dt));
+  const int v = (idx % 2 ? base[idx / 2] >> 4 : base[idx / 2]) & 0xf;
+  return v >= 8 ? v - 16 : v;
+}
+
 std::string MatmulCall(const SkTwinMatmul& m) {
-  return std::string("Matmul<") + DtypeName(m.a_dtype) + ", " + DtypeName(m.b_dtype) + ", " + DtypeName(m.c_dtype) +
+  return std::string("Matmul<") + MmName(m.a_dtype) + ", " + MmName(m.b_dtype) + ", " + DtypeName(m.c_dtype) +
          ">::" + m.call + "(m " + std::to_string(m.m) + ", n " + std::to_string(m.n) + ", k " + std::to_string(m.k) +
          (m.trans_a ? ", A transposed" : "") + (m.trans_b ? ", B transposed" : "") + ")";
 }
@@ -94,13 +106,38 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
              "Init with a TCubeTiling (or SetOrgShape/SetSingleShape) giving positive shapes");
   }
   if (m.m == 0 || m.n == 0) return;
-  const bool ints = m.a_dtype == SK_TWIN_DT_I8;
-  if (ints != (m.b_dtype == SK_TWIN_DT_I8) || ints != (m.c_dtype == SK_TWIN_DT_I32)) {
-    if (ints || m.b_dtype == SK_TWIN_DT_I8 || m.c_dtype == SK_TWIN_DT_I32) {
-      FailRule(call, "int8_t and floating operands are mixed", "int8_t A and B give int32_t C; floating A/B give half, "
-                                                              "bfloat16_t or float C");
-    }
+  const bool ints = sk_twin::IsInt(m.a_dtype);
+  if ((ints || sk_twin::IsInt(m.b_dtype)) && m.a_dtype != m.b_dtype) {
+    FailRule(call, std::string("A of ") + sk_twin::MmName(m.a_dtype) + " with B of " + sk_twin::MmName(m.b_dtype),
+             "integer A and B of the same type (int8_t or int4b_t)");
   }
+  // SetQuantScalar/SetQuantVector: int8_t/int4b_t A/B to half C (DEQF16/VDEQF16) or to int8_t C (REQ8/VREQ8);
+  // half/bfloat16_t A/B to int8_t C (QF322B8_PRE/VQF322B8_PRE). The fixpipe does the conversion (fixquant.h).
+  const bool c8 = m.c_dtype == SK_TWIN_DT_I8;
+  const bool deq = (ints && (m.c_dtype == SK_TWIN_DT_HALF || c8)) ||
+                   (!ints && c8 && (m.a_dtype == SK_TWIN_DT_HALF || m.a_dtype == SK_TWIN_DT_BF16));
+  const QuantMode_t mode = !deq ? NoQuant
+                           : ints ? (c8 ? (m.quant == 2 ? VREQ8 : REQ8) : (m.quant == 2 ? VDEQF16 : DEQF16))
+                                  : (m.quant == 2 ? VQF322B8_PRE : QF322B8_PRE);
+  if (deq && m.quant == 0) {
+    FailRule(call, std::string("A/B of ") + sk_twin::MmName(m.a_dtype) + " with C of " +
+                       sk_twin::DtypeName(m.c_dtype) + " and no quantisation scale",
+             "call SetQuantScalar or SetQuantVector before Iterate/IterateAll");
+  }
+  if (m.quant != 0 && !deq) {
+    FailRule(call, std::string(m.quant == 1 ? "SetQuantScalar" : "SetQuantVector") + " with A/B/C of " +
+                       sk_twin::MmName(m.a_dtype) + "/" + sk_twin::MmName(m.b_dtype) + "/" +
+                       sk_twin::DtypeName(m.c_dtype),
+             "quantisation for int8_t/int4b_t A/B to half or int8_t C, or half/bfloat16_t A/B to int8_t C");
+  }
+  if (!deq && ints != (m.c_dtype == SK_TWIN_DT_I32)) {
+    FailRule(call, "integer and floating operands are mixed", "int8_t/int4b_t A and B give int32_t C (or half C with "
+                                                              "SetQuantScalar/SetQuantVector); floating A/B give half, "
+                                                              "bfloat16_t or float C");
+  }
+  const uint8_t* qv = m.quant == 2 ? sk_twin::GmOperand(*m.quant_vector, static_cast<uint64_t>(m.col0 + m.n - 1), 8,
+                                                         call, "the SetQuantVector tensor")
+                                   : nullptr;
   const uint32_t ea = sk_twin::DtypeSize(m.a_dtype), eb = sk_twin::DtypeSize(m.b_dtype);
   const uint32_t ec = sk_twin::DtypeSize(m.c_dtype);
   const int64_t r_last = m.row0 + m.m - 1, c_last = m.col0 + m.n - 1, k_last = m.k - 1;
@@ -124,10 +161,19 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
   };
   const uint64_t a_last = static_cast<uint64_t>(a_index(r_last, k_last));
   const uint64_t b_last = static_cast<uint64_t>(b_index(k_last, c_last));
-  const uint8_t* a = m.a_local != nullptr ? sk_twin::L1Operand(*m.a_local, a_last, ea, call, "A")
-                                          : sk_twin::GmOperand(*m.a, a_last, ea, call, "A");
-  const uint8_t* b = m.b_local != nullptr ? sk_twin::L1Operand(*m.b_local, b_last, eb, call, "B")
-                                          : sk_twin::GmOperand(*m.b, b_last, eb, call, "B");
+  // int4b_t operands (GM, ND only) are checked by the byte that holds their last element.
+  if ((m.a_dtype == SK_TWIN_MM_DT_INT4 && (a_nz || m.a_local != nullptr)) ||
+      (m.b_dtype == SK_TWIN_MM_DT_INT4 && (b_nz || m.b_local != nullptr))) {
+    FailRule(call, "an int4b_t operand in L1 or in CubeFormat::NZ", "int4b_t A and B in GM in CubeFormat::ND");
+  }
+  auto operand = [&](const SkTwinGlobalRef* g, const SkTwinLocalRef* l, uint64_t last, uint32_t dt, uint32_t e,
+                     const char* role) {
+    if (l != nullptr) return sk_twin::L1Operand(*l, last, e, call, role);
+    return dt == SK_TWIN_MM_DT_INT4 ? sk_twin::GmOperand(*g, last / 2, 1, call, role)
+                                    : sk_twin::GmOperand(*g, last, e, call, role);
+  };
+  const uint8_t* a = operand(m.a, m.a_local, a_last, m.a_dtype, ea, "A");
+  const uint8_t* b = operand(m.b, m.b_local, b_last, m.b_dtype, eb, "B");
   const uint8_t* bias = m.bias != nullptr
                             ? sk_twin::GmOperand(*m.bias, static_cast<uint64_t>(c_last), sk_twin::DtypeSize(m.bias_dtype),
                                             call, "bias")
@@ -140,12 +186,21 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
       if (ints) {
         int64_t acc = 0;
         for (int64_t k = 0; k < m.k; ++k) {
-          acc += sk_twin::LoadI(m.a_dtype, a + a_index(m.row0 + i, k) * ea) *
-                 sk_twin::LoadI(m.b_dtype, b + b_index(k, m.col0 + j) * eb);
+          acc += sk_twin::LoadElem(m.a_dtype, a, a_index(m.row0 + i, k)) *
+                 sk_twin::LoadElem(m.b_dtype, b, b_index(k, m.col0 + j));
           acc = static_cast<int32_t>(static_cast<uint32_t>(acc));
         }
         if (bias != nullptr) acc += sk_twin::LoadI(m.bias_dtype, bias + (m.col0 + j) * sk_twin::DtypeSize(m.bias_dtype));
-        sk_twin::StoreI(SK_TWIN_DT_I32, o, acc);
+        acc = static_cast<int32_t>(static_cast<uint32_t>(acc));
+        if (deq) {
+          uint64_t word = m.quant_scalar;
+          if (qv != nullptr) std::memcpy(&word, qv + (m.col0 + j) * 8, 8);
+          uint8_t l0c[4];
+          sk_twin::StoreI(SK_TWIN_DT_I32, l0c, acc);
+          sk_twin::FixQuant(mode, word, SK_TWIN_DT_I32, l0c, m.c_dtype, o, call);
+        } else {
+          sk_twin::StoreI(SK_TWIN_DT_I32, o, acc);
+        }
         continue;
       }
       float acc = 0.0f;
@@ -158,7 +213,15 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
         acc = static_cast<float>(static_cast<double>(acc) +
                                  sk_twin::LoadF(m.bias_dtype, bias + (m.col0 + j) * sk_twin::DtypeSize(m.bias_dtype)));
       }
-      sk_twin::StoreF(m.c_dtype, o, acc);
+      if (deq) {
+        uint64_t word = m.quant_scalar;
+        if (qv != nullptr) std::memcpy(&word, qv + (m.col0 + j) * 8, 8);
+        uint8_t l0c[4];
+        std::memcpy(l0c, &acc, 4);
+        sk_twin::FixQuant(mode, word, SK_TWIN_DT_F32, l0c, m.c_dtype, o, call);
+      } else {
+        sk_twin::StoreF(m.c_dtype, o, acc);
+      }
     }
   }
   if (m.c_local != nullptr && m.c_l0c) {
@@ -191,9 +254,10 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
     return;
   }
   uint8_t* c = const_cast<uint8_t*>(
-      sk_twin::GmOperand(*m.c, static_cast<uint64_t>(r_last * m.ldc + c_last), ec, call, "C"));
+      sk_twin::GmOperand(*m.c, static_cast<uint64_t>(m.c_block ? (m.m - 1) * m.n_stride + m.n - 1 : r_last * m.ldc + c_last),
+                         ec, call, m.c_block ? "the workspace (SetWorkspace)" : "C"));
   for (int64_t i = 0; i < m.m; ++i) {
-    uint8_t* row = c + ((m.row0 + i) * m.ldc + m.col0) * ec;
+    uint8_t* row = c + (m.c_block ? i * m.n_stride : (m.row0 + i) * m.ldc + m.col0) * ec;
     if (m.atomic) {
       sk_twin::AscendState& st = sk_twin::CurrentWorker("Matmul").ascendc;
       const uint32_t saved = st.atomic, saved_dt = st.atomic_dtype;
