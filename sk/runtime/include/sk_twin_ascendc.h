@@ -540,6 +540,15 @@ class TPipe {
   void Reset() { sk_twin_pipe_reset(sk_id_); }
   void Destroy() { sk_twin_pipe_reset(sk_id_); }
   void Init() {}
+  // TBufPool (sk_twin_bufpool.h): a pool of len bytes carved out of this pipe, or over shareBuf's range.
+  template <class P>
+  bool InitBufPool(P& bufPool, uint32_t len) {
+    return bufPool.SkInit(sk_id_, len, 0u);
+  }
+  template <class P, class S>
+  bool InitBufPool(P& bufPool, uint32_t len, S& shareBuf) {
+    return bufPool.SkInit(sk_id_, len, shareBuf.sk_id_);
+  }
 
   // Event ids for SetFlag/WaitFlag. The twin counts those flags and runs a
   // worker's pipes in program order, so any id works.
