@@ -575,6 +575,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_data_format.h"
 // TBufPool (TPipe::InitBufPool).
 #include "sk_twin_bufpool.h"
+// The TopK high-level API and the constants its header gives kernels.
+#include "sk_twin_topk.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 
