@@ -577,6 +577,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_bufpool.h"
 // The TopK high-level API and the constants its header gives kernels.
 #include "sk_twin_topk.h"
+// SoftmaxFlashV2 and the pointer-form block reductions (BlockReduce*IntrinsicsImpl).
+#include "sk_twin_softmax_flash.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 
