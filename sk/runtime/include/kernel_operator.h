@@ -579,6 +579,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_topk.h"
 // SoftmaxFlashV2 and the pointer-form block reductions (BlockReduce*IntrinsicsImpl).
 #include "sk_twin_softmax_flash.h"
+// Gatherb (DataBlock gather) and GatherRepeatParams.
+#include "sk_twin_gatherb.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

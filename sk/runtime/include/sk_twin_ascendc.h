@@ -501,7 +501,9 @@ class TPipe {
   ~TPipe() {
     if (sk_owner_) sk_twin_pipe_destroy(sk_id_);
   }
-  TPipe(const TPipe&) = delete;
+  // A copy (kernels take the kernel function's pipe by value, `Init(..., TPipe pipeIn)`) is another handle of the
+  // same pipe, as on the device where TPipe is plain data: it neither creates nor releases buffers.
+  TPipe(const TPipe& other) : sk_id_(other.sk_id_), sk_owner_(false) {}
   // `member = pipeIn;` (kernels keep the kernel function's pipe in their op class): the assigned object becomes
   // another handle of that pipe, its buffers and its lifetime; the pipe it was is released.
   TPipe& operator=(const TPipe& other) {

@@ -167,6 +167,32 @@ TWIN_TEST(resetting_the_pipe_releases_its_pools) {
   CHECK_CONTAINS(e, "its TPipe was reset or destroyed");
 }
 
+TWIN_TEST(a_copied_pipe_is_another_handle_of_the_same_pipe) {
+  // Kernels take the pipe by value (Init(..., TPipe pipeIn)): buffers given through the copy are the pipe's (laid
+  // out after its own), and the copy's end releases nothing.
+  uint64_t first = 1, second = 1;
+  float kept = 0;
+  twin_test::Run run;
+  RunAiv(&run, "pipe_copy", [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, b;
+    pipe.InitBuffer(a, 64);
+    {
+      TPipe copy(pipe);
+      copy.InitBuffer(b, 32);
+    }
+    LocalTensor<float> bt = b.Get<float>();
+    Duplicate(bt, 3.0f, 8);
+    kept = bt.GetValue(7);
+    first = a.Get<float>().GetPhyAddr();
+    second = bt.GetPhyAddr();
+  });
+  CHECK_OK(run);
+  CHECK_EQ(first, 0u);
+  CHECK_EQ(second, 64u);
+  CHECK_EQ(kept, 3.0f);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
