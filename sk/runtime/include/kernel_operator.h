@@ -581,6 +581,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_softmax_flash.h"
 // Gatherb (DataBlock gather) and GatherRepeatParams.
 #include "sk_twin_gatherb.h"
+// LoadData2dParams (the toolkit's other spelling of LoadData2DParams).
+#include "sk_twin_struct_aliases.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

@@ -1,6 +1,7 @@
 // The CANN include paths kernels name for host-side facts: acl/acl.h gives
 // the error-code type and its success value, platform/platform_infos_def.h
-// the platform classes as incomplete types (a kernel may hold a pointer).
+// the platform classes as incomplete types (a kernel may hold a pointer);
+// LoadData2dParams is LoadData2DParams.
 #include <type_traits>
 
 #include "acl/acl.h"
@@ -25,6 +26,13 @@ TWIN_TEST(platform_infos_are_names_only) {
   HoldsPlatform h;
   CHECK(h.infos == nullptr);
   CHECK(h.optional == nullptr);
+}
+
+TWIN_TEST(load_data_2d_params_has_both_spellings) {
+  static_assert(std::is_same<AscendC::LoadData2dParams, AscendC::LoadData2DParams>::value, "one struct");
+  AscendC::LoadData2dParams p(0, 3, 1, 0, 0, false, 0);
+  CHECK_EQ(p.repeatTimes, 3);
+  CHECK_EQ(p.srcStride, 1);
 }
 
 }  // namespace
