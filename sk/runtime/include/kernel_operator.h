@@ -583,6 +583,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_gatherb.h"
 // LoadData2dParams (the toolkit's other spelling of LoadData2DParams).
 #include "sk_twin_struct_aliases.h"
+// copy_ubuf_to_ubuf (the CCE intrinsic behind DataCopy UB -> UB).
+#include "sk_twin_ub_intrinsics.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

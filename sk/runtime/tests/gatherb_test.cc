@@ -1,6 +1,7 @@
-// Gatherb (sk_twin_gatherb.h) against block moves worked out by hand from
-// the documented layout, and its rules (offset alignment, repeatTime range,
-// dst == src, an offset past src's buffer) failing the launch by name.
+// Gatherb (sk_twin_gatherb.h) and the copy_ubuf_to_ubuf intrinsic
+// (sk_twin_ub_intrinsics.h) against block moves worked out by hand from the
+// documented layouts, and their rules (offset alignment, repeatTime range,
+// dst == src, an address or offset past its buffer) failing the launch.
 #include <string>
 #include <vector>
 
@@ -66,6 +67,40 @@ TWIN_TEST(gatherb_rules) {
   CHECK_CONTAINS(Violation("gb_repeat", call(0, 256, false)), "AscendC::Gatherb: repeatTime 256; allowed: 0..255");
   CHECK_CONTAINS(Violation("gb_same", call(0, 1, true)), "dst and src are the same memory");
   CHECK_CONTAINS(Violation("gb_far", call(8192, 1, false)), "gb_far");
+}
+
+TWIN_TEST(copy_ubuf_to_ubuf_moves_bursts_with_gaps) {
+  // 3 bursts of 2 blocks from block 0 with source gap 1 (blocks 0-1, 3-4, 6-7) to block 16 with dest gap 2
+  // (blocks 16-17, 20-21, 24-25). Block b holds the byte b in every byte.
+  std::vector<uint8_t> io(4096);
+  for (int b = 0; b < 16; ++b)
+    for (int i = 0; i < 32; ++i) io[32 * b + i] = static_cast<uint8_t>(b);
+  for (size_t i = 512; i < io.size(); ++i) io[i] = 0xee;
+  WithUb(&io, [](LocalTensor<uint8_t>& ub) {
+    auto* base = reinterpret_cast<uint8_t*>(ub.GetPhyAddr());
+    copy_ubuf_to_ubuf(reinterpret_cast<__ubuf__ void*>(base + 512), reinterpret_cast<__ubuf__ void*>(base), 0, 3, 2,
+                      1, 2);
+  });
+  const int from[6] = {0, 1, 3, 4, 6, 7}, to[6] = {16, 17, 20, 21, 24, 25};
+  for (int k = 0; k < 6; ++k) {
+    for (int i = 0; i < 32; ++i) CHECK_EQ(io[32 * to[k] + i], from[k]);
+  }
+  for (int i = 0; i < 32; ++i) CHECK_EQ(io[32 * 18 + i], 0xee);  // a gap block is left alone
+}
+
+TWIN_TEST(copy_ubuf_to_ubuf_rules) {
+  std::string e = Violation("cu_align", [](LocalTensor<uint8_t>& ub) {
+    auto* base = reinterpret_cast<uint8_t*>(ub.GetPhyAddr());
+    copy_ubuf_to_ubuf(reinterpret_cast<__ubuf__ void*>(base + 16), reinterpret_cast<__ubuf__ void*>(base), 0, 1, 1, 0,
+                      0);
+  });
+  CHECK_CONTAINS(e, "copy_ubuf_to_ubuf: dst (UB 16) and src (UB 0) must be 32-byte aligned");
+  e = Violation("cu_far", [](LocalTensor<uint8_t>& ub) {
+    auto* base = reinterpret_cast<uint8_t*>(ub.GetPhyAddr());
+    copy_ubuf_to_ubuf(reinterpret_cast<__ubuf__ void*>(base + 2048), reinterpret_cast<__ubuf__ void*>(base), 0, 1,
+                      100, 0, 0);  // 3200 bytes from byte 2048 of a 4096-byte buffer
+  });
+  CHECK_CONTAINS(e, "cu_far");
 }
 
 }  // namespace
