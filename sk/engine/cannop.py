@@ -202,7 +202,9 @@ MAX_KEY_BITS = 64
 # bound: ("input"|"output", index) for a DATATYPE or DATAFORMAT argument declared with ASCENDC_TPL_INPUT(i) /
 # ASCENDC_TPL_OUTPUT(i): its value follows that parameter's dtype (format) in the variant.
 TplArg = namedtuple("TplArg", "name kind bits values bound", defaults=(None,))
-TemplateArgs = namedtuple("TemplateArgs", "op decls selections")
+# dropped: the DECL/SEL values that were no integer after preprocessing (a macro the source never defines, say);
+# the ADK's template_tiling.py logs each as an invalid value and leaves it out of the list, and so does this reader.
+TemplateArgs = namedtuple("TemplateArgs", "op decls selections dropped", defaults=((),))
 Instance = namedtuple("Instance", "key args")  # args: ((name, value), …) in declaration order
 
 _MARK = re.compile(r"@@([A-Za-z0-9_]*)@@\s*=\s*\{")
@@ -230,7 +232,9 @@ def _int_expr(text: str) -> int:
     return ev(ast.parse(re.sub(r"(?<=\d)[uUlL]+\b", "", text), mode="eval"))
 
 
-def _numbers(body: str, where: str) -> list:
+def _numbers(body: str, where: str, dropped: list) -> list:
+    """The values of one DECL/SEL list; an item that is no integer expression, C_DT_* or C_FORMAT_* is left out and
+    appended to `dropped`, as the ADK leaves it out (with an error in its log)."""
     out = []
     for item in [x.strip() for x in body.split(",") if x.strip()]:
         name = item.split("::")[-1]
@@ -243,8 +247,7 @@ def _numbers(body: str, where: str) -> list:
         try:
             out.append(_int_expr(item))
         except (ValueError, SyntaxError, RecursionError):
-            raise SkError("a template-argument value is not an integer after preprocessing", where=where,
-                          value=item, allowed="integer expressions, C_DT_* data types, C_FORMAT_* formats") from None
+            dropped.append(item)
     return out
 
 
@@ -285,7 +288,7 @@ _KINDS = (("DTYPE_", DTYPE), ("DATATYPE_", DATATYPE), ("FORMAT_", FORMAT), ("UIN
           ("SHARED_KERNEL_TYPE_", KERNEL_TYPE))
 
 
-def _items(body: str, where: str, role: str) -> list:
+def _items(body: str, where: str, role: str, dropped: list) -> list:
     """(kind, name, values) of each `@@ASCENDC_TPL_<KIND>_<role>_<name>@@ = {…}` in body."""
     out, pos = [], 0
     while True:
@@ -301,7 +304,7 @@ def _items(body: str, where: str, role: str) -> list:
             if rest.startswith(prefix):
                 tail = rest[len(prefix):]
                 if tail.startswith(role + "_") or tail == role:
-                    nums = _numbers(inner, where)
+                    nums = _numbers(inner, where, dropped)
                     if kind == FORMAT and ("C_FORMAT_" in inner or any(v >= INPUT_BIAS for v in nums)):
                         kind = DATAFORMAT
                     out.append((kind, tail[len(role) + 1:], nums))
@@ -320,7 +323,8 @@ def parse_template_args(text: str, where: str):
         return None
     decl_body, _ = _block(text, m.end() - 1)
     decls = []
-    for kind, name, vals in _items(decl_body, where, "DECL"):
+    dropped = []
+    for kind, name, vals in _items(decl_body, where, "DECL", dropped):
         bound = None
         if kind == UINT:
             if not vals:
@@ -358,7 +362,7 @@ def parse_template_args(text: str, where: str):
                 break
             inner, pos = _block(lists_body, a + 2)
             sel = {}
-            for kind, name, vals in _items(inner, where, "SEL"):
+            for kind, name, vals in _items(inner, where, "SEL", dropped):
                 decl = next((d for d in decls if d.name == name), None)
                 if decl is None:
                     raise SkError(f"ASCENDC_TPL_{kind}_SEL names an argument the DECL does not declare",
@@ -370,7 +374,7 @@ def parse_template_args(text: str, where: str):
                                   where=where, value=bad[0], allowed=", ".join(map(str, decl.values)))
                 sel[name] = tuple(vals)
             selections.append(sel)
-    return TemplateArgs(m.group(1), tuple(decls), tuple(selections))
+    return TemplateArgs(m.group(1), tuple(decls), tuple(selections), tuple(dropped))
 
 
 def encode_key(decls, args: dict, where: str = "template arguments") -> int:

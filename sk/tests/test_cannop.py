@@ -61,6 +61,21 @@ def test_decl_and_sel_read_from_the_pre_pass(tmp_path):
     assert cannop.template_param_text(tpl.decls, {"m": 7, "b": 1, "d": 27, "r": 6}) == "7, 1, 27, 6"
 
 
+@needs_host_tools
+def test_a_value_that_is_no_integer_is_left_out_as_the_adk_does(tmp_path):
+    # UNDEFINED_VALUE is a macro the source never defines (ops-nn's clipped_swiglu_grad has one such SEL value):
+    # the ADK's template_tiling.py logs it as invalid and keeps the other values; so does the reader, and says so.
+    text = """
+ASCENDC_TPL_ARGS_DECL(Bar, ASCENDC_TPL_UINT_DECL(g, 1, ASCENDC_TPL_UI_LIST, 0, 1));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(g, ASCENDC_TPL_UI_LIST, 0, 1, UNDEFINED_VALUE)));
+"""
+    tpl = cannop.parse_template_args(_pre(tmp_path, text), "k.cpp")
+    assert tpl.decls == (cannop.TplArg("g", "UINT", 1, (0, 1)),)
+    assert [dict(i.args)["g"] for i in cannop.selected_instances(tpl)] == [0, 1]
+    assert tpl.dropped == ("UNDEFINED_VALUE",)
+    assert cannop.parse_template_args(_pre(tmp_path, DECL), "k.cpp").dropped == ()
+
+
 # An 18-value UINT list in 5 bits and a BOOL, three selections (one with another kernel type), as
 # ops-math's ArgMaxWithValue declares them (our own names and values). asc-devkit's own op compile,
 # run with recording tools (/tmp/adkcmp/compare.py, docs/cann-ops.md §5), built exactly these keys.

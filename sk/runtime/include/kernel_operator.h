@@ -578,6 +578,18 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 // The quantisation high-level API (AscendDequant) and the cube's quantising Fixpipe forms.
 #include "sk_twin_quant.h"
 #include "sk_twin_fixpipe.h"
+// TBufPool (TPipe::InitBufPool).
+#include "sk_twin_bufpool.h"
+// The TopK high-level API and the constants its header gives kernels.
+#include "sk_twin_topk.h"
+// SoftmaxFlashV2 and the pointer-form block reductions (BlockReduce*IntrinsicsImpl).
+#include "sk_twin_softmax_flash.h"
+// Gatherb (DataBlock gather) and GatherRepeatParams.
+#include "sk_twin_gatherb.h"
+// LoadData2dParams (the toolkit's other spelling of LoadData2DParams).
+#include "sk_twin_struct_aliases.h"
+// copy_ubuf_to_ubuf (the CCE intrinsic behind DataCopy UB -> UB).
+#include "sk_twin_ub_intrinsics.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

@@ -280,6 +280,12 @@ void* sk_twin_pipe_current(void);
 /* kind 0: a queue (num buffers of len bytes, depth), 1: a TBuf (one of len bytes). */
 uint32_t sk_twin_pipe_init_buffer(uint32_t pipe, uint32_t kind, uint32_t pos, uint32_t depth, uint32_t num,
                                   uint32_t len, uint32_t old_id);
+/* TBufPool (TPipe/TBufPool::InitBufPool): a pool of len bytes in pos's memory carved out of `parent` (a pipe or
+ * pool id), or over the range of pool `share` (non-zero); at most `buffers` buffers; returns the pool's pipe id, which
+ * sk_twin_pipe_init_buffer takes like a pipe's. Reset checks that no tensor of the pool is outstanding. */
+uint32_t sk_twin_pool_init(uint32_t parent, uint32_t pos, uint32_t len, uint32_t share, uint32_t buffers, void* object,
+                           uint32_t old_id);
+void sk_twin_pool_reset(uint32_t pool);
 void sk_twin_que_alloc(uint32_t que, SkTwinLocalRef* out);
 void sk_twin_que_enque(uint32_t que, const SkTwinLocalRef* t);
 void sk_twin_que_deque(uint32_t que, SkTwinLocalRef* out);

@@ -89,12 +89,30 @@ struct LayerNormSeparateTiling {
 };
 static_assert(sizeof(LayerNormSeparateTiling) == 104, "LayerNormSeparateTiling is 26 four-byte fields");
 
+// TopK's tiling (TopKTilingFunc on the host), at the host layout. The twin's TopK reads only its TopKInfo and k
+// (sk_twin_topk.h); the struct travels in tiling data (TILING_DATA_FIELD_DEF_STRUCT(TopkTiling, ...)).
+struct TopkTiling {
+  int32_t tmpLocalSize = 0, allDataSize = 0, innerDataSize = 0;
+  uint32_t sortRepeat = 0;
+  int32_t mrgSortRepeat = 0, kAlignFourBytes = 0, kAlignTwoBytes = 0, maskOffset = 0;
+  int32_t maskVreducev2FourBytes = 0, maskVreducev2TwoBytes = 0;
+  int32_t mrgSortSrc1offset = 0, mrgSortSrc2offset = 0, mrgSortSrc3offset = 0, mrgSortTwoQueueSrc1Offset = 0;
+  int32_t mrgFourQueueTailPara1 = 0, mrgFourQueueTailPara2 = 0, srcIndexOffset = 0;
+  uint32_t copyUbToUbBlockCount = 0;
+  int32_t topkMrgSrc1MaskSizeOffset = 0, topkNSmallSrcIndexOffset = 0;
+  uint32_t vreduceValMask0 = 0, vreduceValMask1 = 0, vreduceIdxMask0 = 0, vreduceIdxMask1 = 0;
+  uint16_t vreducehalfValMask0 = 0, vreducehalfValMask1 = 0, vreducehalfValMask2 = 0, vreducehalfValMask3 = 0;
+  uint16_t vreducehalfValMask4 = 0, vreducehalfValMask5 = 0, vreducehalfValMask6 = 0, vreducehalfValMask7 = 0;
+};
+static_assert(sizeof(TopkTiling) == 112, "TopkTiling is 24 four-byte and 8 two-byte fields");
+
 // The generated kernel_tiling.h declares these in AscendC::tiling and exports them at global scope.
 namespace AscendC {
 namespace tiling {
 using ::LayerNormSeparateTiling;
 using ::SoftMaxTiling;
 using ::TCubeTiling;
+using ::TopkTiling;
 }  // namespace tiling
 }  // namespace AscendC
 

@@ -501,7 +501,9 @@ class TPipe {
   ~TPipe() {
     if (sk_owner_) sk_twin_pipe_destroy(sk_id_);
   }
-  TPipe(const TPipe&) = delete;
+  // A copy (kernels take the kernel function's pipe by value, `Init(..., TPipe pipeIn)`) is another handle of the
+  // same pipe, as on the device where TPipe is plain data: it neither creates nor releases buffers.
+  TPipe(const TPipe& other) : sk_id_(other.sk_id_), sk_owner_(false) {}
   // `member = pipeIn;` (kernels keep the kernel function's pipe in their op class): the assigned object becomes
   // another handle of that pipe, its buffers and its lifetime; the pipe it was is released.
   TPipe& operator=(const TPipe& other) {
@@ -540,6 +542,15 @@ class TPipe {
   void Reset() { sk_twin_pipe_reset(sk_id_); }
   void Destroy() { sk_twin_pipe_reset(sk_id_); }
   void Init() {}
+  // TBufPool (sk_twin_bufpool.h): a pool of len bytes carved out of this pipe, or over shareBuf's range.
+  template <class P>
+  bool InitBufPool(P& bufPool, uint32_t len) {
+    return bufPool.SkInit(sk_id_, len, 0u);
+  }
+  template <class P, class S>
+  bool InitBufPool(P& bufPool, uint32_t len, S& shareBuf) {
+    return bufPool.SkInit(sk_id_, len, shareBuf.sk_id_);
+  }
 
   // Event ids for SetFlag/WaitFlag. The twin counts those flags and runs a
   // worker's pipes in program order, so any id works.

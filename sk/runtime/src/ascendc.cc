@@ -76,6 +76,13 @@ PipeRec& Pipe(AscendState& st, uint32_t id, const std::string& call) {
 
 // Ends every tensor and object of a pipe; `why` is what later uses report.
 void ReleasePipe(AscendState& st, PipeRec& pipe, const char* why) {
+  // The TBufPools carved out of this pipe (or pool) end with it.
+  const std::vector<uint32_t> pools = std::move(pipe.pools);
+  pipe.pools.clear();
+  for (uint32_t child : pools) {
+    ReleasePipe(st, st.pipes[child], why);
+    st.pipes[child].live = false;
+  }
   for (uint32_t id : pipe.objects) {
     UbObject& o = st.objects[id];
     o.live = false;
@@ -92,6 +99,40 @@ void ReleasePipe(AscendState& st, PipeRec& pipe, const char* why) {
   for (uint32_t m = kMemL1; m < kMemCount; ++m) {
     pipe.cube_top[m] = pipe.cube_base[m];
     st.cube_top[m] = pipe.cube_base[m];
+  }
+}
+
+std::string PoolText(const PipeRec& p) {
+  return "TBufPool of " + Num(p.pool_end - p.pool_start) + " bytes at " + MemName(p.pool_mem) + " " +
+         Range(p.pool_start, p.pool_end);
+}
+
+uint32_t PoolBuffers(const AscendState& st, const PipeRec& p) {
+  uint32_t n = 0;
+  for (uint32_t id : p.objects) n += static_cast<uint32_t>(st.objects[id].slots.size());
+  return n;
+}
+
+// A TBufPool gives its queues and buffers `total` more bytes (`num` buffers) of memory `mem` only inside its range,
+// in its own physical memory, and no more buffers than its bufIDSize.
+void CheckPoolRoom(const AscendState& st, const PipeRec& p, const std::string& call, uint32_t mem, uint64_t total,
+                   uint32_t num) {
+  if (mem != p.pool_mem) {
+    FailRule(call, std::string("the buffer is in ") + MemName(mem) + ", this " + PoolText(p) + " is in " +
+                       MemName(p.pool_mem),
+             "queues and buffers of a TBufPool in the pool's own physical memory");
+  }
+  const uint64_t top = mem == kMemUb ? p.top : p.cube_top[mem];
+  if (top + total > p.pool_end) {
+    FailRule(call,
+             "needs " + Num(total) + " bytes at " + MemName(mem) + " offset " + Num(top) + ", but this " + PoolText(p) +
+                 " has only " + Num(p.pool_end - top) + " bytes left",
+             "shrink the buffers, or give the pool more bytes in InitBufPool");
+  }
+  const uint32_t held = PoolBuffers(st, p);
+  if (held + num > p.pool_buffers) {
+    FailRule(call, "this " + PoolText(p) + " would hold " + Num(held + num) + " buffers",
+             "at most bufIDSize = " + Num(p.pool_buffers) + " (TBufPool's second template argument, default 4, at most 16)");
   }
 }
 
@@ -342,7 +383,7 @@ void sk_twin_pipe_reset(uint32_t pipe) {
 void* sk_twin_pipe_current(void) {
   AscendState& st = sk_twin::State("GetTPipePtr");
   for (size_t i = st.pipes.size(); i-- > 1;) {
-    if (st.pipes[i].live) return st.pipes[i].object;
+    if (st.pipes[i].live && !st.pipes[i].pool) return st.pipes[i].object;
   }
   return nullptr;
 }
@@ -368,6 +409,7 @@ uint32_t sk_twin_pipe_init_buffer(uint32_t pipe, uint32_t kind, uint32_t pos, ui
   if (len == 0) FailRule(call, "len is 0 bytes", "give each buffer the bytes of its largest tensor");
   const uint32_t aligned = sk_twin::Align32(len);
   const uint64_t total = uint64_t{aligned} * num;
+  if (p.pool) sk_twin::CheckPoolRoom(st, p, "TBufPool::" + call.substr(std::string("TPipe::").size()), mem, total, num);
   if (mem != sk_twin::kMemUb) {
     const uint64_t cap = sk_twin::MemBytes(mem);
     if (p.cube_top[mem] + total > cap) {
@@ -649,6 +691,104 @@ void sk_twin_data_copy(uint32_t dir, const SkTwinLocalRef* local, const SkTwinGl
         for (uint64_t off = used; off + e <= ub_span; off += e) std::memcpy(out + off, out, e);
       } else if (c.is_pad) {
         for (uint64_t off = used; off + e <= ub_span; off += e) std::memcpy(out + off, &c.pad_value, e);
+      }
+    }
+  }
+}
+
+// TBufPool: a PipeRec whose buffers stay inside [pool_start, pool_end), carved out of its parent (a TPipe or a
+// pool) or laid over the range of `share` (shared mode: both pools start at the same address).
+uint32_t sk_twin_pool_init(uint32_t parent, uint32_t pos, uint32_t len, uint32_t share, uint32_t buffers, void* object,
+                           uint32_t old_id) {
+  AscendState& st = sk_twin::State("InitBufPool");
+  PipeRec& par = sk_twin::Pipe(st, parent, "InitBufPool");
+  const std::string call = std::string(par.pool ? "TBufPool" : "TPipe") + "::InitBufPool(pool, len " + Num(len) +
+                           (share != 0 ? ", shareBuf)" : ")");
+  const uint32_t mem = sk_twin::PosMem(pos);
+  if (mem == sk_twin::kMemCount) {
+    FailRule(call, std::string("a TBufPool in TPosition::") + sk_twin::PosName(pos) + ", which the CPU twin does not implement",
+             "TBufPool in VECIN, VECOUT, VECCALC (UB), A1, B1 or C1 (L1)");
+  }
+  if (buffers == 0 || buffers > 16) {
+    FailRule(call, "bufIDSize is " + Num(buffers), "1 to 16 buffers per TBufPool");
+  }
+  if (old_id != 0 && old_id < st.pipes.size() && st.pipes[old_id].live) {
+    FailRule(call, "this TBufPool already has its memory",
+             "InitBufPool once per pool; resetting or destroying the TPipe releases it for a new InitBufPool");
+  }
+  if (len == 0) FailRule(call, "len is 0 bytes", "give the pool the bytes of all its buffers");
+  const uint32_t aligned = sk_twin::Align32(len);
+  uint32_t start = 0;
+  if (share != 0) {
+    if (share >= st.pipes.size() || !st.pipes[share].live || !st.pipes[share].pool) {
+      FailRule(call, "shareBuf is not a live TBufPool", "a pool InitBufPool gave memory, not reset or destroyed since");
+    }
+    const PipeRec& sh = st.pipes[share];
+    if (sh.pool_mem != mem) {
+      FailRule(call, std::string("the new pool is in ") + sk_twin::MemName(mem) + ", shareBuf (" + sk_twin::PoolText(sh) +
+                         ") in " + sk_twin::MemName(sh.pool_mem),
+               "a shared pool in the same physical memory as shareBuf");
+    }
+    if (aligned > sh.pool_end - sh.pool_start) {
+      FailRule(call, "len " + Num(aligned) + " (rounded up to 32) is longer than shareBuf (" + sk_twin::PoolText(sh) + ")",
+               "at most the length of the shared pool");
+    }
+    if (buffers > sh.pool_buffers) {
+      FailRule(call, "bufIDSize " + Num(buffers) + " exceeds shareBuf's " + Num(sh.pool_buffers),
+               "at most the bufIDSize of the shared pool");
+    }
+    start = sh.pool_start;
+  } else {
+    if (par.pool) sk_twin::CheckPoolRoom(st, par, call, mem, aligned, buffers);
+    uint32_t& top = mem == sk_twin::kMemUb ? par.top : par.cube_top[mem];
+    const uint64_t cap = mem == sk_twin::kMemUb ? sk_twin::kUbBytes : sk_twin::MemBytes(mem);
+    if (top + uint64_t{aligned} > cap) {
+      FailRule(call,
+               "needs " + Num(aligned) + " bytes at " + sk_twin::MemName(mem) + " offset " + Num(top) + ", but the " +
+                   sk_twin::MemName(mem) + " is " + Num(cap) + " bytes: only " + Num(cap - top) + " bytes are left",
+               "shrink the pool so that all InitBuffer/InitBufPool calls fit in " + Num(cap) + " bytes");
+    }
+    start = top;
+    top += aligned;
+    if (mem == sk_twin::kMemUb) {
+      st.ub_top = std::max(st.ub_top, top);
+    } else {
+      st.cube_top[mem] = std::max(st.cube_top[mem], top);
+    }
+  }
+  PipeRec rec;
+  rec.object = object;
+  rec.live = true;
+  rec.pool = true;
+  rec.pool_mem = mem;
+  rec.pool_start = start;
+  rec.pool_end = start + aligned;
+  rec.pool_buffers = buffers;
+  rec.base = rec.top = start;
+  for (uint32_t m = sk_twin::kMemL1; m < sk_twin::kMemCount; ++m) rec.cube_base[m] = rec.cube_top[m] = start;
+  st.pipes.push_back(rec);
+  const uint32_t id = static_cast<uint32_t>(st.pipes.size() - 1);
+  st.pipes[parent].pools.push_back(id);
+  return id;
+}
+
+// TBufPool::Reset: the pool ends its work (its buffers stay, their contents may be overwritten by a pool sharing
+// them). Every AllocTensor/EnQue of it must be matched by then, as the hardware's pool switch needs.
+void sk_twin_pool_reset(uint32_t pool) {
+  AscendState& st = sk_twin::State("TBufPool::Reset");
+  if (pool == 0 || pool >= st.pipes.size() || !st.pipes[pool].live || !st.pipes[pool].pool) {
+    FailRule("TBufPool::Reset", "the TBufPool has no memory (no InitBufPool, or its TPipe was reset or destroyed)",
+             "TPipe::InitBufPool or TBufPool::InitBufPool on it first");
+  }
+  const PipeRec& p = st.pipes[pool];
+  for (uint32_t id : p.objects) {
+    for (uint32_t s : st.objects[id].slots) {
+      const SlotState state = st.slots[s].state;
+      if (state == SlotState::kAllocated || state == SlotState::kQueued) {
+        FailRule("TBufPool::Reset",
+                 "a tensor of the " + sk_twin::ObjectText(st, id) + " of this " + sk_twin::PoolText(p) + " is still " +
+                     (state == SlotState::kAllocated ? "allocated" : "enqueued"),
+                 "FreeTensor every AllocTensor and DeQue every EnQue of the pool before Reset");
       }
     }
   }

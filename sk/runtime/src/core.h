@@ -85,6 +85,15 @@ struct PipeRec {
   uint32_t cube_base[kMemCount] = {};  // the same for the cube memories (index LocalMem; [kMemUb] unused)
   uint32_t cube_top[kMemCount] = {};
   std::vector<uint32_t> objects;
+  // A TBufPool is a PipeRec too: its buffers come from [pool_start, pool_end) of memory pool_mem (carved out of its
+  // parent, or shared with another pool), at most pool_buffers of them. Resetting or destroying the parent releases
+  // the pools it holds (pools).
+  bool pool = false;
+  uint32_t pool_mem = 0;
+  uint32_t pool_start = 0;
+  uint32_t pool_end = 0;
+  uint32_t pool_buffers = 0;
+  std::vector<uint32_t> pools;
 };
 
 struct AscendState {
