@@ -18,24 +18,28 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sk.base.errors import SkError
+from sk.engine import cannop
 
 KERNEL_SUFFIXES = (".cpp", ".h", ".hpp", ".cc", ".cce", ".inl")
 
 
 @dataclass(frozen=True)
 class Operator:
-    """One operator of a repository: name (its folder), folder, kernel (op_kernel/<name>.cpp), binary_configs."""
+    """One operator of a repository: name (its folder), folder, kernel (its source in op_kernel/, where the op build
+    finds it: sk.engine.cannop.kernel_source), binary_configs (`<name>_binary.json` first, the one the op build
+    reads), entry (the kernel's __global__ function)."""
 
     name: str
     folder: Path
     kernel: Path
     binary_configs: tuple
+    entry: str = ""
 
 
 def find_operators(root: Path, soc: str) -> list:
     """Every operator under root with a binary config for soc, sorted by name then folder.
 
-    An operator without op_kernel/<name>.cpp is listed with kernel set to that (missing) path, so a survey reports it
+    An operator without its kernel source is listed with kernel set to that (missing) path, so a survey reports it
     instead of dropping it.
     """
     root = Path(root)
@@ -48,7 +52,13 @@ def find_operators(root: Path, soc: str) -> list:
         if any(part.startswith(".") for part in folder.relative_to(root).parts):
             continue
         found.setdefault(folder, []).append(cfg)
-    ops = [Operator(f.name, f, f / "op_kernel" / f"{f.name}.cpp", tuple(cfgs)) for f, cfgs in found.items()]
+    ops = []
+    for f, cfgs in found.items():
+        src = cannop.kernel_source(str(f), soc)
+        # The op build reads `<op>_binary.json` (ops-nn cmake/func.cmake); another `*_binary.json` beside it (a copy
+        # named after the kernel file) only after it.
+        cfgs = sorted(cfgs, key=lambda c: c.name != f"{f.name}_binary.json")
+        ops.append(Operator(f.name, f, f / "op_kernel" / src.src, tuple(cfgs), src.entry))
     return sorted(ops, key=lambda o: (o.name, str(o.folder)))
 
 
