@@ -204,6 +204,37 @@ def test_kernel_source_and_entry_as_the_op_build_finds_them(tmp_path, capsys):
     assert "no kernel op_kernel/mode_pick.cpp" in capsys.readouterr().out
 
 
+def test_an_ops_cmake_dependencies_are_staged_beside_it(tmp_path, capsys):
+    """ops-transformer's mc2 kernels include `../common/inc/kernel/x.h` (the op build's staging: the op's CMakeLists
+    names `mc2/common` as a dependency, copied beside the ops as `common/`) or `../../common/...` (the repository's
+    layout); both resolve, and an op without the dependency named does not see it."""
+    import shutil
+    for name, dep, inc in (("deps_a", "grp/common", "../common/inc/helper.h"),
+                           ("deps_b", "grp/common grp/missing", "../../common/inc/helper.h"),
+                           ("deps_c", "", "../common/inc/other.h")):
+        op = tmp_path / "grp" / name
+        shutil.copytree(REPO / "ops" / "scale_add", op)
+        (op / "op_host" / "config" / "ascend910b" / "scale_add_binary.json").rename(
+            op / "op_host" / "config" / "ascend910b" / f"{name}_binary.json")
+        src = (op / "op_kernel" / "scale_add.cpp").read_text()
+        (op / "op_kernel" / "scale_add.cpp").unlink()
+        src = src.replace('#include "../kernel_util/tile.h"', f'#include "{inc}"').replace("void scale_add(", f"void {name}(")
+        (op / "op_kernel" / f"{name}.cpp").write_text(src)
+        if dep:
+            (op / "CMakeLists.txt").write_text(f"# set(x_depends nothing)\nset(${{CURRENT_DIR_NAME}}_depends {dep} PARENT_SCOPE)\n")
+    common = tmp_path / "grp" / "common" / "inc"
+    common.mkdir(parents=True)
+    (common / "helper.h").write_text((REPO / "shared" / "kernel_util" / "op_kernel" / "tile.h").read_text())
+    (tmp_path / "grp" / "common" / "op_host").mkdir()  # the op build leaves a dependency's op_host/ out
+    assert cli.main(["twin", "survey", str(tmp_path), "--keep", str(tmp_path / "keep")]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"deps_a\s+3\s+3\s+-", out) and re.search(r"deps_b\s+3\s+3\s+-", out), out
+    assert re.search(r"deps_c\s+3\s+0\s+header \.\./common/inc/other\.h", out), out
+    assert not (tmp_path / "keep" / "stage" / "common" / "op_host").exists()
+    assert [p.name for p in opsrc.op_depends(opsrc.Operator("deps_b", tmp_path / "grp" / "deps_b", Path(), ()),
+                                             tmp_path)] == ["common"]
+
+
 def test_call_counts(capsys):
     files, ops = apicalls.kernel_files(REPO, "ascend910b", ["ops"])
     assert [o.name for o in ops] == ["gather_pick", "mode_pick", "no_header", "scale_add"]

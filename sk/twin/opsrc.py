@@ -78,6 +78,32 @@ def find_operators_under(root: Path, soc: str, under=()) -> list:
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 
+_DEPENDS = re.compile(r"\bset\s*\(\s*(\$\{CURRENT_DIR_NAME\}|\w+)_depends\s+([^)]*)\)", re.I)
+
+
+def op_depends(op: Operator, root: Path) -> list:
+    """The folders of the repository the op build stages with op (ops-transformer: `set(<op>_depends mc2/common
+    mc2/3rd ...)` in the op's CMakeLists.txt, add_ops_src_copy copying each to `<staging>/<its name>/`), in order;
+    names that are no folder of root are left out, as the op build leaves them."""
+    path = op.folder / "CMakeLists.txt"
+    if not path.is_file():
+        return []
+    text = re.sub(r"#[^\n]*", "", path.read_text(encoding="utf-8", errors="replace"))
+    found = []
+    for m in _DEPENDS.finditer(text):
+        if m.group(1) not in ("${CURRENT_DIR_NAME}", op.name):
+            continue
+        for word in m.group(2).split():
+            if word in ("PARENT_SCOPE", "CACHE", "INTERNAL") or word.startswith('"'):
+                break
+            folder = Path(root) / word
+            if folder.is_dir() and folder not in found:
+                found.append(folder)
+    return found
+
+
+
+
 def staged_folders(root: Path) -> dict:
     """Every op_kernel/ of the repository by the name the op build stages it under (its op's folder name)."""
     found = {}

@@ -116,6 +116,16 @@ class Survey:
                 # Kernels also reach a sibling through the repository's own layout, `../../<op>/op_kernel/x.h`
                 # (from stage/<their op>/ that is <work>/<op>/op_kernel/): the same copy there too.
                 shutil.copytree(folder, self.work / folder.parent.name / "op_kernel")
+        # The folders an op's CMakeLists.txt names as its dependencies (`mc2/common`, `mc2/3rd`) are copied whole
+        # (less op_host/) beside the staged ops as `<name>/`, merged where two share a name (cp -rf), so
+        # `../common/inc/kernel/x.h` from a staged kernel resolves; at the repository layout too, for
+        # `../../common/...` from <work>/<op>/op_kernel/.
+        for dep in dict.fromkeys(d for op in self.ops for d in opsrc.op_depends(op, self.root)):
+            if (dep / "op_kernel").is_dir():
+                continue  # an op: its op_kernel/ is staged above
+            for dest in (self.stage / dep.name, self.work / dep.name):
+                shutil.copytree(dep, dest, dirs_exist_ok=True,
+                                ignore=lambda d, names, top=str(dep): ["op_host"] if d == top else [])
 
     def _strip(self):
         return (str(self.stage) + "/", str(self.work) + "/", str(self.root) + "/", self.include_dir + "/")
