@@ -573,6 +573,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_fp_bits.h"
 // DataFormat (ND, NZ, ...).
 #include "sk_twin_data_format.h"
+// The convolution's img2col LoadData and its registers (SetFmatrix, SetLoadDataPaddingValue, ...).
+#include "sk_twin_conv.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 
