@@ -6,9 +6,10 @@
 //     its IsResetLoad3dConfig says the call does not set them;
 //   SetLoadDataRepeat / SetLoadDataBoundary - the repeat and L1-boundary registers (one repeat and no boundary are
 //     what the twin implements; anything else fails at the call, naming it);
-//   SetHF32Mode / SetHF32TransMode - HF32 off is the twin's float Mmad; turning it on fails at the call.
+//   SetHF32Mode / SetHF32TransMode - HF32 off is the twin's float Mmad; turning it on fails at the call;
+//   LoadDataWithTranspose (LoadData2dTransposeParams) - fractal squares transposed on the way to L0A/L0B.
 // And the toolkit constants and type helpers these kernels name (PAD_SIZE, BLOCK_CUBE, CUBE_MAX_SIZE,
-// BYTE_PER_FRACTAL, BoolInst/TrueType/FalseType). The layouts, numerics and checks are in src/conv.cc.
+// BYTE_PER_FRACTAL, TOTAL_L0A/L0B/L0C_SIZE, HALF_FACTOR, BoolInst/TrueType/FalseType, Conditional). The layouts, numerics and checks are in src/conv.cc.
 #ifndef SK_TWIN_CONV_H_
 #define SK_TWIN_CONV_H_
 
@@ -21,11 +22,25 @@
 
 namespace AscendC {
 
-// kernel_utils_constants.h (device side)
+// kernel_utils_constants.h (device side; the cube buffers' sizes of Atlas A2/A3, the twin's arenas too)
 const int32_t BLOCK_CUBE = 16;
 const int32_t CUBE_MAX_SIZE = 256;
 const uint8_t PAD_SIZE = 4;
 const int32_t BYTE_PER_FRACTAL = 512;
+const int32_t HALF_FACTOR = 2;
+const int32_t DOUBLE_FACTOR = 2;
+const uint32_t TOTAL_L0A_SIZE = 64 * 1024;
+const uint32_t TOTAL_L0B_SIZE = 64 * 1024;
+const uint32_t TOTAL_L0C_SIZE = 128 * 1024;
+
+template <bool condition, class T1, class T2>
+struct Conditional {
+  using type = T1;
+};
+template <class T1, class T2>
+struct Conditional<false, T1, T2> {
+  using type = T2;
+};
 
 template <bool v>
 struct BoolInst {
@@ -90,6 +105,36 @@ inline void SetHF32Mode(bool hf32Mode) {
 inline void SetHF32Mode(HF32Mode mode) { SetHF32Mode(mode == HF32Mode::ENABLE); }
 inline void SetHF32TransMode(bool) {}
 inline void SetHF32TransMode(HF32TransMode) {}
+
+struct LoadData2dTransposeParams {
+  LoadData2dTransposeParams() {}
+  LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                            const uint16_t dstGapIn, const uint16_t dstfracGapIn, const uint8_t addrModeIn)
+      : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+        dstFracGap(dstfracGapIn), addrMode(addrModeIn) {}
+  LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                            const uint16_t dstGapIn, const uint16_t dstfracGapIn)
+      : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+        dstFracGap(dstfracGapIn) {}
+  uint16_t startIndex = 0;
+  uint8_t repeatTimes = 0;
+  uint16_t srcStride = 0;
+  uint16_t dstGap = 0;
+  uint16_t dstFracGap = 0;
+  uint8_t addrMode = 0;
+};
+
+// LoadDataWithTranspose (L1 -> L0A/L0B): per repeat one square of 512-byte fractals (16 x 16 of 16-bit, two
+// 16 x 8 of 32-bit side by side, two 16 x 32 of 8-bit one over the other) is transposed and split again.
+template <typename T>
+inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                  const LoadData2dTransposeParams& p) {
+  static_assert(sk_detail::kOneOf<T, int8_t, uint8_t, half, bfloat16_t, int32_t, uint32_t, float>,
+                "AscendC::LoadDataWithTranspose: the CPU twin (as Atlas A2/A3) supports T = int8_t, uint8_t, half, "
+                "bfloat16_t, int32_t, uint32_t, float (int4b_t not yet)");
+  const uint32_t f[6] = {p.startIndex, p.repeatTimes, p.srcStride, p.dstGap, p.dstFracGap, p.addrMode};
+  ::sk_twin_conv_load2d_transpose(&dst.ref_, &src.ref_, sk_detail::Dtype<T>::value, f);
+}
 
 namespace sk_detail {
 // LoadData 3D v2 on Atlas A2/A3: the types of TPosition A1/A2 (B1/B2 take the 16/32-bit ones).

@@ -1,7 +1,7 @@
 /*
  * sk_twin_conv_abi.h - the C ABI behind the convolution's data path (sk_twin_conv.h): the Feature Map and
  * Pad registers of LoadData 3D (SetFmatrix, SetLoadDataPaddingValue, SetLoadDataRepeat, SetLoadDataBoundary)
- * and LoadData with LoadData3DParamsV2 (img2col from L1 to L0A/L0B). Implemented in src/conv.cc; every hook
+ * LoadData with LoadData3DParamsV2 (img2col from L1 to L0A/L0B) and LoadDataWithTranspose. Implemented in src/conv.cc; every hook
  * checks the documented rules and fails the launch naming the call and its values.
  */
 #ifndef SK_TWIN_CONV_ABI_H_
@@ -53,6 +53,10 @@ void sk_twin_conv_set_boundary(uint32_t value);
  * its l1H/l1W/padList resp. padValue to the registers first); pad_bits: padValue's bytes. */
 void sk_twin_conv_load3d(const SkTwinLocalRef* dst, const SkTwinLocalRef* src, uint32_t dtype, const uint32_t* p,
                          uint64_t pad_bits, uint32_t set_fmatrix, uint32_t set_pad);
+
+/* LoadDataWithTranspose: p = startIndex, repeatTimes, srcStride, dstGap, dstFracGap, addrMode. */
+void sk_twin_conv_load2d_transpose(const SkTwinLocalRef* dst, const SkTwinLocalRef* src, uint32_t dtype,
+                                   const uint32_t* p);
 
 #ifdef __cplusplus
 }

@@ -214,4 +214,46 @@ void sk_twin_conv_load3d(const SkTwinLocalRef* dst, const SkTwinLocalRef* src, u
   }
 }
 
+void sk_twin_conv_load2d_transpose(const SkTwinLocalRef* dst, const SkTwinLocalRef* src, uint32_t dtype,
+                                   const uint32_t* p) {
+  const uint32_t start = p[0], repeat = p[1], src_stride = p[2], dst_gap = p[3], frac_gap = p[4], addr_mode = p[5];
+  const std::string call = "LoadDataWithTranspose<" + std::string(sk_twin::DtypeName(dtype)) +
+                           ">(LoadData2dTransposeParams{startIndex " + Num(start) + ", repeatTimes " + Num(repeat) +
+                           ", srcStride " + Num(src_stride) + ", dstGap " + Num(dst_gap) + ", dstFracGap " +
+                           Num(frac_gap) + ", addrMode " + Num(addr_mode) + "})";
+  sk_twin::ConvState("LoadDataWithTranspose");
+  const uint32_t mem = sk_twin::LocalMemOf(*dst);
+  if (mem != sk_twin::kMemL0a && mem != sk_twin::kMemL0b) {
+    FailRule(call, std::string("dst is in ") + (mem == sk_twin::kMemCount ? "no memory" : sk_twin::MemName(mem)),
+             "dst in TPosition::A2 (L0A) or B2 (L0B)");
+  }
+  if (sk_twin::LocalMemOf(*src) != sk_twin::kMemL1) {
+    FailRule(call, std::string("src is in ") + sk_twin::MemName(sk_twin::LocalMemOf(*src)), "src in TPosition::A1/B1 (L1)");
+  }
+  sk_twin::CheckLocalAlign(*dst, 512, call, "dst");
+  sk_twin::CheckLocalAlign(*src, 32, call, "src");
+  sk_twin::Range(repeat, 0, 255, "repeatTimes", call);
+  if (addr_mode != 0) FailRule(call, "addrMode is " + Num(addr_mode), "addrMode 0, increasing (the twin's only form)");
+  if (repeat == 0) return;  // a NOP, as documented
+  // A square of q x q elements made of nf fractals of 16 rows x c0 columns: 8-bit fractals stack (rows j*16..),
+  // 32-bit ones sit side by side (columns j*8..), a 16-bit fractal is the square.
+  const uint64_t e = sk_twin::DtypeSize(dtype), c0 = 32 / e, q = e == 1 ? 32 : 16, nf = q * q * e / 512;
+  const uint64_t square = nf * 512;
+  const uint64_t src_end = (uint64_t{start} + (uint64_t{repeat} - 1) * src_stride + 1) * square;
+  const uint64_t dst_end = ((uint64_t{repeat} - 1) * (1 + uint64_t{dst_gap}) + (nf - 1) * (1 + uint64_t{frac_gap}) + 1) * 512;
+  const uint8_t* in = sk_twin::LocalAccess(*src, 0, src_end, call, "src");
+  uint8_t* out = sk_twin::LocalAccess(*dst, 0, dst_end, call, "dst");
+  auto at = [&](uint64_t row, uint64_t col, uint64_t frac_step) {  // byte offset of square element (row, col)
+    const uint64_t j = e == 1 ? row / 16 : col / c0, r = e == 1 ? row % 16 : row, c = e == 1 ? col : col % c0;
+    return j * frac_step * 512 + (r * c0 + c) * e;
+  };
+  for (uint64_t i = 0; i < repeat; ++i) {
+    const uint8_t* s = in + (start + i * src_stride) * square;
+    uint8_t* d = out + i * (1 + uint64_t{dst_gap}) * 512;
+    for (uint64_t row = 0; row < q; ++row) {
+      for (uint64_t col = 0; col < q; ++col) std::memcpy(d + at(row, col, 1 + frac_gap), s + at(col, row, 1), e);
+    }
+  }
+}
+
 }  // extern "C"

@@ -246,6 +246,107 @@ TWIN_TEST(registers_set_by_setfmatrix_and_padding_value_are_what_loaddata_reads)
            0);
 }
 
+// LoadDataWithTranspose's documented element loops, per type, filling an L0 buffer of `fracs` 512-byte fractals
+// (elements, not bytes): 16-bit transposes one 16 x 16 fractal per repeat; 32-bit takes two 16 x 8 fractals (a
+// 16 x 16 square, left and right) and writes each 8 x 8 quarter transposed; 8-bit two 16 x 32 fractals (a 32 x 32
+// square, top and bottom), each destination row a column of the square.
+template <typename T>
+std::vector<T> TransposeLoops(const std::vector<T>& src, int start, int repeat, int src_stride, int dst_gap,
+                              int frac_gap, int fracs) {
+  const int frac = 512 / static_cast<int>(sizeof(T));
+  std::vector<T> dst(static_cast<size_t>(fracs) * frac, Val<T>(0));
+  for (int i = 0; i < repeat; ++i) {
+    const int d0 = (dst_gap + 1) * i * frac;
+    if (sizeof(T) == 2) {
+      const int s0 = (start + src_stride * i) * 256;
+      for (int k = 0; k < 16; ++k) {
+        for (int c = 0; c < 16; ++c) dst[d0 + k * 16 + c] = src[s0 + k + c * 16];
+      }
+    } else if (sizeof(T) == 1) {
+      const int s0 = (start + src_stride * i) * 1024;
+      for (int j = 0; j < 2; ++j) {
+        for (int k = 0; k < 16; ++k) {
+          for (int c = 0; c < 32; ++c) dst[d0 + frac * (frac_gap + 1) * j + k * 32 + c] = src[s0 + j * 16 + k + c * 32];
+        }
+      }
+    } else {
+      const int s0 = (start + src_stride * i) * 256;
+      const int quarter[4][2] = {{0, 0}, {64, (frac_gap + 1) * frac}, {frac, 64}, {frac + 64, (frac_gap + 1) * frac + 64}};
+      for (const auto& qd : quarter) {
+        for (int k = 0; k < 8; ++k) {
+          for (int c = 0; c < 8; ++c) dst[d0 + qd[1] + 8 * k + c] = src[s0 + qd[0] + k + 8 * c];
+        }
+      }
+    }
+  }
+  return dst;
+}
+
+// src (in L1) -> LoadDataWithTranspose -> L0B, read through Mmad with an identity A (M = k rows of B) as B
+// (k x n, Zn); returns C and, for the check, B as the documented loops leave L0B and Zn reads it.
+template <typename T, typename C>
+void TransposeCase(int start, int repeat, int src_stride, int dst_gap, int frac_gap, int k, int n) {
+  const int c0 = 32 / static_cast<int>(sizeof(T));
+  static std::vector<T> src, ident;
+  static std::vector<C> out;
+  const int src_elems = (start + (repeat - 1) * src_stride + 1) * (sizeof(T) == 1 ? 1024 : 256);
+  src.resize(static_cast<size_t>(src_elems));
+  for (int i = 0; i < src_elems; ++i) src[i] = Val<T>(static_cast<double>((i * 37 + 11) % 101 - 50));
+  ident = IdentityZz<T>(k, c0);
+  out.assign(static_cast<size_t>(k) * n, C(-7));
+  twin_test::Run run;
+  RunAic(&run, "transpose", [=] {
+    TPipe pipe;
+    TQue<TPosition::B1, 1> qs;
+    TQue<TPosition::A1, 1> qi;
+    TQue<TPosition::A2, 1> qa2;
+    TQue<TPosition::B2, 1> qb2;
+    TQue<TPosition::CO1, 1> qc;
+    pipe.InitBuffer(qs, 1, static_cast<uint32_t>(src.size() * sizeof(T)));
+    pipe.InitBuffer(qi, 1, static_cast<uint32_t>(ident.size() * sizeof(T)));
+    pipe.InitBuffer(qa2, 1, static_cast<uint32_t>(ident.size() * sizeof(T)));
+    pipe.InitBuffer(qb2, 1, static_cast<uint32_t>(k * n * sizeof(T)));
+    pipe.InitBuffer(qc, 1, static_cast<uint32_t>(k * n * 4));
+    GlobalTensor<T> gs, gi;
+    GlobalTensor<C> gc;
+    gs.SetGlobalBuffer(src.data(), src.size());
+    gi.SetGlobalBuffer(ident.data(), ident.size());
+    gc.SetGlobalBuffer(out.data(), out.size());
+    LocalTensor<T> s1 = qs.AllocTensor<T>(), i1 = qi.AllocTensor<T>();
+    DataCopy(s1, gs, static_cast<uint32_t>(src.size()));
+    DataCopy(i1, gi, static_cast<uint32_t>(ident.size()));
+    LocalTensor<T> a2 = qa2.AllocTensor<T>(), b2 = qb2.AllocTensor<T>();
+    LoadData(a2, i1, LoadData2DParams(0, static_cast<uint8_t>(ident.size() * sizeof(T) / 512), 1, 0, 0, false, 0));
+    LoadDataWithTranspose(b2, s1,
+                          LoadData2dTransposeParams(static_cast<uint16_t>(start), static_cast<uint8_t>(repeat),
+                                                    static_cast<uint16_t>(src_stride), static_cast<uint16_t>(dst_gap),
+                                                    static_cast<uint16_t>(frac_gap)));
+    LocalTensor<C> c = qc.AllocTensor<C>();
+    Mmad(c, a2, b2, MmadParams(static_cast<uint16_t>(k), static_cast<uint16_t>(n), static_cast<uint16_t>(k), false, 0,
+                               false, false, false));
+    Fixpipe(gc, c, FixpipeParamsV220(static_cast<uint16_t>(n), static_cast<uint16_t>(k), static_cast<uint16_t>(k),
+                                     static_cast<uint32_t>(n), false));
+  });
+  CHECK_OK(run);
+  const auto l0b = TransposeLoops(src, start, repeat, src_stride, dst_gap, frac_gap, k * n * static_cast<int>(sizeof(T)) / 512);
+  int bad = 0;
+  for (int kk = 0; kk < k; ++kk) {
+    for (int nn = 0; nn < n; ++nn) {
+      const double want = static_cast<double>(l0b[((kk / c0) * (n / 16) + nn / 16) * 16 * c0 + (nn % 16) * c0 + kk % c0]);
+      const double got = static_cast<double>(out[static_cast<size_t>(kk) * n + nn]);
+      if (got != want && ++bad <= 5) std::fprintf(stderr, "  B[%d][%d]: got %g, want %g\n", kk, nn, got, want);
+    }
+  }
+  CHECK_EQ(bad, 0);
+}
+
+TWIN_TEST(load_data_with_transpose_matches_the_documented_loops) {
+  TransposeCase<half, float>(1, 2, 2, 0, 0, 16, 32);      // squares 1 and 3 into fractals 0 and 1
+  TransposeCase<float, float>(0, 2, 1, 1, 0, 16, 32);     // dstGap 1: iterations at fractals 0 and 2
+  TransposeCase<float, float>(0, 2, 1, 0, 1, 16, 32);     // dstFracGap 1: an iteration's halves 2 fractals apart
+  TransposeCase<int8_t, int32_t>(0, 2, 1, 1, 0, 32, 64);  // 8-bit: two 32 x 32 squares
+}
+
 // A kernel with an L1 map of 16 half channels, 4 x 4, and L0A room; body gets the tensors.
 std::string Load3dViolation(const char* kernel, std::function<void(LocalTensor<half>&, LocalTensor<half>&)> body) {
   return AicViolation(kernel, [body] {
