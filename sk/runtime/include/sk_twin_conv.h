@@ -7,7 +7,8 @@
 //   SetLoadDataRepeat / SetLoadDataBoundary - the repeat and L1-boundary registers (one repeat and no boundary are
 //     what the twin implements; anything else fails at the call, naming it);
 //   SetHF32Mode / SetHF32TransMode - HF32 off is the twin's float Mmad; turning it on fails at the call;
-//   LoadDataWithTranspose (LoadData2dTransposeParams) - fractal squares transposed on the way to L0A/L0B.
+//   LoadDataWithTranspose (LoadData2dTransposeParams) - fractal squares transposed on the way to L0A/L0B;
+//   LoadData(LocalTensor, GlobalTensor, LoadData2DParams) - fractals from GM.
 // And the toolkit constants and type helpers these kernels name (PAD_SIZE, BLOCK_CUBE, CUBE_MAX_SIZE,
 // BYTE_PER_FRACTAL, TOTAL_L0A/L0B/L0C_SIZE, HALF_FACTOR, BoolInst/TrueType/FalseType, Conditional). The layouts, numerics and checks are in src/conv.cc.
 #ifndef SK_TWIN_CONV_H_
@@ -123,6 +124,18 @@ struct LoadData2dTransposeParams {
   uint16_t dstFracGap = 0;
   uint8_t addrMode = 0;
 };
+
+// LoadData 2D from GM (GM -> L0A/L0B, and L1 as CANN's convolution kernels load their weights): repeatTimes 512-byte
+// fractals, fractal startIndex + r * srcStride of src to fractal r * (1 + dstGap) of dst, as from L1 but without
+// the transpose (which only the L1 paths have).
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p) {
+  static_assert(sk_detail::kOneOf<T, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>,
+                "AscendC::LoadData(GM, LoadData2DParams): the CPU twin (as Atlas A2/A3) supports T = uint8_t, int8_t, "
+                "uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t, float");
+  const uint32_t f[6] = {p.startIndex, p.repeatTimes, p.srcStride, p.dstGap, p.ifTranspose ? 1u : 0u, p.addrMode};
+  ::sk_twin_conv_load2d_gm(&dst.ref_, &src.g_, sk_detail::Dtype<T>::value, f);
+}
 
 // LoadDataWithTranspose (L1 -> L0A/L0B): per repeat one square of 512-byte fractals (16 x 16 of 16-bit, two
 // 16 x 8 of 32-bit side by side, two 16 x 32 of 8-bit one over the other) is transposed and split again.

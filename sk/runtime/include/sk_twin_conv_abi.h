@@ -54,6 +54,8 @@ void sk_twin_conv_set_boundary(uint32_t value);
 void sk_twin_conv_load3d(const SkTwinLocalRef* dst, const SkTwinLocalRef* src, uint32_t dtype, const uint32_t* p,
                          uint64_t pad_bits, uint32_t set_fmatrix, uint32_t set_pad);
 
+/* LoadData 2D from GM: p = startIndex, repeatTimes, srcStride, dstGap, ifTranspose, addrMode. */
+void sk_twin_conv_load2d_gm(const SkTwinLocalRef* dst, const SkTwinGlobalRef* src, uint32_t dtype, const uint32_t* p);
 /* LoadDataWithTranspose: p = startIndex, repeatTimes, srcStride, dstGap, dstFracGap, addrMode. */
 void sk_twin_conv_load2d_transpose(const SkTwinLocalRef* dst, const SkTwinLocalRef* src, uint32_t dtype,
                                    const uint32_t* p);

@@ -214,6 +214,36 @@ void sk_twin_conv_load3d(const SkTwinLocalRef* dst, const SkTwinLocalRef* src, u
   }
 }
 
+void sk_twin_conv_load2d_gm(const SkTwinLocalRef* dst, const SkTwinGlobalRef* src, uint32_t dtype, const uint32_t* p) {
+  const uint32_t start = p[0], repeat = p[1], src_stride = p[2], dst_gap = p[3], transpose = p[4], addr_mode = p[5];
+  const std::string call = "LoadData<" + std::string(sk_twin::DtypeName(dtype)) + ">(GM->" +
+                           sk_twin::MemName(sk_twin::LocalMemOf(*dst)) + ", LoadData2DParams{startIndex " + Num(start) +
+                           ", repeatTimes " + Num(repeat) + ", srcStride " + Num(src_stride) + ", dstGap " +
+                           Num(dst_gap) + ", ifTranspose " + Num(transpose) + "})";
+  sk_twin::ConvState("LoadData");
+  const uint32_t mem = sk_twin::LocalMemOf(*dst);
+  if (mem != sk_twin::kMemL0a && mem != sk_twin::kMemL0b && mem != sk_twin::kMemL1) {
+    FailRule(call, std::string("dst is in ") + (mem == sk_twin::kMemCount ? "no memory" : sk_twin::MemName(mem)),
+             "dst in TPosition::A1/B1 (L1), A2 (L0A) or B2 (L0B)");
+  }
+  sk_twin::CheckLocalAlign(*dst, mem == sk_twin::kMemL1 ? 32 : 512, call, "dst");
+  sk_twin::Range(repeat, 0, 255, "repeatTimes", call);
+  if (transpose) FailRule(call, "ifTranspose is true", "ifTranspose false (only the L1 -> L0 paths transpose)");
+  if (addr_mode != 0) FailRule(call, "addrMode is " + Num(addr_mode), "addrMode 0, increasing (the twin's only form)");
+  if (repeat == 0) return;  // a NOP, as documented
+  if (src->base == nullptr) FailRule(call, "the GlobalTensor has no memory", "call SetGlobalBuffer(ptr, size) first");
+  const uint64_t src_end = (uint64_t{start} + (uint64_t{repeat} - 1) * src_stride + 1) * 512;
+  if (src->size_bytes != 0 && src->offset_bytes + src_end > src->size_bytes) {
+    sk_twin_global_oob(src, src->offset_bytes, src_end, call.c_str());
+  }
+  const uint8_t* in = src->base + src->offset_bytes;
+  uint8_t* out = sk_twin::LocalAccess(*dst, 0, ((uint64_t{repeat} - 1) * (1 + uint64_t{dst_gap}) + 1) * 512, call, "dst");
+  for (uint64_t r = 0; r < repeat; ++r) {
+    std::memcpy(out + r * (1 + uint64_t{dst_gap}) * 512, in + (start + r * src_stride) * 512, 512);
+  }
+  (void)dtype;
+}
+
 void sk_twin_conv_load2d_transpose(const SkTwinLocalRef* dst, const SkTwinLocalRef* src, uint32_t dtype,
                                    const uint32_t* p) {
   const uint32_t start = p[0], repeat = p[1], src_stride = p[2], dst_gap = p[3], frac_gap = p[4], addr_mode = p[5];

@@ -347,6 +347,70 @@ TWIN_TEST(load_data_with_transpose_matches_the_documented_loops) {
   TransposeCase<int8_t, int32_t>(0, 2, 1, 1, 0, 32, 64);  // 8-bit: two 32 x 32 squares
 }
 
+// LoadData 2D from GM straight into L0B: fractals 1, 3 and 5 of six in GM become B's three (k 16 x n 48, Zn);
+// read through Mmad with an identity A.
+TWIN_TEST(load_data_2d_from_gm_into_l0b) {
+  static std::vector<half> gm, ident;
+  static std::vector<float> out;
+  gm.resize(6 * 256);
+  for (size_t i = 0; i < gm.size(); ++i) gm[i] = H(static_cast<double>(static_cast<int>(i % 97) - 48) / 4.0);
+  ident = IdentityZz<half>(16, 16);
+  out.assign(16 * 48, -7.0f);
+  twin_test::Run run;
+  RunAic(&run, "gm_load2d", [] {
+    TPipe pipe;
+    TQue<TPosition::A1, 1> qi;
+    TQue<TPosition::A2, 1> qa2;
+    TQue<TPosition::B2, 1> qb2;
+    TQue<TPosition::CO1, 1> qc;
+    pipe.InitBuffer(qi, 1, 512);
+    pipe.InitBuffer(qa2, 1, 512);
+    pipe.InitBuffer(qb2, 1, 3 * 512);
+    pipe.InitBuffer(qc, 1, 16 * 48 * 4);
+    GlobalTensor<half> g, gi;
+    GlobalTensor<float> gc;
+    g.SetGlobalBuffer(gm.data(), gm.size());
+    gi.SetGlobalBuffer(ident.data(), ident.size());
+    gc.SetGlobalBuffer(out.data(), out.size());
+    LocalTensor<half> i1 = qi.AllocTensor<half>(), a2 = qa2.AllocTensor<half>(), b2 = qb2.AllocTensor<half>();
+    DataCopy(i1, gi, 256);
+    LoadData(a2, i1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+    LoadData(b2, g, LoadData2DParams(1, 3, 2, 0, 0, false, 0));
+    LocalTensor<float> c = qc.AllocTensor<float>();
+    Mmad(c, a2, b2, MmadParams(16, 48, 16, false, 0, false, false, false));
+    Fixpipe(gc, c, FixpipeParamsV220(48, 16, 16, 48, false));
+  });
+  CHECK_OK(run);
+  int bad = 0;
+  for (int kk = 0; kk < 16; ++kk) {
+    for (int nn = 0; nn < 48; ++nn) {  // B[k][n] in L0B fractal n/16 at (n%16)*16 + k: GM fractal 1 + 2*(n/16)
+      const double want = gm[(1 + 2 * (nn / 16)) * 256 + (nn % 16) * 16 + kk].ToDouble();
+      bad += static_cast<double>(out[kk * 48 + nn]) != want;
+    }
+  }
+  CHECK_EQ(bad, 0);
+  const std::string e = AicViolation("gm_transpose", [] {
+    TPipe pipe;
+    TQue<TPosition::B2, 1> qb2;
+    pipe.InitBuffer(qb2, 1, 512);
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(gm.data(), gm.size());
+    LocalTensor<half> b2 = qb2.AllocTensor<half>();
+    LoadData(b2, g, LoadData2DParams(0, 1, 1, 0, 0, true, 0));
+  });
+  CHECK_CONTAINS(e, "ifTranspose false (only the L1 -> L0 paths transpose)");
+  const std::string o = AicViolation("gm_overrun", [] {
+    TPipe pipe;
+    TQue<TPosition::B2, 1> qb2;
+    pipe.InitBuffer(qb2, 1, 2048);
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(gm.data(), gm.size());
+    LocalTensor<half> b2 = qb2.AllocTensor<half>();
+    LoadData(b2, g, LoadData2DParams(4, 3, 1, 0, 0, false, 0));  // fractals 4..6 of six
+  });
+  CHECK_CONTAINS(o, "LoadData<half>(GM->L0B");
+}
+
 // A kernel with an L1 map of 16 half channels, 4 x 4, and L0A room; body gets the tensors.
 std::string Load3dViolation(const char* kernel, std::function<void(LocalTensor<half>&, LocalTensor<half>&)> body) {
   return AicViolation(kernel, [body] {
