@@ -188,6 +188,17 @@ def test_a_repeated_key_is_read_as_the_adk_reads_it_only_when_told(tmp_path):
                      "(Python json: the last value wins)"]
 
 
+def test_jsonload_keeps_the_last_of_repeated_keys_only_when_asked():
+    from sk.base import jsonload
+    text = '{"a": 1,\n "b": {"x": 1, "s": "\\"x\\": 9",\n "x": 2},\n "a": 3, "c": [{"a": 1}, {"a": 2}]}'
+    found = []
+    assert jsonload.loads(text, duplicates=found) == {"a": 3, "b": {"x": 2, "s": '"x": 9'}, "c": [{"a": 1}, {"a": 2}]}
+    assert found == ["x", "a"]  # inner objects first, as the parser closes them
+    assert jsonload.duplicate_lines(text) == [("x", 3), ("a", 4)]  # in text order; a key inside a string is none
+    with pytest.raises(ValueError, match="key 'x' appears twice in one object: line 3"):
+        jsonload.loads(text)
+
+
 def _op(tmp_path, name, files):
     for rel, text in files.items():
         (tmp_path / name / rel).parent.mkdir(parents=True, exist_ok=True)
