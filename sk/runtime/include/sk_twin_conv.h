@@ -172,6 +172,27 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
                         defaultConfig.isSetFMatrix ? 1u : 0u, defaultConfig.isSetPadding ? 1u : 0u);
 }
 
+// The toolkit's implementation names behind LoadData and Mmad, which CANN's conv3d_backprop kernels call directly:
+// the same instructions (the toolkit's public functions are these with a debug check in front).
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T,
+          typename std::enable_if<std::is_same<T, U>::value, bool>::type = true>
+inline void LoadDataImpl(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<U>& p) {
+  LoadData<T, defaultConfig>(dst, src, p);
+}
+template <typename T>
+inline void LoadDataImpl(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) {
+  LoadData(dst, src, p);
+}
+template <typename T>
+inline void LoadDataImpl(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p) {
+  LoadData(dst, src, p);
+}
+template <typename T, typename U, typename S>
+inline void MmadImpl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                     const MmadParams& p) {
+  Mmad(dst, fm, filter, p);
+}
+
 }  // namespace AscendC
 
 #endif  // SK_TWIN_CONV_H_

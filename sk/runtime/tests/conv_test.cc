@@ -162,7 +162,7 @@ std::vector<float> ThroughTheCube(const Conv& v, const std::vector<double>& x, D
       p.l1H = 1;  // ignored: the registers hold the map
       p.l1W = 9;
       p.padValue = Val<T>(99);
-      LoadData<T, kRegisters>(into, f1, p);
+      LoadDataImpl<T, kRegisters>(into, f1, p);  // the implementation name, as conv3d_backprop calls it
     } else {
       p.l1H = static_cast<uint16_t>(v.h);
       p.l1W = static_cast<uint16_t>(v.w);
@@ -322,8 +322,8 @@ void TransposeCase(int start, int repeat, int src_stride, int dst_gap, int frac_
                                                     static_cast<uint16_t>(src_stride), static_cast<uint16_t>(dst_gap),
                                                     static_cast<uint16_t>(frac_gap)));
     LocalTensor<C> c = qc.AllocTensor<C>();
-    Mmad(c, a2, b2, MmadParams(static_cast<uint16_t>(k), static_cast<uint16_t>(n), static_cast<uint16_t>(k), false, 0,
-                               false, false, false));
+    MmadImpl(c, a2, b2, MmadParams(static_cast<uint16_t>(k), static_cast<uint16_t>(n), static_cast<uint16_t>(k), false,
+                                   0, false, false, false));
     Fixpipe(gc, c, FixpipeParamsV220(static_cast<uint16_t>(n), static_cast<uint16_t>(k), static_cast<uint16_t>(k),
                                      static_cast<uint32_t>(n), false));
   });
