@@ -95,10 +95,11 @@ void OnFault(int sig, siginfo_t* info, void* uc) {
 void OnCancel(int, siginfo_t*, void* uc) {
   int saved = errno;
   FaultCatch* c = t_catch;
+  const CodeRanges* code = c != nullptr ? c->user_code.load(std::memory_order_relaxed) : nullptr;
   if (c != nullptr && c->armed.load(std::memory_order_relaxed) && c->cancel.load(std::memory_order_relaxed) &&
-      c->user_code != nullptr) {
+      code != nullptr) {
     uintptr_t pc = PcOf(uc);
-    if (InRanges(*c->user_code, pc)) {
+    if (InRanges(*code, pc)) {
       c->armed.store(false, std::memory_order_relaxed);
       c->signo = 0;
       c->pc = pc;
@@ -193,8 +194,8 @@ class FaultScope {
 
 FaultScope::FaultScope(FaultCatch* c, const CodeRanges* user_code) : catch_(c) {
   std::call_once(g_install_once, &Install);
-  c->user_code = user_code;
-  c->thread = pthread_self();
+  c->user_code.store(user_code, std::memory_order_relaxed);
+  c->thread.store(pthread_self(), std::memory_order_relaxed);
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
     void* addr = nullptr;
@@ -231,7 +232,7 @@ FaultScope::~FaultScope() {
 CallEnd CallCatchingFaults(FaultCatch* c, const CodeRanges* user_code, void (*fn)(void*), void* arg) {
   FaultScope scope(c, user_code);
   if (sigsetjmp(c->jmp, 1) == 0) {
-    c->armed.store(true, std::memory_order_relaxed);
+    c->armed.store(true, std::memory_order_release);
     fn(arg);
     c->armed.store(false, std::memory_order_relaxed);
     return CallEnd::kReturned;
@@ -240,10 +241,14 @@ CallEnd CallCatchingFaults(FaultCatch* c, const CodeRanges* user_code, void (*fn
 }
 
 bool RequestCancel(FaultCatch* c) {
-  if (g_cancel_signal == 0 || c->user_code == nullptr || c->user_code->empty()) return false;
+  if (g_cancel_signal == 0) return false;
   c->cancel.store(true, std::memory_order_relaxed);
-  if (!c->armed.load(std::memory_order_relaxed)) return true;
-  return pthread_kill(c->thread, g_cancel_signal) == 0;
+  // Not in its call (yet or any more): nothing to unwind; the flag stays for
+  // when the supervisor asks again.
+  if (!c->armed.load(std::memory_order_acquire)) return true;
+  const CodeRanges* code = c->user_code.load(std::memory_order_relaxed);
+  if (code == nullptr || code->empty()) return false;
+  return pthread_kill(c->thread.load(std::memory_order_relaxed), g_cancel_signal) == 0;
 }
 
 std::string DescribeFault(const FaultCatch& c) {

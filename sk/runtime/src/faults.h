@@ -46,8 +46,11 @@ struct FaultCatch {
   volatile int write = -1;  // SIGSEGV: 1 write, 0 read, -1 unknown
   uintptr_t stack_lo = 0;  // the thread's stack, for telling an overflow
   uintptr_t stack_hi = 0;
-  const CodeRanges* user_code = nullptr;
-  pthread_t thread{};
+  // Written by the worker before it arms `armed` (release), read by the
+  // supervisor's RequestCancel after it sees `armed` (acquire): atomics, as a
+  // later call of the same worker may set them again while it reads.
+  std::atomic<const CodeRanges*> user_code{nullptr};
+  std::atomic<pthread_t> thread{};
 };
 
 enum class CallEnd { kReturned, kFaulted, kCancelled };
