@@ -68,12 +68,38 @@ def _pairs(pairs):
     return doc
 
 
-def loads(text: str):
+def _pairs_keeping_last(found: list):
+    """An object hook that keeps the last of two equal keys (what json.load does) and notes each such key in found."""
+
+    def hook(pairs):
+        doc = dict(pairs)
+        if len(doc) != len(pairs):
+            seen = set()
+            for key, _ in pairs:
+                if key in seen:
+                    found.append(key)
+                seen.add(key)
+        return doc
+
+    return hook
+
+
+def duplicate_lines(text: str) -> list:
+    """(key, 1-based line) of every key that appears a second (third, ...) time in one object, in text order."""
+    return [(key, text.count("\n", 0, pos) + 1) for key, pos in _locate(text, every_duplicate=True)]
+
+
+def loads(text: str, *, duplicates: list | None = None):
     """json.loads that rejects duplicate keys, nesting deeper than MAX_DEPTH, number literals
-    longer than MAX_NUMBER_CHARS and NaN / Infinity (JSONDecodeError)."""
+    longer than MAX_NUMBER_CHARS and NaN / Infinity (JSONDecodeError).
+
+    duplicates: for a document sk does not own but must read as its producer's tools read it (a CANN binary
+    config, built by the ADK's Python json): two equal keys in one object are then accepted, the last value
+    kept as json.load keeps it, and each such key appended to this list; the caller must say so (a warning).
+    """
     try:
-        doc = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
-                         parse_constant=_constant)
+        doc = json.loads(text, object_pairs_hook=_pairs if duplicates is None else _pairs_keeping_last(duplicates),
+                         parse_int=_int, parse_float=_float, parse_constant=_constant)
     except _DuplicateKey as dup:
         pos = _locate(text, duplicate=dup.key)
         raise json.JSONDecodeError(f"key {dup.key!r} appears twice in one object", text, pos) from None
@@ -110,12 +136,14 @@ def load(f):
     return loads(f.read())
 
 
-def _locate(text: str, duplicate: str | None = None) -> int:
-    """Offset of the second `duplicate` key in one object, else of the first bracket beyond MAX_DEPTH.
+def _locate(text: str, duplicate: str | None = None, every_duplicate: bool = False):
+    """Offset of the second `duplicate` key in one object, else of the first bracket beyond MAX_DEPTH; with
+    every_duplicate, the list of (key, offset) of every repeated key instead.
 
-    Only runs on the error path; a plain scan that skips string contents.
+    Only runs on the error (or warning) path; a plain scan that skips string contents.
     """
     stack: list = []  # per open bracket: the keys seen (object) or None (array)
+    found: list = []  # every_duplicate: (key, offset) of each repeated key
     expect_key = False
     i, n = 0, len(text)
     while i < n:
@@ -129,7 +157,9 @@ def _locate(text: str, duplicate: str | None = None) -> int:
                     key = json.loads(text[i:j + 1])
                 except ValueError:
                     key = text[i + 1:j]
-                if duplicate is not None and key == duplicate and key in stack[-1]:
+                if every_duplicate and key in stack[-1]:
+                    found.append((key, i))
+                elif duplicate is not None and key == duplicate and key in stack[-1]:
                     return i
                 stack[-1].add(key)
                 expect_key = False
@@ -137,7 +167,7 @@ def _locate(text: str, duplicate: str | None = None) -> int:
             continue
         if c in "{[":
             stack.append(set() if c == "{" else None)
-            if duplicate is None and len(stack) > MAX_DEPTH:
+            if duplicate is None and not every_duplicate and len(stack) > MAX_DEPTH:
                 return i
             expect_key = c == "{"
         elif c in "}]":
@@ -149,7 +179,7 @@ def _locate(text: str, duplicate: str | None = None) -> int:
         elif c == ":":
             expect_key = False
         i += 1
-    return 0
+    return found if every_duplicate else 0
 
 
 # What a JSON value is called in an error message, by Python type.

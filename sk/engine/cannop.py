@@ -17,6 +17,7 @@ both as data, no tools:
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from collections import namedtuple
 
@@ -117,15 +118,26 @@ def parse_binary_config(doc, where: str) -> list:
     return variants
 
 
-def load_binary_config(path: str) -> list:
-    """Reads `op_host/config/<soc>/<op>_binary.json`: its variants, in op_list order."""
+def load_binary_config(path: str, warn=None) -> list:
+    """Reads `op_host/config/<soc>/<op>_binary.json`: its variants, in op_list order.
+
+    A binary config is the ADK's input, read by its Python json, which keeps the last of two equal keys in one
+    object (ops-nn's foreach_reciprocal names `bin_filename` twice). With warn (a callable taking one line), such a
+    config is read as the ADK reads it and warn is told each repeated key with its file and line; without warn a
+    repeated key is refused, as in every JSON sk reads.
+    """
+    found = [] if warn is not None else None
     try:
         text = read_text(path, CONFIG_LIMIT)
-        doc = jsonload.loads(text)
+        doc = jsonload.loads(text, duplicates=found)
     except (OSError, NotReadable) as e:
         raise SkError(f"cannot read the binary config: {e}", where=path) from None
     except ValueError as e:
         raise SkError(f"the binary config is not JSON: {e}", where=path) from None
+    if found:
+        for key, line in jsonload.duplicate_lines(text):
+            warn(f"{path}:{line}: key '{key}' appears twice in one object; read as the ADK reads it "
+                 "(Python json: the last value wins)")
     return parse_binary_config(doc, path)
 
 
@@ -159,6 +171,84 @@ def variant_defines(variant) -> list:
 def binary_variant_defines(config_path: str, selector: str) -> list:
     """`variant_defines` of the variant `selector` (op_list index or bin_filename) of a binary config file."""
     return variant_defines(find_variant(load_binary_config(config_path), selector, config_path))
+
+
+# --- where an op's kernel is -----------------------------------------------------------------------
+
+# The kernel source and entry of one op for one SoC: `src` relative to op_kernel/, `entry` the __global__ function.
+KernelSource = namedtuple("KernelSource", "src entry")
+
+_ADD_KERNEL_SOURCES = re.compile(r"\badd_kernel_sources\s*\(([^)]*)\)", re.I)
+_CFG_DECL = re.compile(r"\bOpAICoreConfig\s+(\w+)")
+_EXTEND = re.compile(r'ExtendCfgInfo\s*\(\s*"(opFile|opInterface)\.value"\s*,\s*"([^"]*)"\s*\)')
+_ADD_CONFIG = re.compile(r'AddConfig\s*\(\s*"(\w+)"\s*(?:,\s*(\w+)\s*)?\)')
+
+
+def _cmake_kernel_src(op_dir: str, soc: str):
+    """KERNEL_SRC of the op's add_kernel_sources(...) call that applies to soc (its COMPUTE_UNITS name soc, or it
+    names none), in the op folder's or op_kernel/'s CMakeLists.txt; None without one."""
+    for sub in ("", "op_kernel"):
+        path = os.path.join(op_dir, sub, "CMakeLists.txt")
+        if not os.path.isfile(path):
+            continue
+        text = re.sub(r"#[^\n]*", "", read_text(path, CONFIG_LIMIT))
+        for m in _ADD_KERNEL_SOURCES.finditer(text):
+            words = m.group(1).split()
+            src, units, key = None, [], None
+            for w in words:
+                if w in ("KERNEL_SRC", "COMPUTE_UNITS", "SIMPLIFIED_KEY", "AUTO_SYNC", "IMPL_MODE", "OPTIONS"):
+                    key = w
+                elif key == "KERNEL_SRC":
+                    src, key = w, None
+                elif key == "COMPUTE_UNITS":
+                    units.append(w)
+            if src and (not units or soc in units):
+                return src if src.endswith(".cpp") else src + ".cpp"
+    return None
+
+
+def _def_config_values(op_dir: str, soc: str) -> dict:
+    """{"opFile": ..., "opInterface": ...} the op definition (op_host/*_def.cpp) gives the AI Core config it adds
+    for soc (`cfg.ExtendCfgInfo("opFile.value", "x")` ... `AddConfig("<soc>", cfg)`); a value every config of the
+    definition shares when none is added for soc by name."""
+    host = os.path.join(op_dir, "op_host")
+    per_cfg, added, every = {}, {}, {}
+    names = sorted(os.listdir(host)) if os.path.isdir(host) else []
+    for name in names:
+        if not name.endswith("_def.cpp"):
+            continue
+        text = re.sub(r"//[^\n]*", "", read_text(os.path.join(host, name), CONFIG_LIMIT))
+        cfgs = set(_CFG_DECL.findall(text))
+        # A statement that begins with a config's name (or declares it) configures that config.
+        for stmt in text.split(";"):
+            m = re.match(r"\s*(?:OpAICoreConfig\s+)?(\w+)", stmt)
+            owner = m.group(1) if m and m.group(1) in cfgs else None
+            for k, v in _EXTEND.findall(stmt):
+                every.setdefault(k, set()).add(v)
+                if owner:
+                    per_cfg.setdefault(owner, {})[k] = v
+            for unit, cfg in _ADD_CONFIG.findall(stmt):
+                # AddConfig copies the config as it is then (mat_mul_v3 sets opFile on it after adding it for
+                # the 910B, for another SoC).
+                added.setdefault(unit, dict(per_cfg.get(cfg, {})))
+    if soc in added:
+        # The config added for soc by name is the one: a key it leaves out takes the ADK's default.
+        return added[soc]
+    # No config added for soc by its name (`AddConfig(version, cfg)` in a loop): what all of them say, if one thing.
+    return {k: next(iter(vs)) for k, vs in every.items() if len(vs) == 1}
+
+
+def kernel_source(op_dir: str, soc: str) -> KernelSource:
+    """Where the op build finds the kernel of the op in op_dir for soc, as the ADK does: the source is the
+    KERNEL_SRC of the op's add_kernel_sources for soc (ops-nn cmake/func.cmake -> `kernelSrc.value`), else the op
+    definition's `opFile.value` + .cpp (asc-devkit ascendc_impl_build.py: `self.op_file + ".cpp"`), else
+    `<op folder>.cpp`; the entry is the definition's `opInterface.value`, else the folder's name. (Where the
+    definition gives neither, the ADK's default is the op type in snake case, which is the folder's name in CANN's
+    repositories.)"""
+    op = os.path.basename(os.path.normpath(op_dir))
+    cfg = _def_config_values(op_dir, soc)
+    src = _cmake_kernel_src(op_dir, soc) or (cfg["opFile"] + ".cpp" if cfg.get("opFile") else f"{op}.cpp")
+    return KernelSource(src, cfg.get("opInterface") or op)
 
 
 # --- template arguments -------------------------------------------------------------------------

@@ -222,6 +222,67 @@ def test_bad_binary_configs(tmp_path):
         cannop.load_binary_config(str(tmp_path / "broken.json"))
 
 
+def test_a_repeated_key_is_read_as_the_adk_reads_it_only_when_told(tmp_path):
+    """ops-nn's foreach_reciprocal config names bin_filename twice in one variant; the ADK's Python json keeps the
+    last. With warn the config reads the same way and warn hears file, line and key; without it, refused."""
+    path = tmp_path / "op_binary.json"
+    path.write_text('{"op_list": [\n {"bin_filename": "First",\n  "bin_filename": "Last", "inputs": []},\n'
+                    ' {"bin_filename": "Other", "inputs": []}]}')
+    with pytest.raises(SkError, match=r"not JSON: key 'bin_filename' appears twice in one object: line 3"):
+        cannop.load_binary_config(str(path))
+    heard = []
+    variants = cannop.load_binary_config(str(path), warn=heard.append)
+    assert [v.bin_filename for v in variants] == ["Last", "Other"]
+    assert heard == [f"{path}:3: key 'bin_filename' appears twice in one object; read as the ADK reads it "
+                     "(Python json: the last value wins)"]
+
+
+def test_jsonload_keeps_the_last_of_repeated_keys_only_when_asked():
+    from sk.base import jsonload
+    text = '{"a": 1,\n "b": {"x": 1, "s": "\\"x\\": 9",\n "x": 2},\n "a": 3, "c": [{"a": 1}, {"a": 2}]}'
+    found = []
+    assert jsonload.loads(text, duplicates=found) == {"a": 3, "b": {"x": 2, "s": '"x": 9'}, "c": [{"a": 1}, {"a": 2}]}
+    assert found == ["x", "a"]  # inner objects first, as the parser closes them
+    assert jsonload.duplicate_lines(text) == [("x", 3), ("a", 4)]  # in text order; a key inside a string is none
+    with pytest.raises(ValueError, match="key 'x' appears twice in one object: line 3"):
+        jsonload.loads(text)
+
+
+def _op(tmp_path, name, files):
+    for rel, text in files.items():
+        (tmp_path / name / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name / rel).write_text(text)
+    return str(tmp_path / name)
+
+
+def test_kernel_source_as_the_op_build_finds_it(tmp_path):
+    # Nothing said: the folder's name (the ADK's default, the op type in snake case, is that in CANN's repos).
+    assert cannop.kernel_source(_op(tmp_path, "plain", {"op_host/plain_def.cpp": "this->Input(\"x\");"}),
+                                "ascend910b") == cannop.KernelSource("plain.cpp", "plain")
+    # opFile/opInterface of the config AddConfig adds for the SoC, as it was when added (mat_mul_v3 sets opFile
+    # on the same config later, for another SoC); another SoC's config says otherwise.
+    d = _op(tmp_path, "two", {"op_host/two_def.cpp": (
+        "OpAICoreConfig cfg;\ncfg.DynamicShapeSupportFlag(true)\n    .ExtendCfgInfo(\"opInterface.value\", \"two_k\");\n"
+        "this->AICore().AddConfig(\"ascend910b\", cfg);\n"
+        "// cfg.ExtendCfgInfo(\"opFile.value\", \"commented_out\");\n"
+        "cfg.ExtendCfgInfo(\"opFile.value\", \"two_apt\");\nthis->AICore().AddConfig(\"ascend950\", cfg);\n")})
+    assert cannop.kernel_source(d, "ascend910b") == cannop.KernelSource("two.cpp", "two_k")
+    assert cannop.kernel_source(d, "ascend950") == cannop.KernelSource("two_apt.cpp", "two_k")
+    # Configs added for SoCs held in a variable (conv3d_v2): what every config says, when they agree.
+    d = _op(tmp_path, "loop", {"op_host/loop_def.cpp": (
+        "OpAICoreConfig a;\na.ExtendCfgInfo(\"opFile.value\", \"loop_k\");\n"
+        "for (auto v : socs) { this->AICore().AddConfig(v, a); }\n")})
+    assert cannop.kernel_source(d, "ascend910b") == cannop.KernelSource("loop_k.cpp", "loop")
+    # The ops repository's add_kernel_sources(KERNEL_SRC ...) wins for the SoCs it names (kernelSrc.value).
+    d = _op(tmp_path, "cm", {
+        "op_host/cm_def.cpp": "OpAICoreConfig c;\nc.ExtendCfgInfo(\"opFile.value\", \"cm_def\");\n"
+                              "this->AICore().AddConfig(\"ascend910b\", c);\nthis->AICore().AddConfig(\"ascend950\", c);",
+        "op_kernel/CMakeLists.txt": "# add_kernel_sources(KERNEL_SRC old.cpp)\n"
+                                    "add_kernel_sources(\n  KERNEL_SRC cm_910b.cpp\n  COMPUTE_UNITS ascend910b ascend910_93\n)\n"})
+    assert cannop.kernel_source(d, "ascend910b") == cannop.KernelSource("cm_910b.cpp", "cm")
+    assert cannop.kernel_source(d, "ascend950") == cannop.KernelSource("cm_def.cpp", "cm")
+
+
 # ---------------------------------------------------------------- .npy
 
 @pytest.mark.parametrize("dtype,shape", [("float32", (3, 4)), ("float16", (5,)), ("int8", (2, 2, 2)),

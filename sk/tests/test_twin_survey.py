@@ -38,7 +38,7 @@ def test_survey_json_and_under(capsys):
     by_op = {o["op"]: o for o in doc["ops"]}
     assert by_op["mode_pick"]["instances"] == 3  # modes 0, 1, 3: what ASCENDC_TPL_SEL selects
     assert by_op["scale_add"] == {"op": "scale_add", "path": "ops/scale_add", "variants": 3, "compiled": 3,
-                                  "instances": 0, "ok": True, "first_missing": ""}
+                                  "instances": 0, "ok": True, "first_missing": "", "warnings": []}
     assert str(REPO) not in json.dumps(doc)  # no absolute paths
 
 
@@ -185,6 +185,69 @@ def test_variant_defines_take_the_op_definitions_parameter_names(tmp_path):
     assert not any(d.startswith(("-DDTYPE_INDICES=", "-DDTYPE_Y=")) for d in defines)
     assert sv._named_as_defined(v, (["x"], ["z"])) == v  # another input count: unchanged
     assert sv._named_as_defined(v, None) == v
+
+
+def test_kernel_source_and_entry_as_the_op_build_finds_them(tmp_path, capsys):
+    """An op whose kernel file and __global__ function are not named after its folder (ops-nn's dynamic_rnn:
+    opFile dynamic_rnn_910b, embedding_bag: embedding_bag_apt, conv3d_v2: opInterface conv3dv2) is compiled from the
+    file the op definition names, its template entry instantiated by the definition's opInterface; a binary config
+    with a repeated key (ops-nn's foreach_reciprocal) is read as the ADK reads it, with a warning naming it."""
+    import shutil
+    op = tmp_path / "ops" / "mode_pick"
+    shutil.copytree(REPO / "ops" / "mode_pick", op)
+    src = (op / "op_kernel" / "mode_pick.cpp").read_text()
+    (op / "op_kernel" / "mode_pick.cpp").unlink()
+    (op / "op_kernel" / "mode_pick_910b.cpp").write_text(src.replace("void mode_pick(", "void pick_entry("))
+    (op / "op_host" / "mode_pick_def.cpp").write_text(
+        'OpAICoreConfig cfg;\ncfg.DynamicShapeSupportFlag(true)\n    .ExtendCfgInfo("opFile.value", "mode_pick_910b")\n'
+        '    .ExtendCfgInfo("opInterface.value", "pick_entry");\nthis->AICore().AddConfig("ascend910b", cfg);\n')
+    cfg = op / "op_host" / "config" / "ascend910b" / "mode_pick_binary.json"
+    cfg.write_text(cfg.read_text().replace('"bin_filename":', '"bin_filename": "Gone", "bin_filename":', 1))
+    assert cli.main(["twin", "survey", str(tmp_path), "--json"]) == 0
+    out = capsys.readouterr()
+    (res,) = json.loads(out.out)["ops"]
+    # modes 0, 1, 3 instantiated as pick_entry<...>; half's mode 3 fails as in the fixture (the kernel's own assert).
+    assert (res["variants"], res["compiled"], res["instances"]) == (2, 1, 3)
+    assert "mode 3 is not written for half" in res["first_missing"]
+    warning = ("ops/mode_pick/op_host/config/ascend910b/mode_pick_binary.json:2: key 'bin_filename' appears twice "
+               "in one object; read as the ADK reads it (Python json: the last value wins)")
+    assert res["warnings"] == [warning]
+    assert out.err == f"sk twin survey: warning: {warning}\n"
+    # Without the definition: the folder's name, which this op's kernel no longer has.
+    (op / "op_host" / "mode_pick_def.cpp").unlink()
+    assert cli.main(["twin", "survey", str(tmp_path)]) == 0
+    assert "no kernel op_kernel/mode_pick.cpp" in capsys.readouterr().out
+
+
+def test_an_ops_cmake_dependencies_are_staged_beside_it(tmp_path, capsys):
+    """ops-transformer's mc2 kernels include `../common/inc/kernel/x.h` (the op build's staging: the op's CMakeLists
+    names `mc2/common` as a dependency, copied beside the ops as `common/`) or `../../common/...` (the repository's
+    layout); both resolve, and an op without the dependency named does not see it."""
+    import shutil
+    for name, dep, inc in (("deps_a", "grp/common", "../common/inc/helper.h"),
+                           ("deps_b", "grp/common grp/missing", "../../common/inc/helper.h"),
+                           ("deps_c", "", "../common/inc/other.h")):
+        op = tmp_path / "grp" / name
+        shutil.copytree(REPO / "ops" / "scale_add", op)
+        (op / "op_host" / "config" / "ascend910b" / "scale_add_binary.json").rename(
+            op / "op_host" / "config" / "ascend910b" / f"{name}_binary.json")
+        src = (op / "op_kernel" / "scale_add.cpp").read_text()
+        (op / "op_kernel" / "scale_add.cpp").unlink()
+        src = src.replace('#include "../kernel_util/tile.h"', f'#include "{inc}"').replace("void scale_add(", f"void {name}(")
+        (op / "op_kernel" / f"{name}.cpp").write_text(src)
+        if dep:
+            (op / "CMakeLists.txt").write_text(f"# set(x_depends nothing)\nset(${{CURRENT_DIR_NAME}}_depends {dep} PARENT_SCOPE)\n")
+    common = tmp_path / "grp" / "common" / "inc"
+    common.mkdir(parents=True)
+    (common / "helper.h").write_text((REPO / "shared" / "kernel_util" / "op_kernel" / "tile.h").read_text())
+    (tmp_path / "grp" / "common" / "op_host").mkdir()  # the op build leaves a dependency's op_host/ out
+    assert cli.main(["twin", "survey", str(tmp_path), "--keep", str(tmp_path / "keep")]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"deps_a\s+3\s+3\s+-", out) and re.search(r"deps_b\s+3\s+3\s+-", out), out
+    assert re.search(r"deps_c\s+3\s+0\s+header \.\./common/inc/other\.h", out), out
+    assert not (tmp_path / "keep" / "stage" / "common" / "op_host").exists()
+    assert [p.name for p in opsrc.op_depends(opsrc.Operator("deps_b", tmp_path / "grp" / "deps_b", Path(), ()),
+                                             tmp_path)] == ["common"]
 
 
 def test_call_counts(capsys):

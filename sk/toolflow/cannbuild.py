@@ -36,11 +36,11 @@ CannInstance = namedtuple("CannInstance", "kernel config variant combination par
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
-def variant_of(inst: CannInstance):
-    """The binary variant the instance names (None without a binary config)."""
+def variant_of(inst: CannInstance, warn=None):
+    """The binary variant the instance names (None without a binary config); warn: as cannop.load_binary_config."""
     if not inst.config:
         return None
-    return cannop.find_variant(cannop.load_binary_config(inst.config), inst.variant or "0", inst.config)
+    return cannop.find_variant(cannop.load_binary_config(inst.config, warn), inst.variant or "0", inst.config)
 
 
 def op_options(tools: toolargv.Tools, variant) -> list:
@@ -162,11 +162,12 @@ def entry_source(src: str, inst: CannInstance, entry: str, tpl, args: dict, key:
 
 
 def prepare(tools: toolargv.Tools, src: str, inst: CannInstance, entry: str, work: str, *, arch,
-            include_dirs, extra) -> tuple:
-    """(entry source text, defines, tiling key, argv of the -E pass) of one instance."""
+            include_dirs, extra, warn=None) -> tuple:
+    """(entry source text, defines, tiling key, argv of the -E pass) of one instance (warn: as
+    cannop.load_binary_config)."""
     if not entry:
         raise SkError("a CANN operator instance needs its entry name", where="--entry")
-    variant = variant_of(inst)
+    variant = variant_of(inst, warn)
     vdefs = op_options(tools, variant)
     tpl, branches, argv = read_template_args(tools, src, work, arch=arch, defines=vdefs, include_dirs=include_dirs,
                                              extra=extra)
@@ -199,18 +200,25 @@ def _variant_name(v, taken: dict) -> str:
 
 
 def list_instances(tools: toolargv.Tools, op_dir: str, *, neighbours=(), soc: str = "ascend910b",
-                   kernel_src: str | None = None, include_dirs=(), extra=()) -> str:
+                   kernel_src: str | None = None, include_dirs=(), extra=(), warn=None) -> str:
     """The `variants` and `combinations` of sk_cann_op for an op folder, as BUILD text: the variants
-    of its binary config (if any) and the combinations ASCENDC_TPL_SEL selects, with their keys."""
+    of its binary config (if any) and the combinations ASCENDC_TPL_SEL selects, with their keys; the
+    `kernel_src` / `kernel` the op build uses where they are not sk_cann_op's defaults (cannop.kernel_source).
+    warn: as cannop.load_binary_config."""
     from sk.base.toolrun import scratch_dir
 
     op = os.path.basename(os.path.normpath(op_dir))
     config = os.path.join(op_dir, "op_host", "config", soc, f"{op}_binary.json")
-    variants = cannop.load_binary_config(config) if os.path.isfile(config) else []
+    variants = cannop.load_binary_config(config, warn) if os.path.isfile(config) else []
     lines = [f"# {op}: {len(variants)} binary variant(s) in {os.path.relpath(config, op_dir) if variants else '(no binary config for ' + soc + ')'}"]
+    found = cannop.kernel_source(op_dir, soc)
+    if not kernel_src and found.src != f"{op}.cpp":
+        lines.append(f'kernel_src = "{found.src}",  # the op build\'s kernel source for {soc}')
+    if found.entry != op:
+        lines.append(f'kernel = "{found.entry}",  # the op definition\'s opInterface')
     with scratch_dir(os.path.join(op_dir, "x")) as work:
         staged = stage_ops([op_dir, *neighbours], work)
-        src = os.path.join(staged, kernel_src or f"{op}.cpp")
+        src = os.path.join(staged, kernel_src or found.src)
         if not os.path.isfile(src):
             raise SkError("the op's kernel source is not in op_kernel/", where=src, allowed="give --kernel-src")
         tpl, branches, _ = read_template_args(tools, src, work,

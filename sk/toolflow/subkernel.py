@@ -149,7 +149,7 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
                    extra=(), plain: bool = False, defines=(), stdin: str | None = None,
                    calls: syncscan.SyncCalls | None = None, sync_out: str | None = None,
                    tiling_keys=(), entry: str | None = None, dynamic: bool = False,
-                   cann: cannbuild.CannInstance | None = None) -> list[list[str]]:
+                   cann: cannbuild.CannInstance | None = None, warn=None) -> list[list[str]]:
     """Compiles a kernel (or wrapper) source; returns the argv that ran.
 
     In SK mode the source is first preprocessed with the same flags and
@@ -163,7 +163,8 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
     output is then an archive of `<side>.k<key>.o` (key_objects reads it).
     cann: one instance of a CANN-style operator (sk/toolflow/cannbuild.py): `src` is its template
     kernel; the compile is of the generated per-key entry `entry`, with the variant's defines and
-    TILING_KEY_VAR set to the instance's tiling key.
+    TILING_KEY_VAR set to the instance's tiling key; warn: told what its binary config holds that only
+    the ADK's lenient reader accepts (cannop.load_binary_config).
     """
     check_block_dim(block_dim)
     if entry is not None:
@@ -193,7 +194,7 @@ def compile_source(tools: toolargv.Tools, src: str, out: str, *, kt: KernelType,
             # The ADK reads the markers from the cube side's preprocess (kernel_info_infer.py).
             pre_arch = "cube" if tools.flavor == toolargv.CANN else units[0]
             stdin, cdefs, instance_key, pre = cannbuild.prepare(tools, src, cann, entry, work, arch=pre_arch,
-                                                                include_dirs=include_dirs, extra=extra)
+                                                                include_dirs=include_dirs, extra=extra, warn=warn)
         ran_pre = [pre]
         src, defines = "-", [*cdefs, *defines]
     # As upstream compiles any kernel for one side: the MIX macros and TILING_KEY_VAR after the tail

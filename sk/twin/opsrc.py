@@ -18,24 +18,28 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sk.base.errors import SkError
+from sk.engine import cannop
 
 KERNEL_SUFFIXES = (".cpp", ".h", ".hpp", ".cc", ".cce", ".inl")
 
 
 @dataclass(frozen=True)
 class Operator:
-    """One operator of a repository: name (its folder), folder, kernel (op_kernel/<name>.cpp), binary_configs."""
+    """One operator of a repository: name (its folder), folder, kernel (its source in op_kernel/, where the op build
+    finds it: sk.engine.cannop.kernel_source), binary_configs (`<name>_binary.json` first, the one the op build
+    reads), entry (the kernel's __global__ function)."""
 
     name: str
     folder: Path
     kernel: Path
     binary_configs: tuple
+    entry: str = ""
 
 
 def find_operators(root: Path, soc: str) -> list:
     """Every operator under root with a binary config for soc, sorted by name then folder.
 
-    An operator without op_kernel/<name>.cpp is listed with kernel set to that (missing) path, so a survey reports it
+    An operator without its kernel source is listed with kernel set to that (missing) path, so a survey reports it
     instead of dropping it.
     """
     root = Path(root)
@@ -48,7 +52,13 @@ def find_operators(root: Path, soc: str) -> list:
         if any(part.startswith(".") for part in folder.relative_to(root).parts):
             continue
         found.setdefault(folder, []).append(cfg)
-    ops = [Operator(f.name, f, f / "op_kernel" / f"{f.name}.cpp", tuple(cfgs)) for f, cfgs in found.items()]
+    ops = []
+    for f, cfgs in found.items():
+        src = cannop.kernel_source(str(f), soc)
+        # The op build reads `<op>_binary.json` (ops-nn cmake/func.cmake); another `*_binary.json` beside it (a copy
+        # named after the kernel file) only after it.
+        cfgs = sorted(cfgs, key=lambda c: c.name != f"{f.name}_binary.json")
+        ops.append(Operator(f.name, f, f / "op_kernel" / src.src, tuple(cfgs), src.entry))
     return sorted(ops, key=lambda o: (o.name, str(o.folder)))
 
 
@@ -66,6 +76,32 @@ def find_operators_under(root: Path, soc: str, under=()) -> list:
 
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+_DEPENDS = re.compile(r"\bset\s*\(\s*(\$\{CURRENT_DIR_NAME\}|\w+)_depends\s+([^)]*)\)", re.I)
+
+
+def op_depends(op: Operator, root: Path) -> list:
+    """The folders of the repository the op build stages with op (ops-transformer: `set(<op>_depends mc2/common
+    mc2/3rd ...)` in the op's CMakeLists.txt, add_ops_src_copy copying each to `<staging>/<its name>/`), in order;
+    names that are no folder of root are left out, as the op build leaves them."""
+    path = op.folder / "CMakeLists.txt"
+    if not path.is_file():
+        return []
+    text = re.sub(r"#[^\n]*", "", path.read_text(encoding="utf-8", errors="replace"))
+    found = []
+    for m in _DEPENDS.finditer(text):
+        if m.group(1) not in ("${CURRENT_DIR_NAME}", op.name):
+            continue
+        for word in m.group(2).split():
+            if word in ("PARENT_SCOPE", "CACHE", "INTERNAL") or word.startswith('"'):
+                break
+            folder = Path(root) / word
+            if folder.is_dir() and folder not in found:
+                found.append(folder)
+    return found
+
+
 
 
 def staged_folders(root: Path) -> dict:

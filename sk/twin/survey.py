@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sk.base.errors import SkError
@@ -29,7 +29,8 @@ COMPILE_TIMEOUT_S = 300
 @dataclass
 class OpResult:
     """One operator: variants (op_list entries), compiled (of them), first (what the first failure misses: '' when
-    all compiled), instances (template-argument combinations compiled per variant, 0 for a plain kernel)."""
+    all compiled), instances (template-argument combinations compiled per variant, 0 for a plain kernel), warnings
+    (what was read leniently, as the ADK reads it: a binary config's repeated key)."""
 
     op: str
     path: str
@@ -37,6 +38,7 @@ class OpResult:
     compiled: int = 0
     first: str = ""
     instances: int = 0
+    warnings: list = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -44,7 +46,7 @@ class OpResult:
 
     def as_json(self) -> dict:
         return {"op": self.op, "path": self.path, "variants": self.variants, "compiled": self.compiled,
-                "instances": self.instances, "ok": self.ok, "first_missing": self.first}
+                "instances": self.instances, "ok": self.ok, "first_missing": self.first, "warnings": self.warnings}
 
 
 _MISSING = [
@@ -114,15 +116,26 @@ class Survey:
                 # Kernels also reach a sibling through the repository's own layout, `../../<op>/op_kernel/x.h`
                 # (from stage/<their op>/ that is <work>/<op>/op_kernel/): the same copy there too.
                 shutil.copytree(folder, self.work / folder.parent.name / "op_kernel")
+        # The folders an op's CMakeLists.txt names as its dependencies (`mc2/common`, `mc2/3rd`) are copied whole
+        # (less op_host/) beside the staged ops as `<name>/`, merged where two share a name (cp -rf), so
+        # `../common/inc/kernel/x.h` from a staged kernel resolves; at the repository layout too, for
+        # `../../common/...` from <work>/<op>/op_kernel/.
+        for dep in dict.fromkeys(d for op in self.ops for d in opsrc.op_depends(op, self.root)):
+            if (dep / "op_kernel").is_dir():
+                continue  # an op: its op_kernel/ is staged above
+            for dest in (self.stage / dep.name, self.work / dep.name):
+                shutil.copytree(dep, dest, dirs_exist_ok=True,
+                                ignore=lambda d, names, top=str(dep): ["op_host"] if d == top else [])
 
     def _strip(self):
         return (str(self.stage) + "/", str(self.work) + "/", str(self.root) + "/", self.include_dir + "/")
 
     def _check(self, op, variant, defines, prelude, tag) -> tuple:
         """(ok, first missing, instances) of one variant (and every variant with its defines)."""
-        kernel = self.stage / op.name / f"{op.name}.cpp"
+        rel = op.kernel.relative_to(op.folder / "op_kernel")
+        kernel = self.stage / op.name / rel
         if not kernel.is_file():
-            return False, f"no kernel op_kernel/{op.name}.cpp", 0
+            return False, f"no kernel op_kernel/{rel.as_posix()}", 0
         incs = [str(self.stage), str(self.stage / op.name)]
         pre_out = self.work / f"{op.name}.{tag}.i"
         rc, out = _run(toolargv.twin_check_argv(self.compiler, str(kernel), include_dir=self.include_dir,
@@ -132,7 +145,7 @@ class Survey:
             return False, first_missing(out, self._strip()), 0
         text = pre_out.read_text(encoding="utf-8", errors="replace")
         pre_out.unlink()
-        where = f"{op.name}/{op.name}.cpp"
+        where = f"{op.name}/{rel.as_posix()}"
         try:
             tpl = cannop.parse_template_args(text, where)
             selected = cannop.selected_instances(tpl) if tpl is not None else []
@@ -148,10 +161,11 @@ class Survey:
         instances = 0
         if tpl is not None:
             extra.append(cannop.TPL_KERNEL_DEFINE)
-            if _template_kernel(source, op.name):
+            entry = op.entry or op.name
+            if _template_kernel(source, entry):
                 for i, inst in enumerate(selected):
                     params = cannop.template_param_text(tpl.decls, dict(inst.args))
-                    lines.append(f"[[maybe_unused]] static auto sk_twin_instance_{i} = &{op.name}<{params}>;")
+                    lines.append(f"[[maybe_unused]] static auto sk_twin_instance_{i} = &{entry}<{params}>;")
                     instances += 1
         wrapper.write_text("\n".join(lines) + "\n")
         rc, out = _run(toolargv.twin_check_argv(self.compiler, str(wrapper), include_dir=self.include_dir,
@@ -162,7 +176,9 @@ class Survey:
     def survey_op(self, op) -> OpResult:
         res = OpResult(op.name, str(op.folder.relative_to(self.root)))
         try:
-            variants = cannop.load_binary_config(str(op.binary_configs[0]))
+            # Repository-relative in the warning: the survey's output names no absolute path.
+            variants = cannop.load_binary_config(
+                str(op.binary_configs[0]), warn=lambda w: res.warnings.append(w.replace(str(self.root) + "/", "")))
         except SkError as e:
             res.first = f"binary config: {e.what}"
             return res

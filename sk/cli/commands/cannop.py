@@ -27,6 +27,7 @@ def configure(parser):
 
 def run(args) -> int:
     import shutil
+    import sys
 
     from sk.base.errors import SkError
     from sk.toolflow import cannbuild, toolargv
@@ -38,6 +39,7 @@ def run(args) -> int:
     includes = args.include or [str(binding.INCLUDE_DIR)]
     text = cannbuild.list_instances(toolargv.Tools(toolargv.HOST, compiler=compiler), args.op_dir,
                                     neighbours=args.neighbour, soc=args.soc, kernel_src=args.kernel_src,
-                                    include_dirs=includes)
+                                    include_dirs=includes,
+                                    warn=lambda w: print(f"sk cannop: warning: {w}", file=sys.stderr))
     print(text, end="")
     return 0

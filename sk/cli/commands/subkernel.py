@@ -11,6 +11,7 @@ See sk/toolflow/subkernel.py for the naming scheme and the output layout.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from sk.cli import gates as g
 from sk.engine.options import SPLIT_MODE_MAX
@@ -131,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
         subkernel.compile_source(tools, args.src, args.out, kt=kt, block_dim=args.block_dim, options=args.options,
                                  op_type=args.op_type, loc=args.loc, include_dirs=args.include, extra=args.extra,
                                  plain=args.plain, sync_out=args.sync_out, tiling_keys=args.tiling_keys,
-                                 entry=args.entry, cann=_cann_instance(args))
+                                 entry=args.entry, cann=_cann_instance(args),
+                                 warn=lambda w: print(f"sk subkernel: warning: {w}", file=sys.stderr))
         return 0
     name = args.name or args.entry
     if args.step == "wrap":

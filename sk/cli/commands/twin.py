@@ -70,6 +70,8 @@ def _survey(args) -> int:
         raise SkError(f"no operator with a {args.soc} binary config", where=args.repo,
                       allowed=f"folders holding op_host/config/{args.soc}/<op>_binary.json")
     text = json.dumps(survey.summary(results), indent=1) + "\n" if args.json else survey.table(results)
+    for w in (w for r in results for w in r.warnings):
+        sys.stderr.write(f"sk twin survey: warning: {w}\n")
     sys.stdout.write(text)
     return 0
 

@@ -590,6 +590,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_struct_aliases.h"
 // copy_ubuf_to_ubuf (the CCE intrinsic behind DataCopy UB -> UB).
 #include "sk_twin_ub_intrinsics.h"
+// The convolution's img2col LoadData and its registers (SetFmatrix, SetLoadDataPaddingValue, ...).
+#include "sk_twin_conv.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

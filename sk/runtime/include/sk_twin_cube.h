@@ -1,7 +1,7 @@
 // sk_twin_cube.h - the cube's basic data path on the CPU twin, from the public Ascend C documentation:
 // DataCopy GM->L1 with Nd2NzParams, LoadData L1->L0A/L0B with LoadData2DParams, Mmad L0A x L0B -> L0C
 // (MmadParams) and Fixpipe L0C->GM with NZ2ND (FixpipeParamsV220, CFG_ROW_MAJOR). The layouts, numerics
-// and checked rules are in src/cube.cc. The other forms (LoadData2DParamsV2, 3D, with transpose, Mmad with
+// and checked rules are in src/cube.cc; LoadData 3D is sk_twin_conv.h's. The other forms (LoadData2DParamsV2, with transpose, Mmad with
 // a bias table, Fixpipe NZ2NZ, to UB/L1, with quantisation tensors, ReLU or channel split) stop at compile
 // time (sk_twin_not_yet.h) or at the call, naming what is missing.
 #ifndef SK_TWIN_CUBE_H_
@@ -62,8 +62,8 @@ struct LoadData2DParamsV2 {
   uint8_t sid = 0;
 };
 
-// The fields of LoadData3DParamsV2 (the convolution's img2col load), with their documented defaults, so that
-// kernels naming it compile; its LoadData form is not implemented. U: padValue's type.
+// The fields of LoadData3DParamsV2 (the convolution's img2col load), with their documented defaults; its LoadData
+// form is in sk_twin_conv.h. U: padValue's type.
 template <typename U>
 struct LoadData3DParamsV2 {
   uint8_t padList[4] = {0, 0, 0, 0};

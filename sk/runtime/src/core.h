@@ -116,6 +116,14 @@ struct AscendState {
   uint64_t fix_pre_quant = 0;      // SetFixpipePreQuantFlag: the scalar of DataCopy from L0C's DEQF16
   bool deq_set = false;            // SetDeqScale(half) was called; deq_scale its value
   double deq_scale = 0;
+  // LoadData 3D's registers (conv.cc): Feature Map [0] left / [1] right (SetFmatrix), the pad value
+  // (SetLoadDataPaddingValue); *_set: written since the launch began (hardware leaves them undefined before).
+  bool fm_set[2] = {false, false};
+  uint32_t fm_h[2] = {0, 0}, fm_w[2] = {0, 0};
+  uint8_t fm_pad[2][4] = {};
+  bool pad_set = false;
+  uint64_t pad_bits = 0;
+  uint32_t pad_elem = 0;
 };
 
 struct FlagCell {

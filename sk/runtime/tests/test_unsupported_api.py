@@ -63,8 +63,9 @@ CASES = {
                           "the CPU twin does not implement AscendC::Fixpipe with CFG_NZ"),
     "mmad_half_out": ("LocalTensor<half> h = buf.Get<half>(); Mmad(h, h, h, MmadParams());",
                       "Mmad: the CPU twin supports fm/filter/dst of half/half/float"),
-    "loaddata_3d_form": ("LocalTensor<half> h = buf.Get<half>(); LoadData3DParamsV2<half> p; p.l1H = 4; LoadData(h, h, p);",
-                         "the CPU twin does not implement AscendC::LoadData yet"),
+    # LoadData 3D is implemented (sk_twin_conv.h); a padValue type other than the tensors' is a compile error.
+    "loaddata_3d_pad_type": ("LocalTensor<half> h = buf.Get<half>(); LoadData3DParamsV2<float> p; LoadData(h, h, p);",
+                             "the CPU twin does not implement AscendC::LoadData yet"),
     "fixpipe_nz2nd_flag": ("SetFixpipeNz2ndFlag(1, 0, 0);", "the CPU twin does not implement AscendC::SetFixpipeNz2ndFlag yet"),
     # int4b_t tensors (two a byte): the instructions beyond DataCopy/DataCopyPad/Cast with half stop at one line.
     "int4_add": ("LocalTensor<int4b_t> q = buf.Get<int4b_t>(); Add(q, q, q, 64);",
