@@ -231,6 +231,8 @@ struct LaunchContext {
   uint32_t done = 0;  // guarded by done_mu
 
   std::shared_ptr<Externals> ext;  // words and tasks (sk_twin_launch_tasks); null otherwise
+  std::mutex hccl_mu;
+  std::shared_ptr<void> hccl;  // guarded by hccl_mu: the launch's HCCL contexts and windows (hccl.cc)
 
   // worker: the index of the failing worker for a kernel error, else -1.
   void Fail(int code, const std::string& message, int64_t worker = -1);
