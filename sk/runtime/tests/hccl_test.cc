@@ -341,6 +341,31 @@ TWIN_TEST(misuse_is_named_at_run_time) {
   CHECK_CONTAINS(uninit.error(), "not initialised");
 }
 
+TWIN_TEST(mc2_internal_names_fill_under_the_mask_register_and_give_the_sub_block) {
+  // SetMaskCount + SetVectorMask(0, 20): 20 int16 elements from element 16 of a 64-element buffer are 7;
+  // the rest keeps the 1 it was filled with. Sub-block of the single AIV: 0.
+  std::vector<int16_t> out(64, 0);
+  int64_t sub = -1;
+  twin_test::Run run;
+  RunAiv(&run, "mc2_impl", [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(int16_t));
+    LocalTensor<int16_t> t = buf.Get<int16_t>();
+    Duplicate(t, static_cast<int16_t>(1), 64);
+    SetMaskCount();
+    SetVectorMask<int16_t>(0UL, 20UL);
+    DuplicateIntrinsicsImpl(reinterpret_cast<__ubuf__ int16_t*>(t[16].GetPhyAddr()), static_cast<int16_t>(7), 1, 1, 8);
+    SetMaskNorm();
+    ResetMask();
+    for (int i = 0; i < 64; ++i) out[i] = t.GetValue(i);
+    sub = GetSubBlockIdxImpl();
+  });
+  CHECK_OK(run);
+  for (int i = 0; i < 64; ++i) CHECK_EQ(out[i], static_cast<int16_t>(i >= 16 && i < 36 ? 7 : 1));
+  CHECK_EQ(sub, int64_t{0});
+}
+
 }  // namespace
 
 int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
