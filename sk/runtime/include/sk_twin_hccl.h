@@ -18,7 +18,7 @@
 // than 63 Prepare calls, a data type or reduce operation the call does not
 // take, repeat 0, a Commit past the task's repeat count, a Wait for a round
 // never committed or out of Prepare order, a Finalize with rounds never
-// committed, a Mc2CcTiling whose command type is not the Prepare's.
+// committed, a Mc2CcTiling whose command type is not the Prepare's, the window of a rank other than 0.
 #ifndef SK_TWIN_HCCL_H_
 #define SK_TWIN_HCCL_H_
 
@@ -394,14 +394,18 @@ class Hccl {
     finalized_ = true;
   }
 
+  // The hardware gives nullptr for a rank outside the domain; kernels index windows by the rank ids of their
+  // tiling and never test for it, so on the twin's one rank the call fails naming the rank instead.
   __aicore__ inline GM_ADDR GetWindowsInAddr(uint32_t rankId) {
     Need("Hccl::GetWindowsInAddr");
-    return rankId < context_->rankNum ? reinterpret_cast<GM_ADDR>(context_->windowsIn[rankId]) : nullptr;
+    CheckRank("Hccl::GetWindowsInAddr", rankId);
+    return reinterpret_cast<GM_ADDR>(context_->windowsIn[rankId]);
   }
 
   __aicore__ inline GM_ADDR GetWindowsOutAddr(uint32_t rankId) {
     Need("Hccl::GetWindowsOutAddr");
-    return rankId < context_->rankNum ? reinterpret_cast<GM_ADDR>(context_->windowsOut[rankId]) : nullptr;
+    CheckRank("Hccl::GetWindowsOutAddr", rankId);
+    return reinterpret_cast<GM_ADDR>(context_->windowsOut[rankId]);
   }
 
   __aicore__ inline uint32_t GetRankId() {
@@ -428,6 +432,14 @@ class Hccl {
     num_tasks_ = 0;
     last_wait_ = 0;
     finalized_ = false;
+  }
+
+  void CheckRank(const char* call, uint32_t rankId) const {
+    if (rankId >= context_->rankNum) {
+      char p[96];
+      std::snprintf(p, sizeof p, "rank %u of a communication domain of %u rank(s)", rankId, context_->rankNum);
+      sk_twin_hccl::Fail(call, p, "rank 0: the CPU twin runs one rank (a tiling's rank count and rank ids must be 1 and 0)");
+    }
   }
 
   void Need(const char* call) const {
