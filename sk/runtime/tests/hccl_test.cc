@@ -373,6 +373,63 @@ TWIN_TEST(mc2_internal_names_fill_under_the_mask_register_and_give_the_sub_block
   CHECK_EQ(sub, int64_t{0});
 }
 
+// The matmul + AllReduce pattern of CANN's MC2 kernels, on two AIV cores: block 0 prepares an AllReduce
+// of 2 tiles from this rank's windowsIn to y before computing; each core writes its half of a tile
+// (3 * x) into the window, SyncAll, block 0 commits that tile; at the end block 0 waits for both rounds,
+// SyncAll, Finalize. y must be 3 * x, worked out here by plain multiplication.
+struct Mc2Tiling {
+  Mc2InitTiling init;
+  Mc2CcTiling allReduce;
+};
+
+TWIN_TEST(a_compute_then_all_reduce_kernel_over_the_window_gives_the_one_rank_sum) {
+  constexpr uint32_t kTile = 64, kTiles = 2, kHalf = kTile / 2;
+  std::vector<float> x(kTile * kTiles);
+  for (uint32_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i % 13) - 6);
+  std::vector<float> y(kTile * kTiles, -100.0f);
+  Mc2Tiling tiling;
+  SetOpType(&tiling.allReduce, HcclCMDType::HCCL_CMD_ALLREDUCE);
+  twin_test::Run run;
+  RunAiv(&run, "mc2_all_reduce", [&] {
+    Hccl<HCCL_SERVER_TYPE_AICPU> hccl;
+    hccl.InitV2(GetHcclContext<0>(), &tiling);
+    hccl.SetCcTilingV2(offsetof(Mc2Tiling, allReduce));
+    GM_ADDR window = hccl.GetWindowsInAddr(hccl.GetRankId());
+    const bool notify = GetBlockIdx() == 0;
+    HcclHandle h = INVALID_HANDLE_ID;
+    if (notify) {
+      h = hccl.AllReduce(window, reinterpret_cast<GM_ADDR>(y.data()), kTile, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
+                         kTiles);
+    }
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, kHalf * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> xg, wg;
+    xg.SetGlobalBuffer(x.data());
+    wg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(window));
+    for (uint32_t tile = 0; tile < kTiles; ++tile) {
+      const uint32_t at = tile * kTile + static_cast<uint32_t>(GetBlockIdx()) * kHalf;
+      DataCopy(t, xg[at], kHalf);
+      SetFlag<HardEvent::MTE2_V>(0);
+      WaitFlag<HardEvent::MTE2_V>(0);
+      Muls(t, t, 3.0f, kHalf);
+      SetFlag<HardEvent::V_MTE3>(0);
+      WaitFlag<HardEvent::V_MTE3>(0);
+      DataCopy(wg[at], t, kHalf);
+      SetFlag<HardEvent::MTE3_MTE2>(0);
+      WaitFlag<HardEvent::MTE3_MTE2>(0);
+      SyncAll<true>();
+      if (notify) hccl.Commit(h);
+    }
+    if (notify) hccl.Wait(h);
+    SyncAll<true>();
+    if (notify) hccl.Finalize();
+  }, 2);
+  CHECK_OK(run);
+  for (uint32_t i = 0; i < x.size(); ++i) CHECK_EQ(y[i], 3.0f * x[i]);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
