@@ -1,16 +1,29 @@
-// Internal Ascend C names that CANN's MC2 kernels (ops-transformer
-// mc2/common/inc/kernel) call directly:
+// Ascend C names that CANN's MC2 kernels (ops-transformer
+// mc2/common/inc/kernel) call directly, internal ones included:
 //   GetSubBlockIdxImpl()                       GetSubBlockIdx()
 //   DuplicateIntrinsicsImpl(dst, v, repeat, dstBlockStride, dstRepeatStride)
 //       the vector Duplicate at UB address dst under the mask register
 //       (SetVectorMask / SetMaskCount as the kernel set it), repeat
 //       256-byte repeats: Duplicate<T, false> on the buffer dst lies in, from dst.
+//   SetPadValue<T[, pos]>(v)                   the core's pad register: a later DataCopyPad
+//       GM -> UB of T with isPad false and left/right padding fills it with v
+//       (dummy bytes up to 32 too); its T must be the DataCopyPad's.
 #ifndef SK_TWIN_MC2_IMPL_H_
 #define SK_TWIN_MC2_IMPL_H_
 
 #include <cstdint>
 
+extern "C" void sk_twin_set_pad_value(uint64_t bits, uint32_t elem_bytes);
+
 namespace AscendC {
+
+template <typename T, TPosition pos = TPosition::MAX>
+static inline void SetPadValue(T paddingValue) {
+  static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::MAX,
+                "SetPadValue: pos must be VECIN, VECOUT or MAX (the GM -> UB path)");
+  static_assert(sizeof(T) <= 8, "SetPadValue: an 8/16/32/64-bit element type");
+  ::sk_twin_set_pad_value(sk_detail::Bits<T>(paddingValue), static_cast<uint32_t>(sizeof(T)));
+}
 
 static inline int64_t GetSubBlockIdxImpl() { return GetSubBlockIdx(); }
 

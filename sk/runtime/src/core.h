@@ -104,6 +104,8 @@ struct AscendState {
   uint64_t acc_val = 0;            // bits of the last ReduceSum count-form result (GetAccVal)
   uint16_t mrg_taken[4] = {0, 0, 0, 0};  // pairs the last MrgSort took from each list (GetMrgSortResult)
   bool deq_set = false;            // SetDeqScale(half) was called; deq_scale its value
+  uint32_t pad_bytes = 0;          // SetPadValue<T>: sizeof(T) (0: never set) and the value's bits
+  uint64_t pad_bits = 0;
   double deq_scale = 0;
 };
 
