@@ -430,29 +430,37 @@ TWIN_TEST(a_compute_then_all_reduce_kernel_over_the_window_gives_the_one_rank_su
   for (uint32_t i = 0; i < x.size(); ++i) CHECK_EQ(y[i], 3.0f * x[i]);
 }
 
+// 32 int16 of UB filled with 9, and 10 int16 of GM to copy into them.
+struct PadRig {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  LocalTensor<int16_t> t;
+  GlobalTensor<int16_t> g;
+  explicit PadRig(int16_t* src) {
+    pipe.InitBuffer(buf, 32 * sizeof(int16_t));
+    t = buf.Get<int16_t>();
+    g.SetGlobalBuffer(src);
+    Duplicate(t, static_cast<int16_t>(9), 32);
+  }
+};
+
 TWIN_TEST(set_pad_value_fills_the_padding_of_a_data_copy_pad_without_is_pad) {
   // 2 rows of 5 int16 from GM with rightPadding 3: each row lands in a 32-byte block as
   // [5 values][3 x pad][8 dummy]; with SetPadValue(-2) and isPad false pad and dummy are -2.
-  // Before any SetPadValue the padding keeps what the UB held (here 9).
+  // Before any SetPadValue the padding keeps what the UB held (9).
   std::vector<int16_t> src = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   std::vector<int16_t> with_reg(32), without(32);
+  const DataCopyExtParams copy{2, 5 * sizeof(int16_t), 0, 0, 0};
+  const DataCopyPadExtParams<int16_t> pad{false, 0, 3, 0};
   twin_test::Run run;
   RunAiv(&run, "pad_value", [&] {
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 32 * sizeof(int16_t));
-    LocalTensor<int16_t> t = buf.Get<int16_t>();
-    GlobalTensor<int16_t> g;
-    g.SetGlobalBuffer(src.data());
-    DataCopyExtParams copy{2, 5 * sizeof(int16_t), 0, 0, 0};
-    DataCopyPadExtParams<int16_t> pad{false, 0, 3, 0};
-    Duplicate(t, static_cast<int16_t>(9), 32);
-    DataCopyPad(t, g, copy, pad);
-    for (int i = 0; i < 32; ++i) without[i] = t.GetValue(i);
-    Duplicate(t, static_cast<int16_t>(9), 32);
+    PadRig a(src.data());
+    DataCopyPad(a.t, a.g, copy, pad);
+    for (int i = 0; i < 32; ++i) without[i] = a.t.GetValue(i);
+    PadRig b(src.data());
     SetPadValue(static_cast<int16_t>(-2));
-    DataCopyPad(t, g, copy, pad);
-    for (int i = 0; i < 32; ++i) with_reg[i] = t.GetValue(i);
+    DataCopyPad(b.t, b.g, copy, pad);
+    for (int i = 0; i < 32; ++i) with_reg[i] = b.t.GetValue(i);
   });
   CHECK_OK(run);
   for (int row = 0; row < 2; ++row) {
@@ -464,14 +472,9 @@ TWIN_TEST(set_pad_value_fills_the_padding_of_a_data_copy_pad_without_is_pad) {
   }
   twin_test::Run wrong;
   RunAiv(&wrong, "pad_value_type", [&] {
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 32 * sizeof(int16_t));
-    LocalTensor<int16_t> t = buf.Get<int16_t>();
-    GlobalTensor<int16_t> g;
-    g.SetGlobalBuffer(src.data());
+    PadRig a(src.data());
     SetPadValue(1.0f);
-    DataCopyPad(t, g, DataCopyExtParams{1, 5 * sizeof(int16_t), 0, 0, 0}, DataCopyPadExtParams<int16_t>{false, 0, 3, 0});
+    DataCopyPad(a.t, a.g, copy, pad);
   });
   CHECK(wrong.status != SK_TWIN_OK);
   CHECK_CONTAINS(wrong.error(), "SetPadValue set a 4-byte value");
