@@ -9,7 +9,8 @@
 // The twin is ONE rank (rank 0 of 1). Every collective means for one rank what
 // its definition says: AllReduce/AllGather/ReduceScatter/AlltoAll(V) copy this
 // rank's block of sendBuf to its place in recvBuf (count elements of the
-// data type, round i of `repeat` offset by i blocks), a BatchWrite item to
+// data type, round i of `repeat` offset by i blocks; AllGather/AlltoAll copy
+// nothing when the Mc2CcTiling sets skipLocalRankCopy), a BatchWrite item to
 // rank 0 copies its bytes. A round runs when it is committed (Commit, or the
 // Prepare call with commit = true), in Prepare order, so Wait and Query find it
 // done. What a kernel gets wrong is named at run time, as the hardware would
@@ -511,6 +512,12 @@ class Hccl {
     t.send_at = send_at;
     t.recv_at = recv_at;
     t.repeat = repeat;
+    // skipLocalRankCopy (A2: AllGather and AlltoAll only): this rank's own block is not copied to recvBuf,
+    // which on one rank leaves nothing to move.
+    if (cc_ != nullptr && cc_[sk_twin_hccl::kCcSkipLocalRankCopyOffset] == 1 &&
+        (cmd == HcclCMDType::HCCL_CMD_ALLGATHER || cmd == HcclCMDType::HCCL_CMD_ALLTOALL)) {
+      t.bytes = 0;
+    }
     if (commit) {
       for (uint32_t i = 0; i < t.repeat; ++i) Commit(h);
     }

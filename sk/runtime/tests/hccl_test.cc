@@ -232,6 +232,20 @@ TWIN_TEST(init_v2_takes_the_cc_tiling_at_its_offset_and_checks_its_command) {
   CHECK(wrong.status != SK_TWIN_OK);
   CHECK_CONTAINS(wrong.error(), "Hccl::AllReduce");
   CHECK_CONTAINS(wrong.error(), "command type 6, not AllReduce (2)");
+  // skipLocalRankCopy = 1 in the AllGather's Mc2CcTiling: this rank's own block stays out of recvBuf.
+  UserTiling skip = t;
+  skip.allGather.reserved[0] = 1;
+  std::vector<int32_t> gathered(4, -7);
+  twin_test::Run skipped;
+  RunAiv(&skipped, "hccl_skip_local", [&] {
+    Hccl<HCCL_SERVER_TYPE_AICPU> hccl;
+    hccl.InitV2(GetHcclContext<0>(), &skip);
+    hccl.SetCcTilingV2(offsetof(UserTiling, allGather));
+    hccl.Wait(hccl.AllGather<true>(G(send), G(gathered), 4, HCCL_DATA_TYPE_INT32, 0));
+    hccl.Finalize();
+  });
+  CHECK_OK(skipped);
+  CHECK(gathered == std::vector<int32_t>(4, -7));
   twin_test::Run none;
   RunAiv(&none, "hccl_no_cc", [&] {
     Hccl<HCCL_SERVER_TYPE_AICPU> hccl;
