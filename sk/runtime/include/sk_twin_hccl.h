@@ -237,7 +237,7 @@ class Hccl {
     if (ccOpTilingData == nullptr) {
       sk_twin_hccl::Fail("Hccl::SetCcTiling", "ccOpTilingData is null", "the address of a Mc2CcTiling");
     }
-    cc_ = static_cast<const uint8_t*>(ccOpTilingData);
+    TakeCc(static_cast<const uint8_t*>(ccOpTilingData));
     return HCCL_SUCCESS;
   }
 
@@ -253,7 +253,7 @@ class Hccl {
       std::snprintf(p, sizeof p, "offset %llu lies inside the Mc2InitTiling", static_cast<unsigned long long>(offset));
       sk_twin_hccl::Fail("Hccl::SetCcTilingV2", p, "offsetof(TilingData, ccTiling) - offsetof(TilingData, initTiling) >= 64");
     }
-    cc_ = init_tiling_ + offset;
+    TakeCc(init_tiling_ + offset);
     return HCCL_SUCCESS;
   }
 
@@ -429,7 +429,7 @@ class Hccl {
       sk_twin_hccl::Fail(call, p, "rank 0 of 1: the CPU twin runs one rank");
     }
     context_ = c;
-    cc_ = nullptr;
+    cc_set_ = false;
     num_tasks_ = 0;
     last_wait_ = 0;
     finalized_ = false;
@@ -441,6 +441,12 @@ class Hccl {
       std::snprintf(p, sizeof p, "rank %u of a communication domain of %u rank(s)", rankId, context_->rankNum);
       sk_twin_hccl::Fail(call, p, "rank 0: the CPU twin runs one rank (a tiling's rank count and rank ids must be 1 and 0)");
     }
+  }
+
+  void TakeCc(const uint8_t* cc) {
+    std::memcpy(&cc_op_type_, cc + sk_twin_hccl::kCcOpTypeOffset, sizeof cc_op_type_);
+    cc_skip_local_ = cc[sk_twin_hccl::kCcSkipLocalRankCopyOffset];
+    cc_set_ = true;
   }
 
   void Need(const char* call) const {
@@ -480,15 +486,13 @@ class Hccl {
                  uint64_t recv_step, uint64_t send_at, uint64_t recv_at, uint8_t repeat) {
     Need(call);
     if (finalized_) Late(call);
-    if (needs_cc_ && cc_ == nullptr) {
+    if (needs_cc_ && !cc_set_) {
       sk_twin_hccl::Fail(call, "no Mc2CcTiling is set", "SetCcTilingV2(offset) (or SetCcTiling) before a Prepare call");
     }
-    if (cc_ != nullptr) {
-      uint32_t op_type = 0;
-      std::memcpy(&op_type, cc_ + sk_twin_hccl::kCcOpTypeOffset, sizeof op_type);
-      if (op_type != 0 && op_type != static_cast<uint32_t>(cmd)) {
+    if (cc_set_) {
+      if (cc_op_type_ != 0 && cc_op_type_ != static_cast<uint32_t>(cmd)) {
         char p[128];
-        std::snprintf(p, sizeof p, "the Mc2CcTiling set is for command type %u, not %s (%d)", op_type,
+        std::snprintf(p, sizeof p, "the Mc2CcTiling set is for command type %u, not %s (%d)", cc_op_type_,
                       sk_twin_hccl::CmdName(static_cast<int32_t>(cmd)), static_cast<int>(cmd));
         sk_twin_hccl::Fail(call, p, "SetCcTilingV2 with the offset of this task's Mc2CcTiling");
       }
@@ -514,7 +518,7 @@ class Hccl {
     t.repeat = repeat;
     // skipLocalRankCopy (A2: AllGather and AlltoAll only): this rank's own block is not copied to recvBuf,
     // which on one rank leaves nothing to move.
-    if (cc_ != nullptr && cc_[sk_twin_hccl::kCcSkipLocalRankCopyOffset] == 1 &&
+    if (cc_set_ && cc_skip_local_ == 1 &&
         (cmd == HcclCMDType::HCCL_CMD_ALLGATHER || cmd == HcclCMDType::HCCL_CMD_ALLTOALL)) {
       t.bytes = 0;
     }
@@ -559,7 +563,11 @@ class Hccl {
 
   const sk_twin_hccl::Context* context_ = nullptr;
   const uint8_t* init_tiling_ = nullptr;
-  const uint8_t* cc_ = nullptr;
+  // What the Prepare calls need of the Mc2CcTiling, read when it is set: kernels pass the address of a
+  // tiling struct on the stack (GET_TILING_DATA_WITH_STRUCT in an Init method) that is gone by the Prepare.
+  bool cc_set_ = false;
+  uint32_t cc_op_type_ = 0;
+  uint8_t cc_skip_local_ = 0;
   bool needs_cc_ = false;
   bool finalized_ = false;
   int num_tasks_ = 0;

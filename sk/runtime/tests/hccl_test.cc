@@ -232,6 +232,23 @@ TWIN_TEST(init_v2_takes_the_cc_tiling_at_its_offset_and_checks_its_command) {
   CHECK(wrong.status != SK_TWIN_OK);
   CHECK_CONTAINS(wrong.error(), "Hccl::AllReduce");
   CHECK_CONTAINS(wrong.error(), "command type 6, not AllReduce (2)");
+  // The tiling struct may be gone by the Prepare (kernels take it with GET_TILING_DATA_WITH_STRUCT in an
+  // Init method): what the Prepare needs is read at SetCcTilingV2.
+  std::vector<int32_t> recv2(4, 0);
+  twin_test::Run stack;
+  RunAiv(&stack, "hccl_stack_tiling", [&] {
+    Hccl<HCCL_SERVER_TYPE_AICPU> hccl;
+    {
+      UserTiling local = t;
+      hccl.InitV2(GetHcclContext<0>(), &local);
+      hccl.SetCcTilingV2(offsetof(UserTiling, allReduce));
+      std::memset(static_cast<void*>(&local), 0xa5, sizeof local);
+    }
+    hccl.Wait(hccl.AllReduce<true>(G(send), G(recv2), 4, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM));
+    hccl.Finalize();
+  });
+  CHECK_OK(stack);
+  CHECK(recv2 == send);
   // skipLocalRankCopy = 1 in the AllGather's Mc2CcTiling: this rank's own block stays out of recvBuf.
   UserTiling skip = t;
   skip.allGather.reserved[0] = 1;
