@@ -8,10 +8,17 @@
 //   SetPadValue<T[, pos]>(v)                   the core's pad register: a later DataCopyPad
 //       GM -> UB of T with isPad false and left/right padding fills it with v
 //       (dummy bytes up to 32 too); its T must be the DataCopyPad's.
+//   OOMCheckAddrRange<T>(gm, bytes)            declares a GM range legal for the device's
+//       out-of-memory checker (compiled in with ASCENDC_OOM; a no-op otherwise). The
+//       twin checks GM by guard pages around every allocation (windows and workspace
+//       included), so it records nothing; a null address with bytes > 0 fails.
 #ifndef SK_TWIN_MC2_IMPL_H_
 #define SK_TWIN_MC2_IMPL_H_
 
 #include <cstdint>
+#include <cstdio>
+
+#include "sk_twin_hccl_abi.h"
 
 extern "C" void sk_twin_set_pad_value(uint64_t bits, uint32_t elem_bytes);
 
@@ -23,6 +30,15 @@ static inline void SetPadValue(T paddingValue) {
                 "SetPadValue: pos must be VECIN, VECOUT or MAX (the GM -> UB path)");
   static_assert(sizeof(T) <= 8, "SetPadValue: an 8/16/32/64-bit element type");
   ::sk_twin_set_pad_value(sk_detail::Bits<T>(paddingValue), static_cast<uint32_t>(sizeof(T)));
+}
+
+template <typename T>
+static inline void OOMCheckAddrRange(__gm__ T* gmAddr, const uint64_t gmSize) {
+  if (gmAddr == nullptr && gmSize != 0) {
+    char p[96];
+    std::snprintf(p, sizeof p, "a null address with %llu bytes", static_cast<unsigned long long>(gmSize));
+    ::sk_twin_hccl_fail("OOMCheckAddrRange", p, "the start of a GM range of gmSize bytes (or gmSize 0)");
+  }
 }
 
 static inline int64_t GetSubBlockIdxImpl() { return GetSubBlockIdx(); }

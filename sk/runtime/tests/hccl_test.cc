@@ -402,6 +402,15 @@ TWIN_TEST(mc2_internal_names_fill_under_the_mask_register_and_give_the_sub_block
   CHECK_OK(run);
   for (int i = 0; i < 64; ++i) CHECK_EQ(out[i], static_cast<int16_t>(i >= 16 && i < 36 ? 7 : 1));
   CHECK_EQ(sub, int64_t{0});
+  // OOMCheckAddrRange declares a range (the twin's guard pages check GM): a null start with bytes is refused.
+  twin_test::Run oom;
+  RunAiv(&oom, "oom_range", [&] {
+    OOMCheckAddrRange(reinterpret_cast<__gm__ uint8_t*>(out.data()), out.size() * sizeof(int16_t));
+    OOMCheckAddrRange(static_cast<__gm__ uint8_t*>(nullptr), 0);
+    OOMCheckAddrRange(static_cast<__gm__ float*>(nullptr), 64);
+  });
+  CHECK(oom.status != SK_TWIN_OK);
+  CHECK_CONTAINS(oom.error(), "OOMCheckAddrRange: a null address with 64 bytes");
 }
 
 // The matmul + AllReduce pattern of CANN's MC2 kernels, on two AIV cores: block 0 prepares an AllReduce
