@@ -592,6 +592,10 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_ub_intrinsics.h"
 // The convolution's img2col LoadData and its registers (SetFmatrix, SetLoadDataPaddingValue, ...).
 #include "sk_twin_conv.h"
+// The HCCL high-level API (Hccl<...>, GetHcclContext): one rank.
+#include "sk_twin_hccl.h"
+// Internal names MC2 kernels call (GetSubBlockIdxImpl, DuplicateIntrinsicsImpl).
+#include "sk_twin_mc2_impl.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

@@ -590,7 +590,7 @@ void sk_twin_global_oob(const SkTwinGlobalRef* g, uint64_t byte_off, uint64_t by
 
 void sk_twin_data_copy(uint32_t dir, const SkTwinLocalRef* local, const SkTwinGlobalRef* global,
                        const SkTwinLocalRef* local_src, const SkTwinCopy* copy) {
-  sk_twin::CurrentWorker("DataCopy");
+  const AscendState& st = sk_twin::CurrentWorker("DataCopy").ascendc;
   const SkTwinCopy& c = *copy;
   const std::string call = sk_twin::CopyCall(dir, c);
   const uint32_t e = c.elem;
@@ -677,20 +677,27 @@ void sk_twin_data_copy(uint32_t dir, const SkTwinLocalRef* local, const SkTwinGl
       std::memcpy(ub + b.ub, gm + b.gm, b.len);
       continue;
     }
-    // GM->UB with padding: [left][data][right][dummy up to 32 bytes].
+    // GM->UB with padding: [left][data][right][dummy up to 32 bytes]. The fill is paddingValue (isPad), else
+    // the pad register SetPadValue set (mc2_impl.cc), else left as it was (the hardware's random values).
     uint8_t* out = ub + b.ub;
     std::memcpy(out + left, gm + b.gm, b.len);
     const uint64_t used = left + b.len + right;
-    if (c.is_pad) {
-      for (uint64_t off = 0; off < left; off += e) std::memcpy(out + off, &c.pad_value, e);
-      for (uint64_t off = left + b.len; off < used; off += e) std::memcpy(out + off, &c.pad_value, e);
+    const bool by_reg = !c.is_pad && st.pad_bytes != 0 && (left != 0 || right != 0);
+    if (by_reg && st.pad_bytes != e) {
+      sk_twin::CopyFail(call, "isPad is false and SetPadValue set a " + Num(st.pad_bytes) + "-byte value",
+                        "SetPadValue<T> with the element type of the DataCopyPad (" + Num(e) + " bytes)");
+    }
+    const uint64_t fill = c.is_pad ? c.pad_value : st.pad_bits;
+    if (c.is_pad || by_reg) {
+      for (uint64_t off = 0; off < left; off += e) std::memcpy(out + off, &fill, e);
+      for (uint64_t off = left + b.len; off < used; off += e) std::memcpy(out + off, &fill, e);
     }
     if (used < ub_span) {
       if (left == 0 && right == 0) {
         // The hardware fills the dummy tail with the block's first element.
         for (uint64_t off = used; off + e <= ub_span; off += e) std::memcpy(out + off, out, e);
-      } else if (c.is_pad) {
-        for (uint64_t off = used; off + e <= ub_span; off += e) std::memcpy(out + off, &c.pad_value, e);
+      } else if (c.is_pad || by_reg) {
+        for (uint64_t off = used; off + e <= ub_span; off += e) std::memcpy(out + off, &fill, e);
       }
     }
   }

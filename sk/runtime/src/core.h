@@ -115,6 +115,8 @@ struct AscendState {
   uint32_t fix_nd[3] = {1, 0, 0};  // SetFixpipeNz2ndFlag: ndNum, srcNdStride, dstNdStride (DataCopy from L0C)
   uint64_t fix_pre_quant = 0;      // SetFixpipePreQuantFlag: the scalar of DataCopy from L0C's DEQF16
   bool deq_set = false;            // SetDeqScale(half) was called; deq_scale its value
+  uint32_t pad_bytes = 0;          // SetPadValue<T>: sizeof(T) (0: never set) and the value's bits
+  uint64_t pad_bits = 0;
   double deq_scale = 0;
   // LoadData 3D's registers (conv.cc): Feature Map [0] left / [1] right (SetFmatrix), the pad value
   // (SetLoadDataPaddingValue); *_set: written since the launch began (hardware leaves them undefined before).
@@ -250,6 +252,8 @@ struct LaunchContext {
   uint32_t done = 0;  // guarded by done_mu
 
   std::shared_ptr<Externals> ext;  // words and tasks (sk_twin_launch_tasks); null otherwise
+  std::mutex hccl_mu;
+  std::shared_ptr<void> hccl;  // guarded by hccl_mu: the launch's HCCL contexts and windows (hccl.cc)
 
   // worker: the index of the failing worker for a kernel error, else -1.
   void Fail(int code, const std::string& message, int64_t worker = -1);

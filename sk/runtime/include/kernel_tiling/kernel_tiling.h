@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "../sk_twin_tiling.h"
+#include "../sk_twin_hccl_tiling.h"
 
 #if __has_include("../sk_twin_adv_tiling.h")
 #include "../sk_twin_adv_tiling.h"
