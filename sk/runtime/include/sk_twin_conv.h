@@ -23,16 +23,13 @@
 
 namespace AscendC {
 
-// kernel_utils_constants.h (device side; the cube buffers' sizes of Atlas A2/A3, the twin's arenas too)
-const int32_t BLOCK_CUBE = 16;
-const int32_t CUBE_MAX_SIZE = 256;
+// kernel_utils_constants.h (device side; the cube buffers' sizes of Atlas A2/A3, the twin's arenas too).
+// BLOCK_CUBE, CUBE_MAX_SIZE, BYTE_PER_FRACTAL and TOTAL_L0C_SIZE live in sk_twin_cube_types.h.
 const uint8_t PAD_SIZE = 4;
-const int32_t BYTE_PER_FRACTAL = 512;
 const int32_t HALF_FACTOR = 2;
 const int32_t DOUBLE_FACTOR = 2;
 const uint32_t TOTAL_L0A_SIZE = 64 * 1024;
 const uint32_t TOTAL_L0B_SIZE = 64 * 1024;
-const uint32_t TOTAL_L0C_SIZE = 128 * 1024;
 
 template <bool condition, class T1, class T2>
 struct Conditional {
