@@ -57,9 +57,9 @@ void sk_twin_conv_set_fmatrix(uint32_t l1h, uint32_t l1w, const uint8_t* pad_lis
 
 void sk_twin_conv_set_pad_value(uint64_t bits, uint32_t elem) {
   sk_twin::AscendState& st = sk_twin::ConvState("SetLoadDataPaddingValue");
-  st.pad_set = true;
-  st.pad_bits = bits;
-  st.pad_elem = elem;
+  st.ld_pad_set = true;
+  st.ld_pad_bits = bits;
+  st.ld_pad_elem = elem;
 }
 
 void sk_twin_conv_set_repeat(uint32_t stride, uint32_t time, uint32_t mode) {
@@ -113,14 +113,14 @@ void sk_twin_conv_load3d(const SkTwinLocalRef* dst, const SkTwinLocalRef* src, u
              "SetFmatrix first, or isSetFMatrix true");
   }
   if (set_pad) {
-    st.pad_set = true;
-    st.pad_bits = pad_bits;
-    st.pad_elem = static_cast<uint32_t>(e);
-  } else if (!st.pad_set) {
+    st.ld_pad_set = true;
+    st.ld_pad_bits = pad_bits;
+    st.ld_pad_elem = static_cast<uint32_t>(e);
+  } else if (!st.ld_pad_set) {
     FailRule(call, "IsResetLoad3dConfig.isSetPadding is false and no SetLoadDataPaddingValue came before it",
              "SetLoadDataPaddingValue first, or isSetPadding true");
-  } else if (st.pad_elem != e) {
-    FailRule(call, "the pad register holds a " + Num(st.pad_elem) + "-byte value (SetLoadDataPaddingValue)",
+  } else if (st.ld_pad_elem != e) {
+    FailRule(call, "the pad register holds a " + Num(st.ld_pad_elem) + "-byte value (SetLoadDataPaddingValue)",
              "a pad value of the loaded type's " + Num(e) + " bytes");
   }
   const uint32_t mem = sk_twin::LocalMemOf(*dst);
@@ -206,7 +206,7 @@ void sk_twin_conv_load3d(const SkTwinLocalRef* dst, const SkTwinLocalRef* src, u
       else at = ((mi / c0) * nb_n + ki / 16) * 16 * c0 + (ki % 16) * c0 + mi % c0;
       uint8_t* o = out + at * e;
       if (h < 0 || w < 0 || h >= static_cast<int64_t>(l1h) || w >= static_cast<int64_t>(l1w)) {
-        std::memcpy(o, &st.pad_bits, e);  // little-endian: the value's own bytes
+        std::memcpy(o, &st.ld_pad_bits, e);  // little-endian: the value's own bytes
       } else {
         std::memcpy(o, in + (((c1 * l1h + static_cast<uint64_t>(h)) * l1w + static_cast<uint64_t>(w)) * c0 + c) * e, e);
       }

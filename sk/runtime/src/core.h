@@ -123,9 +123,9 @@ struct AscendState {
   bool fm_set[2] = {false, false};
   uint32_t fm_h[2] = {0, 0}, fm_w[2] = {0, 0};
   uint8_t fm_pad[2][4] = {};
-  bool pad_set = false;
-  uint64_t pad_bits = 0;
-  uint32_t pad_elem = 0;
+  bool ld_pad_set = false;
+  uint64_t ld_pad_bits = 0;
+  uint32_t ld_pad_elem = 0;
 };
 
 struct FlagCell {
