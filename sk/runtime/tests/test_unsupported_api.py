@@ -34,7 +34,7 @@ CASES = {
     "matmul_callback": ("}\nvoid Out(const __gm__ void*, const LocalTensor<int8_t>&, const void*, const uint64_t, "
                         "const uint64_t) {}\nvoid g() { using T = MatmulType<TPosition::GM, CubeFormat::ND, half>; "
                         "Matmul<T, T, T, T, CFG_NORM, MatmulCallBackFunc<Out>> mm;",
-                        "the CPU twin does not implement MatmulCallBackFunc callbacks"),
+                        "the CPU twin does not implement the MatmulCallBackFunc DataCopyOut callback"),
     "and_float": ("BinaryRepeatParams p; And(t, t, t, (uint64_t)64, 1, p);",
                   "And: the CPU twin (as Atlas A2/A3) supports T = int16_t, uint16_t"),
     "shift_float": ("ShiftRight(t, t, 1.0f, 8);", "ShiftRight: the CPU twin (as Atlas A2/A3) supports T = int16_t"),
@@ -48,8 +48,8 @@ CASES = {
                                   "the CPU twin does not implement AscendC::TransDataTo5HD yet"),
     "not_yet_api_value_args": ("Extract<float, true>(t, ti, t, 8);",
                                "the CPU twin does not implement AscendC::Extract yet"),
-    "not_yet_api_value_only_args": ("WaitEvent<PIPE_S>(3);",
-                                    "the CPU twin does not implement AscendC::WaitEvent yet"),
+    "not_yet_api_value_only_args": ("ConfusionTranspose<PIPE_S>(3);",
+                                    "the CPU twin does not implement AscendC::ConfusionTranspose yet"),
     "not_yet_adv_api": ("}\n#include \"adv_api/math/digamma.h\"\nvoid f(LocalTensor<float> t) { Digamma(t, t, 8u);",
                         "the CPU twin does not implement AscendC::Digamma yet"),
     "not_yet_value_used": ("float acc = Lgamma<float>() * 32; (void)acc;",
