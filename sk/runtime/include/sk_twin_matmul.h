@@ -290,9 +290,12 @@ class Matmul {
   }
   template <bool sync = true>
   void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
-    (void)enSequentialWrite;  // the block goes to its place in C either way
     SkTwinMatmul m = Block("GetTensorC");
     m.c = &gm.g_;
+    if (enSequentialWrite) {  // the block alone at gm, its rows its own width apart; else at its place in C
+      m.c_block = 1;
+      m.n_stride = m.n;
+    }
     m.atomic = enAtomic;
     ::sk_twin_matmul(&m);
   }

@@ -4,6 +4,7 @@
 // (ascendc_util.h RefHalf), the NZ destination layout (Z columns dstStride 32-byte blocks apart) and the ND
 // layout of SetFixpipeNz2ndFlag (ndNum matrices) computed from their documented formulas; and the rules named.
 #include <cmath>
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -491,6 +492,44 @@ TWIN_TEST(matmul_async_get_tensor_c_returns_blocks_in_the_workspace) {
     for (int i = 0; i < rows; ++i) {
       for (int j = 0; j < 16; ++j) CHECK_EQ(int64_t{got[k][i * 16 + j]}, c[(r0 + i) * kN + c0 + j]);
     }
+  }
+}
+
+TWIN_TEST(matmul_get_tensor_c_sequential_write_puts_the_block_alone) {
+  using CI = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  static std::vector<int8_t> a, b;
+  a = A();
+  b = Bt();
+  static std::vector<std::vector<int32_t>> got;
+  got.clear();
+  static std::vector<int32_t> blk(16 * 16 + 4, -1);
+  twin_test::Run run;
+  RunAic(&run, "mm_seq", [&] {
+    TCubeTiling t = matmul_test::Tiling(kM, kN, kK, 16, 16);
+    GlobalTensor<int8_t> ga, gb;
+    ga.SetGlobalBuffer(a.data(), a.size());
+    gb.SetGlobalBuffer(b.data(), b.size());
+    GlobalTensor<int32_t> gc;
+    gc.SetGlobalBuffer(blk.data(), blk.size());
+    Matmul<QA, QB, CI> mm;
+    mm.Init(&t);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb, true);
+    while (mm.Iterate()) {
+      std::fill(blk.begin(), blk.end(), -1);
+      mm.GetTensorC(gc, 0, true);
+      got.push_back(blk);
+    }
+  });
+  CHECK_OK(run);
+  const std::vector<int64_t> c = RefC();
+  CHECK_EQ(got.size(), size_t{4});
+  for (int k = 0; k < 4 && k < static_cast<int>(got.size()); ++k) {
+    const int r0 = (k % 2) * 16, c0 = (k / 2) * 16, rows = (k % 2 == 0) ? 16 : kM - 16;
+    for (int i = 0; i < rows; ++i) {
+      for (int j = 0; j < 16; ++j) CHECK_EQ(int64_t{got[k][i * 16 + j]}, c[(r0 + i) * kN + c0 + j]);
+    }
+    CHECK_EQ(got[k][rows * 16], -1);  // nothing past the block
   }
 }
 

@@ -59,14 +59,20 @@ CASES = {
     # The cube's data path: the forms the twin lacks stop at the catch-all or at a static_assert naming them.
     "loaddata_v2_form": ("LocalTensor<half> h = buf.Get<half>(); LoadData2DParamsV2 p; LoadData(h, h, p);",
                          "the CPU twin does not implement AscendC::LoadData yet"),
-    "fixpipe_nz_output": ("GlobalTensor<float> g; Fixpipe<float, float, CFG_NZ>(g, t, FixpipeParamsV220());",
-                          "the CPU twin does not implement AscendC::Fixpipe with CFG_NZ"),
+    "fixpipe_column_major": ("GlobalTensor<float> g; Fixpipe<float, float, CFG_COLUMN_MAJOR>(g, t, FixpipeParamsV220());",
+                             "CFG_COLUMN_MAJOR (NZ2DN) exists on Ascend 950 only"),
     "mmad_half_out": ("LocalTensor<half> h = buf.Get<half>(); Mmad(h, h, h, MmadParams());",
                       "Mmad: the CPU twin supports fm/filter/dst of half/half/float"),
     # LoadData 3D is implemented (sk_twin_conv.h); a padValue type other than the tensors' is a compile error.
     "loaddata_3d_pad_type": ("LocalTensor<half> h = buf.Get<half>(); LoadData3DParamsV2<float> p; LoadData(h, h, p);",
                              "the CPU twin does not implement AscendC::LoadData yet"),
     "fixpipe_nz2nd_flag": ("SetFixpipeNz2ndFlag(1, 0, 0);", "the CPU twin does not implement AscendC::SetFixpipeNz2ndFlag yet"),
+    "loaddata_3d_form": ("LocalTensor<half> h = buf.Get<half>(); LoadData3DParamsV2<half> p; p.l1H = 4; LoadData(h, h, p);",
+                         "the CPU twin does not implement AscendC::LoadData yet"),
+    "not_yet_fixpipe_config": ("SetFixPipeConfig(t);", "the CPU twin does not implement AscendC::SetFixPipeConfig yet"),
+    # AscendDequant: the A2 type pairs only.
+    "dequant_types": ("LocalTensor<half> h = buf.Get<half>(); AscendDequant(h, ti, t, DequantParams{1, 8, 8});",
+                      "on Atlas A2/A3 (the CPU twin) dstT/scaleT are"),
     # int4b_t tensors (two a byte): the instructions beyond DataCopy/DataCopyPad/Cast with half stop at one line.
     "int4_add": ("LocalTensor<int4b_t> q = buf.Get<int4b_t>(); Add(q, q, q, 64);",
                  "Add: the CPU twin (as Atlas A2/A3) supports T = half, bfloat16_t, float, int16_t, int32_t"),
