@@ -493,6 +493,34 @@ class TBuf {
   uint32_t sk_id_ = 0;
 };
 
+// InitBuffer of a TPipe or a TBufPool (`owner`: its pipe id; `who` names it in a refusal).
+namespace sk_detail {
+template <typename Q>
+static inline bool InitQueueIn(uint32_t owner, const char* who, Q& que, uint8_t num, uint32_t len) {
+  static_assert(Q::kSkKind == 0, "InitBuffer(que, num, len) takes a TQue/TQueBind; a TBuf takes (buf, len)");
+  if constexpr (Q::kSkConfig != nullptr) {
+    if ((Q::kSkConfig->bufferNumber != 0 && Q::kSkConfig->bufferNumber != num) ||
+        (Q::kSkConfig->bufferLen != 0 && Q::kSkConfig->bufferLen != len)) {
+      char msg[256];
+      std::snprintf(msg, sizeof msg,
+                    "%s::InitBuffer(num %u, len %u): the queue's TQueConfig has bufferNumber %u, bufferLen %u; "
+                    "allowed: the same values (0 in the config: any)",
+                    who, static_cast<unsigned>(num), static_cast<unsigned>(len),
+                    static_cast<unsigned>(Q::kSkConfig->bufferNumber), static_cast<unsigned>(Q::kSkConfig->bufferLen));
+      ::sk_twin_fail(msg);
+    }
+  }
+  que.sk_id_ = sk_twin_pipe_init_buffer(owner, 0, static_cast<uint32_t>(Q::kSkPosition),
+                                        static_cast<uint32_t>(Q::kSkDepth), num, len, que.sk_id_);
+  return true;
+}
+template <TPosition bufPos>
+static inline bool InitBufIn(uint32_t owner, TBuf<bufPos>& buf, uint32_t len) {
+  buf.sk_id_ = sk_twin_pipe_init_buffer(owner, 1, static_cast<uint32_t>(bufPos), 0, 1, len, buf.sk_id_);
+  return true;
+}
+}  // namespace sk_detail
+
 // The buffer manager of one core. Its buffers are released when it is
 // reset or destroyed (each sub-kernel of a SuperKernel has its own).
 class TPipe {
@@ -517,27 +545,11 @@ class TPipe {
 
   template <typename Q>
   bool InitBuffer(Q& que, uint8_t num, uint32_t len) {
-    static_assert(Q::kSkKind == 0, "TPipe::InitBuffer(que, num, len) takes a TQue/TQueBind; a TBuf takes (buf, len)");
-    if constexpr (Q::kSkConfig != nullptr) {
-      if ((Q::kSkConfig->bufferNumber != 0 && Q::kSkConfig->bufferNumber != num) ||
-          (Q::kSkConfig->bufferLen != 0 && Q::kSkConfig->bufferLen != len)) {
-        char msg[256];
-        std::snprintf(msg, sizeof msg,
-                      "TPipe::InitBuffer(num %u, len %u): the queue's TQueConfig has bufferNumber %u, bufferLen %u; "
-                      "allowed: the same values (0 in the config: any)",
-                      static_cast<unsigned>(num), static_cast<unsigned>(len),
-                      static_cast<unsigned>(Q::kSkConfig->bufferNumber), static_cast<unsigned>(Q::kSkConfig->bufferLen));
-        ::sk_twin_fail(msg);
-      }
-    }
-    que.sk_id_ = sk_twin_pipe_init_buffer(sk_id_, 0, static_cast<uint32_t>(Q::kSkPosition),
-                                          static_cast<uint32_t>(Q::kSkDepth), num, len, que.sk_id_);
-    return true;
+    return sk_detail::InitQueueIn(sk_id_, "TPipe", que, num, len);
   }
   template <TPosition bufPos>
   bool InitBuffer(TBuf<bufPos>& buf, uint32_t len) {
-    buf.sk_id_ = sk_twin_pipe_init_buffer(sk_id_, 1, static_cast<uint32_t>(bufPos), 0, 1, len, buf.sk_id_);
-    return true;
+    return sk_detail::InitBufIn(sk_id_, buf, len);
   }
   void Reset() { sk_twin_pipe_reset(sk_id_); }
   void Destroy() { sk_twin_pipe_reset(sk_id_); }

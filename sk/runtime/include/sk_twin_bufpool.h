@@ -34,15 +34,11 @@ class TBufPool {
 
   template <typename Q>
   bool InitBuffer(Q& que, uint8_t num, uint32_t len) {
-    static_assert(Q::kSkKind == 0, "TBufPool::InitBuffer(que, num, len) takes a TQue/TQueBind; a TBuf takes (buf, len)");
-    que.sk_id_ = sk_twin_pipe_init_buffer(sk_id_, 0, static_cast<uint32_t>(Q::kSkPosition),
-                                          static_cast<uint32_t>(Q::kSkDepth), num, len, que.sk_id_);
-    return true;
+    return sk_detail::InitQueueIn(sk_id_, "TBufPool", que, num, len);
   }
   template <TPosition bufPos>
   bool InitBuffer(TBuf<bufPos>& buf, uint32_t len) {
-    buf.sk_id_ = sk_twin_pipe_init_buffer(sk_id_, 1, static_cast<uint32_t>(bufPos), 0, 1, len, buf.sk_id_);
-    return true;
+    return sk_detail::InitBufIn(sk_id_, buf, len);
   }
   template <class P>
   bool InitBufPool(P& bufPool, uint32_t len) {
