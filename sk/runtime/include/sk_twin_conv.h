@@ -104,6 +104,9 @@ inline void SetHF32Mode(HF32Mode mode) { SetHF32Mode(mode == HF32Mode::ENABLE); 
 inline void SetHF32TransMode(bool) {}
 inline void SetHF32TransMode(HF32TransMode) {}
 
+// The toolkit's other spelling of LoadData2DParams (kernel_struct_mm.h), which stft and the matmul stages use.
+using LoadData2dParams = LoadData2DParams;
+
 struct LoadData2dTransposeParams {
   LoadData2dTransposeParams() {}
   LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,

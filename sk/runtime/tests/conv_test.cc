@@ -375,7 +375,8 @@ TWIN_TEST(load_data_2d_from_gm_into_l0b) {
     LocalTensor<half> i1 = qi.AllocTensor<half>(), a2 = qa2.AllocTensor<half>(), b2 = qb2.AllocTensor<half>();
     DataCopy(i1, gi, 256);
     LoadData(a2, i1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
-    LoadData(b2, g, LoadData2DParams(1, 3, 2, 0, 0, false, 0));
+    LoadData2dParams from_gm = {1, 3, 2, 0, 0, false, 0};  // the other spelling, braced as stft writes it
+    LoadData(b2, g, from_gm);
     LocalTensor<float> c = qc.AllocTensor<float>();
     Mmad(c, a2, b2, MmadParams(16, 48, 16, false, 0, false, false, false));
     Fixpipe(gc, c, FixpipeParamsV220(48, 16, 16, 48, false));
