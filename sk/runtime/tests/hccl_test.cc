@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "lib/hccl/hccl.h"  // the path MC2 kernels include, before any other twin header: it stands alone
+
 #include "ascendc_util.h"
 #include "kernel_tiling/kernel_tiling.h"
 
