@@ -11,7 +11,8 @@
 // rank's block of sendBuf to its place in recvBuf (count elements of the
 // data type, round i of `repeat` offset by i blocks; AllGather/AlltoAll copy
 // nothing when the Mc2CcTiling sets skipLocalRankCopy), a BatchWrite item to
-// rank 0 copies its bytes. A round runs when it is committed (Commit, or the
+// rank 0 copies its bytes (with a config naming a core, only that core's
+// calls move data). A round runs when it is committed (Commit, or the
 // Prepare call with commit = true), in Prepare order, so Wait and Query find it
 // done. What a kernel gets wrong is named at run time, as the hardware would
 // hang or the server refuse it: a context whose rank count is not 1 (the twin
@@ -540,7 +541,16 @@ class Hccl {
     return tasks_[h];
   }
 
+  // A config naming a core (HcclServerConfig{ON_AIV or ON_AIC, blockId}) lets every core make the calls;
+  // only that core's messages reach the server, so only its rounds move data.
+  static bool Issues() {
+    if (config.type == CoreType::DEFAULT) return true;
+    const int32_t want = config.type == CoreType::ON_AIV ? 1 : 0;
+    return ::sk_twin_core_type() == want && ::sk_twin_block_idx() == config.blockId;
+  }
+
   void RunRound(const sk_twin_hccl::Task& t, uint32_t i) {
+    if (!Issues()) return;
     if (t.cmd == static_cast<int32_t>(HcclCMDType::HCCL_CMD_BATCH_WRITE)) {
       for (uint32_t k = 0; k < t.item_num; ++k) {
         sk_twin_hccl::BatchWriteItem it;

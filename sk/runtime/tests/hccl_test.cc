@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "lib/hccl/hccl.h"  // the path MC2 kernels include, before any other twin header: it stands alone
+
 #include "ascendc_util.h"
 #include "kernel_tiling/kernel_tiling.h"
 
@@ -203,6 +205,26 @@ TWIN_TEST(all_to_all_and_batch_write_copy_what_rank_0_sends_itself) {
   CHECK(recv == send);
   const std::vector<int32_t> want = {0, 0, 9, 11, 0, 0};
   CHECK(remote == want);
+}
+
+constexpr HcclServerConfig kOnAiv1 = {CoreType::ON_AIV, 1};
+
+TWIN_TEST(a_config_naming_a_core_moves_data_only_for_that_core) {
+  // Two AIV cores each all-gather their own 4 values into their own half of recv with
+  // Hccl<AICPU, {ON_AIV, 1}>: only block 1's call reaches the server.
+  std::vector<int32_t> send = Ramp(8, 50, 1);
+  std::vector<int32_t> recv(8, 0);
+  twin_test::Run run;
+  RunAiv(&run, "hccl_config_core", [&] {
+    Hccl<HCCL_SERVER_TYPE_AICPU, kOnAiv1> hccl;
+    hccl.Init(GetHcclContext<0>());
+    const uint32_t b = static_cast<uint32_t>(GetBlockIdx());
+    hccl.Wait(hccl.AllGather<true>(G(send) + b * 16, G(recv) + b * 16, 4, HCCL_DATA_TYPE_INT32, 0));
+    hccl.Finalize();
+  }, 2);
+  CHECK_OK(run);
+  const std::vector<int32_t> want = {0, 0, 0, 0, 54, 55, 56, 57};
+  CHECK(recv == want);
 }
 
 TWIN_TEST(init_v2_takes_the_cc_tiling_at_its_offset_and_checks_its_command) {
