@@ -114,6 +114,8 @@ def sk_cann_op(
         config, no dtype defines.
       combinations: dict short name -> template arguments `"name=value,..."`, each one that
         ASCENDC_TPL_SEL selects; None: the kernel takes no template arguments, or its SEL selects one.
+        A kernel without ASCENDC_TPL_ARGS_DECL that branches on TILING_KEY_IS(k) names its key as
+        `"tiling_key=<k>"` (the ADK builds one binary per key).
       workspace: workspace bytes (a CANN kernel always takes `workspace, tiling`; default 1024).
       tiling: as sk_sub_kernel (default True).
       tiling_size: bytes of the tiling struct (`<op>_tiling_data.h`), checked by the launch API.

@@ -211,6 +211,10 @@ void* sk_twin_local(int32_t space, uint64_t addr, uint64_t bytes);
 
 /* Fails the launch with msg (copied) and unwinds the calling worker. */
 void sk_twin_fail(const char* msg);
+/* GET_TILING_DATA*: fails the launch when the GM tensor holding `tiling`
+ * ends before `bytes` (the struct's size) from it; host memory the twin does
+ * not track passes unchecked. */
+void sk_twin_check_tiling_read(const void* tiling, uint64_t bytes);
 
 /* Kernel printing (AscendC::PRINTF, DumpTensor): the formatted text as one
  * line on stdout, prefixed "[AIV Block b/n] " / "[AIC Block b/n] ". */

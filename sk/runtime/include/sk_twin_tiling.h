@@ -35,6 +35,9 @@
 #include <initializer_list>
 #include <type_traits>
 
+// The runtime's check of a tiling read (sk_twin.h; kernel_tiling.h may come without it).
+extern "C" void sk_twin_check_tiling_read(const void* tiling, uint64_t bytes);
+
 #ifndef TILING_KEY_VAR
 #define TILING_KEY_VAR 0UL
 #endif
@@ -119,6 +122,9 @@ struct PickTiling<NoOpTiling, Key> {
 template <typename T>
 inline T ReadTiling(const void* tiling) {
   static_assert(std::is_trivially_copyable<T>::value, "a tiling struct is plain data");
+  // A tiling buffer shorter than the struct (a hand-written tiling file, say) would hand the kernel
+  // the bytes after it: refused, naming both sizes.
+  sk_twin_check_tiling_read(tiling, sizeof(T));
   T out;
   std::memcpy(static_cast<void*>(&out), tiling, sizeof(T));
   return out;

@@ -76,6 +76,10 @@ void GuardedFree(void* ptr);
 // What an address outside every tensor is near: "20 bytes before the start
 // of GM tensor 'y' (4096 bytes at 0x...)", or "" when it is near none.
 std::string DescribeGmAddress(uintptr_t addr);
+// A read of `bytes` from addr that runs past the end of the GM tensor holding
+// addr: "GM tensor 't' (8 bytes) holds 8 bytes from there", else "" (within
+// it, or addr is in no GM tensor: host memory the twin does not track).
+std::string ShortGmRead(uintptr_t addr, uint64_t bytes);
 // Checks the guard bytes of every live GM allocation; returns "" or what was
 // overwritten (and restores them, so the next launch starts clean).
 std::string CheckGmGuards();

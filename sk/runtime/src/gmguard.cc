@@ -192,6 +192,18 @@ std::string DescribeGmAddress(uintptr_t addr) {
   return "offset " + std::to_string(off) + " of " + Named(*best);
 }
 
+std::string ShortGmRead(uintptr_t addr, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  for (const auto& entry : g_regions) {
+    const Region& r = entry.second;
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(r.data);
+    if (addr < lo || addr >= lo + r.size) continue;
+    const uint64_t have = lo + r.size - addr;
+    return have >= bytes ? std::string() : Named(r) + " holds " + Bytes(have) + " from there";
+  }
+  return std::string();
+}
+
 std::string CheckGmGuards() {
   std::lock_guard<std::mutex> lock(g_mu);
   std::string out;

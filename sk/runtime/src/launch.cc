@@ -603,6 +603,16 @@ int sk_twin_run_tiling(const SkTwinTask* task, uint32_t timeout_ms, SkTwinResult
   return r.status;
 }
 
+void sk_twin_check_tiling_read(const void* tiling, uint64_t bytes) {
+  const std::string short_by = sk_twin::ShortGmRead(reinterpret_cast<uintptr_t>(tiling), bytes);
+  if (short_by.empty()) return;
+  const std::string msg = "GET_TILING_DATA: the kernel reads its " + std::to_string(bytes) +
+                          "-byte tiling struct, but the tiling buffer " + short_by +
+                          "; give the op a tiling of the whole struct (sk_model data file ops[].tiling, the launch "
+                          "API's tiling bytes; sk_cann_op's tiling_size is sizeof the struct)";
+  sk_twin_fail(msg.c_str());
+}
+
 void* sk_twin_gm_alloc(uint64_t bytes) { return sk_twin::GuardedAlloc(bytes, nullptr); }
 void* sk_twin_gm_alloc_named(uint64_t bytes, const char* name) { return sk_twin::GuardedAlloc(bytes, name); }
 void sk_twin_gm_free(void* ptr) { sk_twin::GuardedFree(ptr); }

@@ -7,6 +7,7 @@
 
 #include "kernel_operator.h"
 #include "kernel_tiling/kernel_tiling.h"
+#include "ascendc_util.h"
 #include "twin_test.h"
 
 BEGIN_TILING_DATA_DEF(InnerTiling)
@@ -57,6 +58,40 @@ TWIN_TEST(kernel_side_struct_layout_is_pack_8) {
   OuterTiling fresh;
   CHECK_EQ(fresh.a, 0u);  // fields start at zero, as the generated structs do
   CHECK(fresh.arr[2] == 0.0f);
+}
+
+TWIN_TEST(a_tiling_buffer_shorter_than_the_struct_fails_the_launch) {
+  // A tiling file written by hand one field short: the kernel would read the bytes after the buffer.
+  auto* shortbuf = static_cast<uint8_t*>(sk_twin_gm_alloc_named(36, "tiling of op short"));
+  auto* whole = static_cast<uint8_t*>(sk_twin_gm_alloc_named(40, "tiling of op whole"));
+  std::vector<uint8_t> bytes = OuterBytes();
+  std::memcpy(whole, bytes.data() + 1, 40);
+  std::memcpy(shortbuf, bytes.data() + 1, 36);
+  twin_test::Run bad;
+  uint32_t seen = 0;
+  ascendc_test::RunAiv(&bad, "short_tiling", [&] {
+    GET_TILING_DATA_WITH_STRUCT(OuterTiling, t, shortbuf);
+    seen = t.a;
+  });
+  CHECK(bad.status != SK_TWIN_OK);
+  CHECK_EQ(seen, 0u);
+  CHECK_CONTAINS(bad.error(), "kernel 'short_tiling'");
+  CHECK_CONTAINS(bad.error(), "GET_TILING_DATA: the kernel reads its 40-byte tiling struct, but the tiling buffer "
+                              "GM tensor 'tiling of op short' (36 bytes) holds 36 bytes from there");
+  // From inside a buffer, what is left of it counts; a whole struct reads as before.
+  twin_test::Run mid;
+  ascendc_test::RunAiv(&mid, "mid_tiling", [&] { GET_TILING_DATA_WITH_STRUCT(InnerTiling, t, whole + 36); (void)t; });
+  CHECK_CONTAINS(mid.error(), "8-byte tiling struct, but the tiling buffer GM tensor 'tiling of op whole' (40 bytes) "
+                              "holds 4 bytes from there");
+  twin_test::Run good;
+  ascendc_test::RunAiv(&good, "whole_tiling", [&] {
+    GET_TILING_DATA(t, whole);
+    seen = t.a;
+  });
+  CHECK_OK(good);
+  CHECK_EQ(seen, 7u);
+  sk_twin_gm_free(shortbuf);
+  sk_twin_gm_free(whole);
 }
 
 TWIN_TEST(get_tiling_data_with_struct_copies_from_an_unaligned_buffer) {
