@@ -66,9 +66,6 @@ CASES = {
     # LoadData 3D is implemented (sk_twin_conv.h); a padValue type other than the tensors' is a compile error.
     "loaddata_3d_pad_type": ("LocalTensor<half> h = buf.Get<half>(); LoadData3DParamsV2<float> p; LoadData(h, h, p);",
                              "the CPU twin does not implement AscendC::LoadData yet"),
-    "fixpipe_nz2nd_flag": ("SetFixpipeNz2ndFlag(1, 0, 0);", "the CPU twin does not implement AscendC::SetFixpipeNz2ndFlag yet"),
-    "loaddata_3d_form": ("LocalTensor<half> h = buf.Get<half>(); LoadData3DParamsV2<half> p; p.l1H = 4; LoadData(h, h, p);",
-                         "the CPU twin does not implement AscendC::LoadData yet"),
     "not_yet_fixpipe_config": ("SetFixPipeConfig(t);", "the CPU twin does not implement AscendC::SetFixPipeConfig yet"),
     # AscendDequant: the A2 type pairs only.
     "dequant_types": ("LocalTensor<half> h = buf.Get<half>(); AscendDequant(h, ti, t, DequantParams{1, 8, 8});",
