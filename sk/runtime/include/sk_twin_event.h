@@ -22,6 +22,10 @@ static inline void WaitEvent(uint16_t flagId) {
   CrossCoreWaitFlag<0, pipe>(flagId);
 }
 
+// The FFTS base address the cross-core flags live at (set_ffts_base_addr): the twin's flags need none, so the call
+// is counted (SK_TWIN_COUNTER_SET_FFTS_BASE) as the intrinsic is.
+static inline void SetSyncBaseAddr(uint64_t config) { set_ffts_base_addr(config); }
+
 }  // namespace AscendC
 
 #endif  // SK_TWIN_EVENT_H_

@@ -72,6 +72,15 @@ TWIN_TEST(notify_event_names_a_flag_id_out_of_range) {
   CHECK_CONTAINS(run.error(), "NotifyEvent: flag id is out of range (0-15)");
 }
 
+void SyncBaseKernel() { AscendC::SetSyncBaseAddr(0x12340000ULL); }
+
+TWIN_TEST(set_sync_base_addr_is_the_ffts_base_intrinsic) {
+  twin_test::Run run;
+  twin_test::Launch(&run, "sync_base", SyncBaseKernel, {2, 1, 2});
+  CHECK_OK(run);
+  CHECK_EQ(run.counter(SK_TWIN_COUNTER_SET_FFTS_BASE), uint64_t{6});  // 2 AICs + 4 AIVs
+}
+
 // Kernels keep fixed parameter sets as constexpr constants (batch_mat_mul_v3's PARA_ONE).
 constexpr AscendC::TransDataTo5HDParams kParams(false, true, 3, 4, 5);
 static_assert(!kParams.dstHighHalf && kParams.srcHighHalf, "constexpr TransDataTo5HDParams keeps its halves");
