@@ -66,6 +66,31 @@ struct LoadData2DParamsV2 {
 // form is in sk_twin_conv.h. U: padValue's type.
 template <typename U>
 struct LoadData3DParamsV2 {
+  LoadData3DParamsV2() = default;
+  // The documented positional forms (CANN's kernels pass a const uint8_t[4] pad list, which no aggregate copies).
+  LoadData3DParamsV2(const uint8_t padListIn[4], uint16_t l1HIn, uint16_t l1WIn, uint16_t channelSizeIn,
+                     uint16_t kExtensionIn, uint16_t mExtensionIn, uint16_t kStartPtIn, uint16_t mStartPtIn,
+                     uint8_t strideWIn, uint8_t strideHIn, uint8_t filterWIn, uint8_t filterHIn,
+                     uint8_t dilationFilterWIn, uint8_t dilationFilterHIn, bool enTransposeIn, bool enSmallKIn,
+                     U padValueIn)
+      : l1H(l1HIn), l1W(l1WIn), channelSize(channelSizeIn), kExtension(kExtensionIn), mExtension(mExtensionIn),
+        kStartPt(kStartPtIn), mStartPt(mStartPtIn), strideW(strideWIn), strideH(strideHIn), filterW(filterWIn),
+        filterH(filterHIn), dilationFilterW(dilationFilterWIn), dilationFilterH(dilationFilterHIn),
+        enTranspose(enTransposeIn), enSmallK(enSmallKIn), padValue(padValueIn) {
+    for (int i = 0; i < 4; ++i) padList[i] = padListIn[i];
+  }
+  LoadData3DParamsV2(const uint8_t padListIn[4], uint16_t l1HIn, uint16_t l1WIn, uint16_t channelSizeIn,
+                     uint16_t kExtensionIn, uint16_t mExtensionIn, uint16_t kStartPtIn, uint16_t mStartPtIn,
+                     uint8_t strideWIn, uint8_t strideHIn, uint8_t filterWIn, uint8_t filterHIn,
+                     uint8_t dilationFilterWIn, uint8_t dilationFilterHIn, bool enTransposeIn, bool enSmallKIn,
+                     U padValueIn, bool filterSizeWIn, bool filterSizeHIn, bool fMatrixCtrlIn)
+      : LoadData3DParamsV2(padListIn, l1HIn, l1WIn, channelSizeIn, kExtensionIn, mExtensionIn, kStartPtIn, mStartPtIn,
+                           strideWIn, strideHIn, filterWIn, filterHIn, dilationFilterWIn, dilationFilterHIn,
+                           enTransposeIn, enSmallKIn, padValueIn) {
+    filterSizeW = filterSizeWIn;
+    filterSizeH = filterSizeHIn;
+    fMatrixCtrl = fMatrixCtrlIn;
+  }
   uint8_t padList[4] = {0, 0, 0, 0};
   uint16_t l1H = 0;
   uint16_t l1W = 0;

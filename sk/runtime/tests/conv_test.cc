@@ -488,4 +488,19 @@ TWIN_TEST(load3d_with_a_zero_extent_is_a_nop) {
 
 }  // namespace
 
+// The positional constructors CANN's conv3d_backprop kernels brace-initialise (pad list from a const uint8_t[4]).
+TWIN_TEST(load3d_params_positional_constructors) {
+  static constexpr uint8_t kPads[4] = {1, 2, 3, 4};
+  const LoadData3DParamsV2<half> a(kPads, 5, 6, 32, 48, 16, 7, 8, 2, 3, 1, 2, 1, 2, true, false, half(1.5f));
+  CHECK(a.padList[0] == 1 && a.padList[1] == 2 && a.padList[2] == 3 && a.padList[3] == 4);
+  CHECK(a.l1H == 5 && a.l1W == 6 && a.channelSize == 32 && a.kExtension == 48 && a.mExtension == 16);
+  CHECK(a.kStartPt == 7 && a.mStartPt == 8 && a.strideW == 2 && a.strideH == 3 && a.filterW == 1 && a.filterH == 2);
+  CHECK(a.dilationFilterW == 1 && a.dilationFilterH == 2 && a.enTranspose && !a.enSmallK);
+  CHECK(static_cast<float>(a.padValue) == 1.5f);
+  CHECK(!a.filterSizeW && !a.filterSizeH && !a.fMatrixCtrl);  // the documented defaults of the 17-value form
+  const LoadData3DParamsV2<float> b(kPads, 1, 9, 16, 16, 16, 0, 0, 1, 1, 1, 1, 1, 1, false, true, 0.0f, true, false,
+                                    true);
+  CHECK(b.l1W == 9 && b.enSmallK && b.filterSizeW && !b.filterSizeH && b.fMatrixCtrl && b.padList[3] == 4);
+}
+
 int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
