@@ -592,6 +592,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_ub_intrinsics.h"
 // The convolution's img2col LoadData and its registers (SetFmatrix, SetLoadDataPaddingValue, ...).
 #include "sk_twin_conv.h"
+// The bias table (TPosition::C2): DataCopy into it from L1 and Mmad with bias.
+#include "sk_twin_bias.h"
 // The HCCL high-level API (Hccl<...>, GetHcclContext): one rank.
 #include "sk_twin_hccl.h"
 // Internal names MC2 kernels call (GetSubBlockIdxImpl, DuplicateIntrinsicsImpl).
