@@ -592,6 +592,10 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_ub_intrinsics.h"
 // The convolution's img2col LoadData and its registers (SetFmatrix, SetLoadDataPaddingValue, ...).
 #include "sk_twin_conv.h"
+// The bias table (TPosition::C2): DataCopy into it from L1 and Mmad with bias.
+#include "sk_twin_bias.h"
+// DataCopy L0C -> UB (DataCopyEnhancedParams): not on Atlas A2/A3, a call stops the compile.
+#include "sk_twin_l0c_ub.h"
 // The HCCL high-level API (Hccl<...>, GetHcclContext): one rank.
 #include "sk_twin_hccl.h"
 // Internal names MC2 kernels call (GetSubBlockIdxImpl, DuplicateIntrinsicsImpl).

@@ -172,6 +172,48 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
                         defaultConfig.isSetFMatrix ? 1u : 0u, defaultConfig.isSetPadding ? 1u : 0u);
 }
 
+// LoadData3DParamsV2Pro: LoadData3DParamsV2's window and filter packed in two words (the toolkit's bit layout):
+// extConfig = kExtension | mExtension << 16 | kStartPt << 32 | mStartPt << 48; filterConfig = strideW | strideH << 8
+// | filterW << 16 | filterH << 24 | dilationFilterW << 32 | dilationFilterH << 40. The map (l1H, l1W, padList) and
+// the pad value come from the registers (Load3DSetFMatrixCal / SetFmatrix, SetLoadDataPaddingValue).
+struct LoadData3DParamsV2Pro {
+  LoadData3DParamsV2Pro() {}
+  LoadData3DParamsV2Pro(uint16_t channelSizeIn, bool enTransposeIn, bool enSmallKIn, bool filterSizeWIn,
+                        bool filterSizeHIn, bool fMatrixCtrlIn, uint64_t extConfigIn, uint64_t filterConfigIn)
+      : channelSize(channelSizeIn), enTranspose(enTransposeIn), enSmallK(enSmallKIn), filterSizeW(filterSizeWIn),
+        filterSizeH(filterSizeHIn), fMatrixCtrl(fMatrixCtrlIn), extConfig(extConfigIn), filterConfig(filterConfigIn) {}
+  uint16_t channelSize = 0;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+  uint64_t extConfig = 0;
+  uint64_t filterConfig = 0X10101010101;
+};
+
+// The Feature Map register as the 3D v1/v2Pro loads read it: SetFmatrix's left register.
+inline void Load3DSetFMatrixCal(uint16_t l1H, uint16_t l1W, const uint8_t padList[4]) {
+  SetFmatrix(l1H, l1W, padList, FmatrixMode::FMATRIX_LEFT);
+}
+
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2Pro& p) {
+  static_assert(sk_detail::kLoad3dTypes<T>,
+                "AscendC::LoadData(LoadData3DParamsV2Pro): the CPU twin (as Atlas A2/A3) supports T = int8_t, "
+                "uint8_t, half, bfloat16_t, int32_t, uint32_t, float");
+  const auto field = [](uint64_t word, uint32_t shift, uint64_t mask) {
+    return static_cast<uint32_t>((word >> shift) & mask);
+  };
+  const uint64_t e = p.extConfig, fc = p.filterConfig;
+  const uint32_t f[SK_TWIN_L3D_FIELDS] = {
+      0, 0, 0, 0, 0, 0, p.channelSize, field(e, 0, 0xFFFF), field(e, 16, 0xFFFF), field(e, 32, 0xFFFF),
+      field(e, 48, 0xFFFF), field(fc, 0, 0xFF), field(fc, 8, 0xFF), field(fc, 16, 0xFF), field(fc, 24, 0xFF),
+      field(fc, 32, 0xFF), field(fc, 40, 0xFF), p.enTranspose ? 1u : 0u, p.enSmallK ? 1u : 0u,
+      p.filterSizeW ? 1u : 0u, p.filterSizeH ? 1u : 0u, p.fMatrixCtrl ? 1u : 0u};
+  ::sk_twin_conv_load3d(&dst.ref_, &src.ref_, sk_detail::Dtype<T>::value, f, 0, 0u, 0u);
+}
+
 // The toolkit's implementation names behind LoadData and Mmad, which CANN's conv3d_backprop kernels call directly:
 // the same instructions (the toolkit's public functions are these with a debug check in front).
 template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T,

@@ -1,9 +1,9 @@
 // sk_twin_cube.h - the cube's basic data path on the CPU twin, from the public Ascend C documentation:
 // DataCopy GM->L1 with Nd2NzParams, LoadData L1->L0A/L0B with LoadData2DParams, Mmad L0A x L0B -> L0C
 // (MmadParams) and Fixpipe L0C->GM with NZ2ND (FixpipeParamsV220, CFG_ROW_MAJOR). The layouts, numerics
-// and checked rules are in src/cube.cc; LoadData 3D is sk_twin_conv.h's. The other forms (LoadData2DParamsV2, with transpose, Mmad with
-// a bias table, Fixpipe NZ2NZ, to UB/L1, with quantisation tensors, ReLU or channel split) stop at compile
-// time (sk_twin_not_yet.h) or at the call, naming what is missing.
+// and checked rules are in src/cube.cc; LoadData 3D is sk_twin_conv.h's, Mmad with a bias tensor sk_twin_bias.h's.
+// The other forms (LoadData2DParamsV2, Fixpipe to UB, ReLU or channel split) stop at compile time
+// (sk_twin_not_yet.h) or at the call, naming what is missing.
 #ifndef SK_TWIN_CUBE_H_
 #define SK_TWIN_CUBE_H_
 
@@ -66,6 +66,31 @@ struct LoadData2DParamsV2 {
 // form is in sk_twin_conv.h. U: padValue's type.
 template <typename U>
 struct LoadData3DParamsV2 {
+  LoadData3DParamsV2() = default;
+  // The documented positional forms (CANN's kernels pass a const uint8_t[4] pad list, which no aggregate copies).
+  LoadData3DParamsV2(const uint8_t padListIn[4], uint16_t l1HIn, uint16_t l1WIn, uint16_t channelSizeIn,
+                     uint16_t kExtensionIn, uint16_t mExtensionIn, uint16_t kStartPtIn, uint16_t mStartPtIn,
+                     uint8_t strideWIn, uint8_t strideHIn, uint8_t filterWIn, uint8_t filterHIn,
+                     uint8_t dilationFilterWIn, uint8_t dilationFilterHIn, bool enTransposeIn, bool enSmallKIn,
+                     U padValueIn)
+      : l1H(l1HIn), l1W(l1WIn), channelSize(channelSizeIn), kExtension(kExtensionIn), mExtension(mExtensionIn),
+        kStartPt(kStartPtIn), mStartPt(mStartPtIn), strideW(strideWIn), strideH(strideHIn), filterW(filterWIn),
+        filterH(filterHIn), dilationFilterW(dilationFilterWIn), dilationFilterH(dilationFilterHIn),
+        enTranspose(enTransposeIn), enSmallK(enSmallKIn), padValue(padValueIn) {
+    for (int i = 0; i < 4; ++i) padList[i] = padListIn[i];
+  }
+  LoadData3DParamsV2(const uint8_t padListIn[4], uint16_t l1HIn, uint16_t l1WIn, uint16_t channelSizeIn,
+                     uint16_t kExtensionIn, uint16_t mExtensionIn, uint16_t kStartPtIn, uint16_t mStartPtIn,
+                     uint8_t strideWIn, uint8_t strideHIn, uint8_t filterWIn, uint8_t filterHIn,
+                     uint8_t dilationFilterWIn, uint8_t dilationFilterHIn, bool enTransposeIn, bool enSmallKIn,
+                     U padValueIn, bool filterSizeWIn, bool filterSizeHIn, bool fMatrixCtrlIn)
+      : LoadData3DParamsV2(padListIn, l1HIn, l1WIn, channelSizeIn, kExtensionIn, mExtensionIn, kStartPtIn, mStartPtIn,
+                           strideWIn, strideHIn, filterWIn, filterHIn, dilationFilterWIn, dilationFilterHIn,
+                           enTransposeIn, enSmallKIn, padValueIn) {
+    filterSizeW = filterSizeWIn;
+    filterSizeH = filterSizeHIn;
+    fMatrixCtrl = fMatrixCtrlIn;
+  }
   uint8_t padList[4] = {0, 0, 0, 0};
   uint16_t l1H = 0;
   uint16_t l1W = 0;
@@ -107,7 +132,7 @@ struct MmadParams {
   bool enWinogradB = false;
   uint8_t unitFlag = 0;  // L0C hand-over between Mmad and Fixpipe: a synchronisation, nothing to compute
   bool kDirectionAlign = false;
-  bool cmatrixSource = false;  // true: C starts from the bias table (C2), not implemented
+  bool cmatrixSource = false;  // true: C starts from the bias table (C2): the Mmad form with a bias tensor
   bool cmatrixInitVal = true;
 };
 
@@ -192,8 +217,8 @@ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
                 "AscendC::Mmad: the CPU twin supports fm/filter/dst of half/half/float, bfloat16_t/bfloat16_t/float, "
                 "float/float/float, int8_t/int8_t/int32_t");
   if (p.cmatrixSource) {
-    ::sk_twin_fail("Mmad: MmadParams::cmatrixSource is true (C from the bias table); the CPU twin does not "
-                   "implement the bias table (TPosition::C2) yet");
+    ::sk_twin_fail("Mmad: MmadParams::cmatrixSource is true (C from the bias table) but no bias tensor is given; "
+                   "call Mmad(dst, fm, filter, bias, params) with the bias in TPosition::C2");
   }
   ::sk_twin_cube_mmad(&dst.ref_, &fm.ref_, &filter.ref_, sk_detail::Dtype<U>::value, sk_detail::Dtype<T>::value, p.m,
                       p.n, p.k, (p.isBias || !p.cmatrixInitVal) ? 1u : 0u);

@@ -112,9 +112,6 @@ class Matmul {
   static_assert((!kALocal || A_TYPE::format == CubeFormat::NZ || A_TYPE::format == CubeFormat::ND) &&
                     (!kBLocal || B_TYPE::format == CubeFormat::NZ || B_TYPE::format == CubeFormat::ND),
                 "AscendC::Matmul: the CPU twin reads A and B in L1 declared ND or NZ (held as NZ)");
-  static_assert((!std::is_same_v<SrcAT, int4b_t> || (!kALocal && A_TYPE::format == CubeFormat::ND)) &&
-                    (!std::is_same_v<SrcBT, int4b_t> || (!kBLocal && B_TYPE::format == CubeFormat::ND)),
-                "the CPU twin does not implement AscendC::Matmul with int4b_t A/B in L1 or in NZ yet (int4b_t in GM, ND)");
   // The configuration fields that change what is computed (the rest only schedule the same product).
   static_assert(!MM_CFG.enableRelu, "the CPU twin does not implement MatmulConfig::enableRelu yet");
   static_assert(!MM_CFG.isPartialOutput, "the CPU twin does not implement MatmulConfig::isPartialOutput yet");

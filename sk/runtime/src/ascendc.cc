@@ -3,6 +3,7 @@
 // DataCopyPad, each with the hardware's rules checked (a broken rule fails
 // the launch through FailRule with the call and its values).
 #include "ascendc.h"
+#include "sk_twin_bias_hooks.h"
 
 #include <algorithm>
 #include <cstring>
@@ -36,8 +37,9 @@ uint32_t PosMem(uint32_t pos) {
     case 13: return kMemL1;                 // TSCM: the cube's L1 on Atlas A2/A3 (Matmul A/B kept there)
     case 2: return kMemL0a;                 // A2
     case 4: return kMemL0b;                 // B2
+    case 6: return kMemBt;                  // C2: the bias table
     case 7: return kMemL0c;                 // CO1
-    default: return kMemCount;              // GM, C2 (bias table), CO2
+    default: return kMemCount;              // GM, CO2
   }
 }
 
@@ -266,12 +268,12 @@ uint8_t* LocalAccess(const SkTwinLocalRef& t, uint64_t off, uint64_t bytes, cons
 }
 
 const char* MemName(uint32_t mem) {
-  static const char* const kNames[] = {"UB", "L1", "L0A", "L0B", "L0C"};
+  static const char* const kNames[] = {"UB", "L1", "L0A", "L0B", "L0C", "BT"};
   return mem < kMemCount ? kNames[mem] : "?";
 }
 
 uint64_t MemBytes(uint32_t mem) {
-  static const uint64_t kBytes[] = {kUbBytes, kL1Bytes, kL0aBytes, kL0bBytes, kL0cBytes};
+  static const uint64_t kBytes[] = {kUbBytes, kL1Bytes, kL0aBytes, kL0bBytes, kL0cBytes, kBtBytes};
   return mem < kMemCount ? kBytes[mem] : 0;
 }
 
@@ -399,7 +401,7 @@ uint32_t sk_twin_pipe_init_buffer(uint32_t pipe, uint32_t kind, uint32_t pos, ui
     FailRule(call,
              std::string(kind == 0 ? "a TQue" : "a TBuf") + " in TPosition::" + sk_twin::PosName(pos) +
                  ", which the CPU twin does not implement",
-             "queues and buffers in VECIN, VECOUT, VECCALC (UB), A1, B1, C1, TSCM (L1), A2 (L0A), B2 (L0B) or CO1 (L0C)");
+             "queues and buffers in VECIN, VECOUT, VECCALC (UB), A1, B1, C1, TSCM (L1), A2 (L0A), B2 (L0B), CO1 (L0C) or C2 (the bias table)");
   }
   if (old_id != 0 && old_id < st.objects.size() && st.objects[old_id].live) {
     FailRule(call, "this " + sk_twin::ObjectText(st, old_id) + " already has its memory",
@@ -592,6 +594,12 @@ void sk_twin_data_copy(uint32_t dir, const SkTwinLocalRef* local, const SkTwinGl
                        const SkTwinLocalRef* local_src, const SkTwinCopy* copy) {
   const AscendState& st = sk_twin::CurrentWorker("DataCopy").ascendc;
   const SkTwinCopy& c = *copy;
+  if (dir == 2 && c.kind != 2 && sk_twin::LocalMemOf(*local) == sk_twin::kMemBt) {
+    // Into the bias table: its own units and rules (src/cube.cc).
+    sk_twin_cube_copy_bt(local, c.dtype, local_src, c.dtype, c.kind, c.count, c.block_count, c.block_len,
+                         c.src_stride, c.dst_stride);
+    return;
+  }
   const std::string call = sk_twin::CopyCall(dir, c);
   const uint32_t e = c.elem;
   const char* ub_role = dir == 1 ? "src" : "dst";

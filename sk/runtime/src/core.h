@@ -34,8 +34,10 @@ constexpr uint64_t kUbBytes = 192 * 1024;
 constexpr uint64_t kL0aBytes = 64 * 1024;
 constexpr uint64_t kL0bBytes = 64 * 1024;
 constexpr uint64_t kL0cBytes = 128 * 1024;
+constexpr uint64_t kBtBytes = 1024;  // the bias table of Atlas A2/A3 (1 KB)
 // Which local memory a buffer lives in (UbSlot::mem); kMemCount sizes the per-memory arrays.
-enum LocalMem : uint32_t { kMemUb = 0, kMemL1, kMemL0a, kMemL0b, kMemL0c, kMemCount };
+// kMemBt: the bias table (TPosition::C2), which Mmad may start C from.
+enum LocalMem : uint32_t { kMemUb = 0, kMemL1, kMemL0a, kMemL0b, kMemL0c, kMemBt, kMemCount };
 
 enum class CoreType : uint8_t { kAic = 0, kAiv = 1 };
 
@@ -160,7 +162,7 @@ struct Worker {
   std::vector<Span> open_spans;
   std::vector<uint8_t> l1;
   std::vector<uint8_t> ub;
-  std::vector<uint8_t> l0[3];  // L0A, L0B, L0C (LocalMem - kMemL0a)
+  std::vector<uint8_t> l0[4];  // L0A, L0B, L0C, BT (LocalMem - kMemL0a)
   AscendState ascendc;
   std::vector<std::string> sub_kernels;  // sk_twin_trace_begin names, innermost last
   const volatile void* last_dcci = nullptr;

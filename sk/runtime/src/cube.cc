@@ -21,6 +21,7 @@
 #include "elem.h"
 #include "sk_twin_cube_types.h"
 #include "sk_twin_quant_hooks.h"
+#include "sk_twin_bias_hooks.h"
 #include "fixquant.h"
 
 namespace sk_twin {
@@ -131,6 +132,57 @@ void FixQuant(uint32_t quant, uint64_t word, uint32_t sd, const uint8_t* x, uint
   std::memcpy(y, &byte, 1);
 }
 
+// Mmad: C (L0C) = A x B, + C when accumulate, + bias[j] on column j when bias (the bias table) is given.
+static void Mmad(const SkTwinLocalRef* c, const SkTwinLocalRef* a, const SkTwinLocalRef* b, const SkTwinLocalRef* bias,
+                 uint32_t in_dtype, uint32_t out_dtype, uint32_t m, uint32_t n, uint32_t k, uint32_t accumulate) {
+  const std::string call = "Mmad<" + Dt(out_dtype) + ", " + Dt(in_dtype) + ">(MmadParams{m " +
+                           Num(m) + ", n " + Num(n) + ", k " + Num(k) + (accumulate ? ", C += A*B" : ", C = A*B") +
+                           "})" + (bias ? " with bias" : "");
+  CheckMem(*c, {kMemL0c}, "TPosition::CO1 (L0C)", call, "dst");
+  CheckMem(*a, {kMemL0a}, "TPosition::A2 (L0A)", call, "fm");
+  CheckMem(*b, {kMemL0b}, "TPosition::B2 (L0B)", call, "filter");
+  CheckAlign(*c, 1024, call, "dst");
+  CheckAlign(*a, 512, call, "fm");
+  CheckAlign(*b, 512, call, "filter");
+  CheckRange(m, 0, 4095, "m", call);
+  CheckRange(n, 0, 4095, "n", call);
+  CheckRange(k, 0, 4095, "k", call);
+  if (bias) {
+    CheckMem(*bias, {kMemBt}, "TPosition::C2 (the bias table; the CPU twin does not implement "
+                      "a bias in L0C yet)", call, "bias");
+    CheckAlign(*bias, 64, call, "bias");
+  }
+  if (m == 0 || n == 0 || k == 0) return;
+  const uint8_t* pbias = bias ? LocalAccess(*bias, 0, uint64_t{n} * 4, call, "bias") : nullptr;
+  const uint64_t e = DtypeSize(in_dtype), c0 = C0(in_dtype);
+  const uint64_t m1 = (m + 15) / 16, n1 = (n + 15) / 16, k1 = (k + c0 - 1) / c0;
+  const uint8_t* pa = LocalAccess(*a, 0, m1 * k1 * kFractal, call, "fm");
+  const uint8_t* pb = LocalAccess(*b, 0, k1 * n1 * kFractal, call, "filter");
+  uint8_t* pc = LocalAccess(*c, 0, m1 * n1 * 256 * 4, call, "dst");
+  const bool integer = in_dtype == SK_TWIN_DT_I8;
+  for (uint64_t i = 0; i < m; ++i) {
+    for (uint64_t j = 0; j < n; ++j) {
+      uint8_t* out = pc + (((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4;
+      const uint8_t* init = pbias ? pbias + j * 4 : accumulate ? out : nullptr;
+      float facc = init ? static_cast<float>(LoadF(out_dtype, init)) : 0.0f;
+      int64_t iacc = init ? LoadI(out_dtype, init) : 0;
+      for (uint64_t q = 0; q < k; ++q) {
+        const uint8_t* x = pa + (((i / 16) * k1 + q / c0) * 16 * c0 + (i % 16) * c0 + q % c0) * e;
+        const uint8_t* y = pb + (((q / c0) * n1 + j / 16) * 16 * c0 + (j % 16) * c0 + q % c0) * e;
+        if (integer) {
+          iacc = static_cast<int32_t>(static_cast<uint32_t>(iacc) +
+                                      static_cast<uint32_t>(LoadI(in_dtype, x) * LoadI(in_dtype, y)));
+        } else {
+          facc += static_cast<float>(static_cast<float>(LoadF(in_dtype, x)) *
+                                     static_cast<float>(LoadF(in_dtype, y)));
+        }
+      }
+      if (integer) StoreI(out_dtype, out, iacc);
+      else StoreF(out_dtype, out, facc);
+    }
+  }
+}
+
 }  // namespace sk_twin
 
 using sk_twin::FailRule;
@@ -231,43 +283,62 @@ void sk_twin_cube_fill(const SkTwinLocalRef* dst, uint32_t elem, uint64_t bits, 
 
 void sk_twin_cube_mmad(const SkTwinLocalRef* c, const SkTwinLocalRef* a, const SkTwinLocalRef* b, uint32_t in_dtype,
                        uint32_t out_dtype, uint32_t m, uint32_t n, uint32_t k, uint32_t accumulate) {
-  const std::string call = "Mmad<" + sk_twin::Dt(out_dtype) + ", " + sk_twin::Dt(in_dtype) + ">(MmadParams{m " +
-                           Num(m) + ", n " + Num(n) + ", k " + Num(k) + (accumulate ? ", C += A*B" : ", C = A*B") +
-                           "})";
-  sk_twin::CheckMem(*c, {sk_twin::kMemL0c}, "TPosition::CO1 (L0C)", call, "dst");
-  sk_twin::CheckMem(*a, {sk_twin::kMemL0a}, "TPosition::A2 (L0A)", call, "fm");
-  sk_twin::CheckMem(*b, {sk_twin::kMemL0b}, "TPosition::B2 (L0B)", call, "filter");
-  sk_twin::CheckAlign(*c, 1024, call, "dst");
-  sk_twin::CheckAlign(*a, 512, call, "fm");
-  sk_twin::CheckAlign(*b, 512, call, "filter");
-  sk_twin::CheckRange(m, 0, 4095, "m", call);
-  sk_twin::CheckRange(n, 0, 4095, "n", call);
-  sk_twin::CheckRange(k, 0, 4095, "k", call);
-  if (m == 0 || n == 0 || k == 0) return;
-  const uint64_t e = sk_twin::DtypeSize(in_dtype), c0 = sk_twin::C0(in_dtype);
-  const uint64_t m1 = (m + 15) / 16, n1 = (n + 15) / 16, k1 = (k + c0 - 1) / c0;
-  const uint8_t* pa = sk_twin::LocalAccess(*a, 0, m1 * k1 * sk_twin::kFractal, call, "fm");
-  const uint8_t* pb = sk_twin::LocalAccess(*b, 0, k1 * n1 * sk_twin::kFractal, call, "filter");
-  uint8_t* pc = sk_twin::LocalAccess(*c, 0, m1 * n1 * 256 * 4, call, "dst");
-  const bool integer = in_dtype == SK_TWIN_DT_I8;
-  for (uint64_t i = 0; i < m; ++i) {
-    for (uint64_t j = 0; j < n; ++j) {
-      uint8_t* out = pc + (((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4;
-      float facc = accumulate ? static_cast<float>(sk_twin::LoadF(out_dtype, out)) : 0.0f;
-      int64_t iacc = accumulate ? sk_twin::LoadI(out_dtype, out) : 0;
-      for (uint64_t q = 0; q < k; ++q) {
-        const uint8_t* x = pa + (((i / 16) * k1 + q / c0) * 16 * c0 + (i % 16) * c0 + q % c0) * e;
-        const uint8_t* y = pb + (((q / c0) * n1 + j / 16) * 16 * c0 + (j % 16) * c0 + q % c0) * e;
-        if (integer) {
-          iacc = static_cast<int32_t>(static_cast<uint32_t>(iacc) +
-                                      static_cast<uint32_t>(sk_twin::LoadI(in_dtype, x) * sk_twin::LoadI(in_dtype, y)));
-        } else {
-          facc += static_cast<float>(static_cast<float>(sk_twin::LoadF(in_dtype, x)) *
-                                     static_cast<float>(sk_twin::LoadF(in_dtype, y)));
-        }
-      }
-      if (integer) sk_twin::StoreI(out_dtype, out, iacc);
-      else sk_twin::StoreF(out_dtype, out, facc);
+  sk_twin::Mmad(c, a, b, nullptr, in_dtype, out_dtype, m, n, k, accumulate);
+}
+
+void sk_twin_cube_mmad_bias(const SkTwinLocalRef* c, const SkTwinLocalRef* a, const SkTwinLocalRef* b,
+                            const SkTwinLocalRef* bias, uint32_t in_dtype, uint32_t out_dtype, uint32_t m, uint32_t n,
+                            uint32_t k) {
+  sk_twin::Mmad(c, a, b, bias, in_dtype, out_dtype, m, n, k, 0);
+}
+
+void sk_twin_cube_copy_bt(const SkTwinLocalRef* dst, uint32_t dst_dtype, const SkTwinLocalRef* src,
+                          uint32_t src_dtype, uint32_t kind, uint64_t count, uint32_t block_count,
+                          uint32_t block_len, uint32_t src_gap, uint32_t dst_gap) {
+  const std::string call =
+      "DataCopy<" + sk_twin::Dt(dst_dtype) + ", " + sk_twin::Dt(src_dtype) + ">(C2 <- C1, " +
+      (kind == 0 ? "count " + Num(count)
+                 : "DataCopyParams{blockCount " + Num(block_count) + ", blockLen " + Num(block_len) + ", srcGap " +
+                       Num(src_gap) + ", dstGap " + Num(dst_gap) + "}") +
+      ")";
+  sk_twin::CheckMem(*dst, {sk_twin::kMemBt}, "TPosition::C2 (the bias table)", call, "dst");
+  sk_twin::CheckMem(*src, {sk_twin::kMemL1}, "TPosition::C1 (L1)", call, "src");
+  sk_twin::CheckAlign(*dst, 64, call, "dst");
+  sk_twin::CheckAlign(*src, 32, call, "src");
+  const bool same = dst_dtype == src_dtype;
+  const bool known = (same && (dst_dtype == SK_TWIN_DT_F32 || dst_dtype == SK_TWIN_DT_I32)) ||
+                     (dst_dtype == SK_TWIN_DT_F32 && src_dtype == SK_TWIN_DT_HALF);
+  if (!known) {
+    FailRule(call, "dst " + sk_twin::Dt(dst_dtype) + " from src " + sk_twin::Dt(src_dtype),
+             "float from float or half, int32_t from int32_t (Atlas A2/A3)");
+  }
+  const uint64_t es = sk_twin::DtypeSize(src_dtype), ed = sk_twin::DtypeSize(dst_dtype);
+  // (source offset, destination offset, source bytes) of each burst. The count form moves count elements rounded
+  // down to whole 32-byte blocks (as documented); blockLen counts 64-byte units of the source, srcGap 32-byte
+  // blocks of L1 and dstGap 64-byte units of the table.
+  struct Burst { uint64_t src, dst, len; };
+  std::vector<Burst> bursts;
+  if (kind == 0) {
+    const uint64_t bytes = count * es / 32 * 32;
+    if (bytes != 0) bursts.push_back({0, 0, bytes});
+  } else {
+    sk_twin::CheckRange(block_count, 0, 4095, "blockCount", call);
+    const uint64_t len = uint64_t{block_len} * 64;
+    for (uint64_t i = 0; len != 0 && i < block_count; ++i) {
+      bursts.push_back({i * (len + uint64_t{src_gap} * 32), i * (len / es * ed + uint64_t{dst_gap} * 64), len});
+    }
+  }
+  if (bursts.empty()) return;  // blockCount, blockLen or count 0: a NOP
+  const Burst& last = bursts.back();
+  const uint8_t* in = sk_twin::LocalAccess(*src, 0, last.src + last.len, call, "src");
+  uint8_t* out = sk_twin::LocalAccess(*dst, 0, last.dst + last.len / es * ed, call, "dst");
+  for (const Burst& b : bursts) {
+    if (same) {
+      std::memmove(out + b.dst, in + b.src, b.len);
+      continue;
+    }
+    for (uint64_t e = 0; e < b.len / es; ++e) {  // half -> float: exact
+      sk_twin::StoreF(dst_dtype, out + b.dst + e * ed, sk_twin::LoadF(src_dtype, in + b.src + e * es));
     }
   }
 }

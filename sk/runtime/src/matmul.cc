@@ -142,7 +142,9 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
   const uint32_t ec = sk_twin::DtypeSize(m.c_dtype);
   const int64_t r_last = m.row0 + m.m - 1, c_last = m.col0 + m.n - 1, k_last = m.k - 1;
   const bool a_nz = m.a_format == kNz, b_nz = m.b_format == kNz;
-  const int64_t a_c0 = 32 / ea, b_c0 = 32 / eb;
+  // C0: 32 bytes of a fractal row (int4b_t: 64 elements, two a byte).
+  const int64_t a_c0 = m.a_dtype == SK_TWIN_MM_DT_INT4 ? 64 : 32 / ea;
+  const int64_t b_c0 = m.b_dtype == SK_TWIN_MM_DT_INT4 ? 64 : 32 / eb;
   // A is stored M x K (K x M transposed), B K x N (N x K transposed); an NZ column block must hold every stored row.
   const int64_t a_rows = m.trans_a ? m.k : r_last + 1, b_rows = m.trans_b ? c_last + 1 : m.k;
   if ((a_nz && m.a_height < a_rows) || (b_nz && m.b_height < b_rows)) {
@@ -161,14 +163,13 @@ void sk_twin_matmul(const SkTwinMatmul* mm) {
   };
   const uint64_t a_last = static_cast<uint64_t>(a_index(r_last, k_last));
   const uint64_t b_last = static_cast<uint64_t>(b_index(k_last, c_last));
-  // int4b_t operands (GM, ND only) are checked by the byte that holds their last element.
-  if ((m.a_dtype == SK_TWIN_MM_DT_INT4 && (a_nz || m.a_local != nullptr)) ||
-      (m.b_dtype == SK_TWIN_MM_DT_INT4 && (b_nz || m.b_local != nullptr))) {
-    FailRule(call, "an int4b_t operand in L1 or in CubeFormat::NZ", "int4b_t A and B in GM in CubeFormat::ND");
-  }
+  // int4b_t operands (GM or L1, ND or NZ) are checked by the byte that holds their last element.
   auto operand = [&](const SkTwinGlobalRef* g, const SkTwinLocalRef* l, uint64_t last, uint32_t dt, uint32_t e,
                      const char* role) {
-    if (l != nullptr) return sk_twin::L1Operand(*l, last, e, call, role);
+    if (l != nullptr) {
+      return dt == SK_TWIN_MM_DT_INT4 ? sk_twin::L1Operand(*l, last / 2, 1, call, role)
+                                      : sk_twin::L1Operand(*l, last, e, call, role);
+    }
     return dt == SK_TWIN_MM_DT_INT4 ? sk_twin::GmOperand(*g, last / 2, 1, call, role)
                                     : sk_twin::GmOperand(*g, last, e, call, role);
   };
@@ -286,6 +287,10 @@ void sk_twin_matmul_tile(const char* call, uint32_t operand, const SkTwinLocalRe
   sk_twin::Image& img = sk_twin::g_images[operand & 1];
   const std::string where = std::string("Matmul::") + call + (operand ? " (CopyB1 tile)" : " (CopyA1 tile)");
   if (tile_rows <= 0 || tile_cols <= 0) return;
+  if (img.dtype == SK_TWIN_MM_DT_INT4) {
+    FailRule(where, "an int4b_t operand through the copy callbacks",
+             "int4b_t A and B in GM or in L1 (the CPU twin does not implement CopyA1/CopyB1 tiles of int4b_t yet)");
+  }
   const uint32_t e = sk_twin::DtypeSize(img.dtype);
   const int64_t c0 = 32 / e, height = (tile_rows + 15) / 16 * 16;
   const int64_t last = sk_twin::Stored(true, tile_rows - 1, tile_cols - 1, 0, height, c0);

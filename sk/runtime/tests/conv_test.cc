@@ -93,7 +93,8 @@ enum class Dst { kA, kATransposed, kB };
 constexpr IsResetLoad3dConfig kRegisters = {false, false};
 
 template <typename T>
-std::vector<float> ThroughTheCube(const Conv& v, const std::vector<double>& x, Dst dst, bool set_regs) {
+std::vector<float> ThroughTheCube(const Conv& v, const std::vector<double>& x, Dst dst, bool set_regs,
+                                  bool pro = false) {
   const int c0 = 32 / static_cast<int>(sizeof(T));
   const int rows = (v.m_ext + 15) / 16 * 16;
   static std::vector<T> fmap, ident;
@@ -114,7 +115,7 @@ std::vector<float> ThroughTheCube(const Conv& v, const std::vector<double>& x, D
   ident = dst == Dst::kB ? IdentityZz<T>(k, c0) : IdentityZn<T>(k, c0);
   out.assign(static_cast<size_t>(m) * n, -7.0f);
   twin_test::Run run;
-  RunAic(&run, "img2col", [&v, dst, set_regs, m, n, k, c0] {
+  RunAic(&run, "img2col", [&v, dst, set_regs, pro, m, n, k, c0] {
     TPipe pipe;
     TQue<TPosition::A1, 1> qf;
     TQue<TPosition::B1, 1> qi;
@@ -152,7 +153,19 @@ std::vector<float> ThroughTheCube(const Conv& v, const std::vector<double>& x, D
     p.dilationFilterW = static_cast<uint8_t>(v.dw);
     p.enTranspose = dst == Dst::kATransposed;
     LocalTensor<T>& into = dst == Dst::kB ? b2 : a2;
-    if (set_regs) {
+    if (pro) {
+      // LoadData3DParamsV2Pro: the map from Load3DSetFMatrixCal, the window and filter packed by hand.
+      const uint8_t pads[PAD_SIZE] = {static_cast<uint8_t>(v.pad[0]), static_cast<uint8_t>(v.pad[1]),
+                                      static_cast<uint8_t>(v.pad[2]), static_cast<uint8_t>(v.pad[3])};
+      Load3DSetFMatrixCal(static_cast<uint16_t>(v.h), static_cast<uint16_t>(v.w), pads);
+      SetLoadDataPaddingValue(Val<T>(v.pad_value));
+      const uint64_t ext = uint64_t(v.k_ext) + (uint64_t(v.m_ext) << 16) + (uint64_t(v.k_start) << 32) +
+                           (uint64_t(v.m_start) << 48);
+      const uint64_t filt = uint64_t(v.sw) + (uint64_t(v.sh) << 8) + (uint64_t(v.fw) << 16) +
+                            (uint64_t(v.fh) << 24) + (uint64_t(v.dw) << 32) + (uint64_t(v.dh) << 40);
+      LoadData(into, f1, LoadData3DParamsV2Pro(static_cast<uint16_t>(v.c), dst == Dst::kATransposed, false, false,
+                                               false, false, ext, filt));
+    } else if (set_regs) {
       const uint8_t pads[PAD_SIZE] = {static_cast<uint8_t>(v.pad[0]), static_cast<uint8_t>(v.pad[1]),
                                       static_cast<uint8_t>(v.pad[2]), static_cast<uint8_t>(v.pad[3])};
       SetFmatrix(static_cast<uint16_t>(v.h), static_cast<uint16_t>(v.w), pads, FmatrixMode::FMATRIX_LEFT);
@@ -487,5 +500,34 @@ TWIN_TEST(load3d_with_a_zero_extent_is_a_nop) {
 }
 
 }  // namespace
+
+// LoadData3DParamsV2Pro (transpose_batch_mat_mul's float B): the same windows from the packed words and registers.
+TWIN_TEST(img2col_v2pro_from_packed_words_matches_the_windows) {
+  const auto xh = Map(kHalfConv, 7);
+  CHECK_EQ(Mismatches(ThroughTheCube<half>(kHalfConv, xh, Dst::kA, false, true), Img2col(kHalfConv, xh, 16), 32, 96,
+                      false),
+           0);
+  const auto xf = Map(kFloatConv, 8);
+  CHECK_EQ(Mismatches(ThroughTheCube<float>(kFloatConv, xf, Dst::kB, false, true), Img2col(kFloatConv, xf, 8), 16, 80,
+                      false),
+           0);
+  // The default filterConfig is stride, filter and dilation 1 on both axes.
+  CHECK_EQ(LoadData3DParamsV2Pro().filterConfig, 0x010101010101ull);
+}
+
+// The positional constructors CANN's conv3d_backprop kernels brace-initialise (pad list from a const uint8_t[4]).
+TWIN_TEST(load3d_params_positional_constructors) {
+  static constexpr uint8_t kPads[4] = {1, 2, 3, 4};
+  const LoadData3DParamsV2<half> a(kPads, 5, 6, 32, 48, 16, 7, 8, 2, 3, 1, 2, 1, 2, true, false, half(1.5f));
+  CHECK(a.padList[0] == 1 && a.padList[1] == 2 && a.padList[2] == 3 && a.padList[3] == 4);
+  CHECK(a.l1H == 5 && a.l1W == 6 && a.channelSize == 32 && a.kExtension == 48 && a.mExtension == 16);
+  CHECK(a.kStartPt == 7 && a.mStartPt == 8 && a.strideW == 2 && a.strideH == 3 && a.filterW == 1 && a.filterH == 2);
+  CHECK(a.dilationFilterW == 1 && a.dilationFilterH == 2 && a.enTranspose && !a.enSmallK);
+  CHECK(static_cast<float>(a.padValue) == 1.5f);
+  CHECK(!a.filterSizeW && !a.filterSizeH && !a.fMatrixCtrl);  // the documented defaults of the 17-value form
+  const LoadData3DParamsV2<float> b(kPads, 1, 9, 16, 16, 16, 0, 0, 1, 1, 1, 1, 1, 1, false, true, 0.0f, true, false,
+                                    true);
+  CHECK(b.l1W == 9 && b.enSmallK && b.filterSizeW && !b.filterSizeH && b.fMatrixCtrl && b.padList[3] == 4);
+}
 
 int main(int argc, char** argv) { return twin_test::Main(argc, argv); }

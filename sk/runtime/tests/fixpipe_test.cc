@@ -394,6 +394,55 @@ TWIN_TEST(matmul_int4_operands_to_int32_and_dequantised_half) {
   }
 }
 
+// int4b_t A in L1 (TSCM, NZ): a fractal row holds C0 = 64 elements (32 bytes), so A (20 x 128) is two column
+// blocks of 32 rows x 64; the image is written here block by block from the ND values, then packed.
+TWIN_TEST(matmul_int4_a_in_tscm_nz) {
+  constexpr int m = 20, n = 32, k = 128, height = 32;
+  using A4 = MatmulType<TPosition::TSCM, CubeFormat::NZ, int4b_t>;
+  using B4 = MatmulType<TPosition::GM, CubeFormat::ND, int4b_t, true>;
+  using CI = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  std::vector<int> av(m * k), bv(n * k), image;
+  for (int i = 0; i < m * k; ++i) av[i] = (i * 5 + 1) % 16 - 8;
+  for (int i = 0; i < n * k; ++i) bv[i] = (i * 3 + 7) % 16 - 8;
+  for (int block = 0; block < k / 64; ++block) {
+    for (int r = 0; r < height; ++r) {
+      for (int c = block * 64; c < block * 64 + 64; ++c) image.push_back(r < m ? av[r * k + c] : 0);
+    }
+  }
+  static std::vector<uint8_t> a, b;
+  a = Pack4(image);
+  b = Pack4(bv);
+  static std::vector<int32_t> ci(m * n, -1);
+  twin_test::Run run;
+  RunAic(&run, "mm_int4_tscm", [&] {
+    TPipe pipe;
+    TBuf<TPosition::TSCM> l1;
+    pipe.InitBuffer(l1, static_cast<uint32_t>(a.size()));
+    TCubeTiling t = matmul_test::Tiling(m, n, k);
+    GlobalTensor<int4b_t> ga, gb;
+    ga.SetGlobalBuffer(reinterpret_cast<__gm__ int4b_t*>(a.data()), image.size());
+    gb.SetGlobalBuffer(reinterpret_cast<__gm__ int4b_t*>(b.data()), n * k);
+    GlobalTensor<int32_t> gi;
+    gi.SetGlobalBuffer(ci.data(), ci.size());
+    LocalTensor<int4b_t> al1 = l1.Get<int4b_t>();
+    DataCopy(al1, ga, static_cast<uint32_t>(image.size()));
+    Matmul<A4, B4, CI> mm;
+    mm.Init(&t, &pipe);
+    mm.SetTensorA(al1);
+    mm.SetTensorB(gb, true);
+    mm.IterateAll(gi);
+    mm.End();
+  });
+  CHECK_OK(run);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      int64_t s = 0;
+      for (int q = 0; q < k; ++q) s += int64_t{av[i * k + q]} * bv[j * k + q];
+      CHECK_EQ(int64_t{ci[i * n + j]}, s);
+    }
+  }
+}
+
 // (V)REQ8 by the documented QUANT_PRE fields: M1 x value in float, clamped to [-256, 255], rounded to the nearest
 // integer (ties to even), plus the 9-bit offset, saturated to int8_t (bit 46) or uint8_t; here with std::rint.
 uint8_t RefReq8(int64_t c, uint64_t word) {

@@ -66,6 +66,10 @@ CASES = {
     # LoadData 3D is implemented (sk_twin_conv.h); a padValue type other than the tensors' is a compile error.
     "loaddata_3d_pad_type": ("LocalTensor<half> h = buf.Get<half>(); LoadData3DParamsV2<float> p; LoadData(h, h, p);",
                              "the CPU twin does not implement AscendC::LoadData yet"),
+    # L0C -> UB (DataCopyEnhancedParams) has no path on Atlas A2/A3: its types compile, a call stops.
+    "l0c_to_ub": ("LocalTensor<half> h = buf.Get<half>(); DataCopy(h, ti, DataCopyParams(1, 1, 0, 0), "
+                  "DataCopyEnhancedParams(BlockMode::BLOCK_MODE_MATRIX, DeqScale::DEQ_NONE, 0, 0, false, PAD_NONE, 0));",
+                  "DataCopy with DataCopyEnhancedParams (L0C -> UB): Atlas A2/A3, the twin's model, has no such path"),
     "not_yet_fixpipe_config": ("SetFixPipeConfig(t);", "the CPU twin does not implement AscendC::SetFixPipeConfig yet"),
     # AscendDequant: the A2 type pairs only.
     "dequant_types": ("LocalTensor<half> h = buf.Get<half>(); AscendDequant(h, ti, t, DequantParams{1, 8, 8});",

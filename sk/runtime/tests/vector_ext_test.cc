@@ -759,11 +759,11 @@ TWIN_TEST(atomic_type_mismatch_is_named) {
 TWIN_TEST(a_queue_in_a_cube_position_is_named_at_init_buffer) {
   const std::string e = Violation("cube_queue", [](LocalTensor<uint8_t>&) {
     TPipe pipe;
-    TQue<TPosition::C2, 1> bias_table;
-    pipe.InitBuffer(bias_table, 1, 1024);
+    TQue<TPosition::CO2, 1> co2;
+    pipe.InitBuffer(co2, 1, 1024);
   });
   CHECK_CONTAINS(e, "TPipe::InitBuffer(que, num 1, len 1024)");
-  CHECK_CONTAINS(e, "a TQue in TPosition::C2, which the CPU twin does not implement");
+  CHECK_CONTAINS(e, "a TQue in TPosition::CO2, which the CPU twin does not implement");
 }
 
 TWIN_TEST(gather_offset_outside_src_is_named) {
