@@ -531,12 +531,13 @@ def _check_variant_dtypes(kernel: "Kernel", bind: dict, tensors: dict, where: st
     an optional parameter a call leaves out. Only a parameter the variant leaves out (null in its
     op_list entry) or marks `"paramType": "optional"` may be; any other is refused, naming op and param."""
     absent = sorted(p for p in kernel.tensor_params if p in bind and bind[p] is None)
-    has_config = bool(kernel.cann_kernel and kernel.binary_config and os.path.isfile(kernel.binary_config))
-    if absent and not has_config:
+    if absent and not (kernel.cann_kernel and kernel.binary_config):
         raise _err(f"op {op or kernel.key}: parameter '{absent[0]}' of {kernel.key} is left out (bound to null), "
                    "but only a CANN operator's binary variant can make a parameter optional", f"{where}.bind.{absent[0]}",
                    None, "bind it to a tensor")
-    if not has_config:
+    # Where the config is not at hand (an action that writes the model file), the run that loads the
+    # model beside it checks.
+    if not kernel.cann_kernel or not kernel.binary_config or not os.path.isfile(kernel.binary_config):
         return
     from sk.engine import cannop
 
