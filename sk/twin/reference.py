@@ -78,7 +78,7 @@ def write_outputs(m: model_mod.Model, snapshots: dict, out_dir: str) -> list:
     for run, snap in sorted(snapshots.items()):
         for name in m.output_tensors():
             t = m.tensors[name]
-            files[os.path.join(out_dir, run, name + ".npy")] = npy.dumps(model_mod.NPY_DTYPE.get(t.dtype, t.dtype), t.shape,
-                                                                         snap[name])
+            stored = model_mod.NPY_DTYPE.get(t.dtype, t.dtype)  # bfloat16: its bits, as uint16
+            files[os.path.join(out_dir, run, name + ".npy")] = npy.dumps(stored, t.shape, snap[name])
     write_files_atomic(files)
     return sorted(files)
