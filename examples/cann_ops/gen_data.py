@@ -26,6 +26,9 @@ ALPHA = {"sa": 1.5, "sb": 0.5, "sc": 2.0}
 # op name -> scale of the KeyedScale ops (KeyedScaleTilingData has ScaledAddTilingData's layout:
 # totalNum, blockFactor, ubFactor, scale, reserved)
 KEYED_SCALE = {"ka": 0.75, "kb": 3.0}
+# scale of the BiasedScale ops bs and bn (BiasedScaleTilingData: the same layout), a power of two so
+# that bn's x * scale is exact in bfloat16 and its reference is compared bit for bit.
+BIASED_SCALE = 2.0
 
 
 def relu(v):
@@ -51,6 +54,21 @@ def main(out_dir):
               "k_golden": k, "k16_golden": k16}
     for name, arr in arrays.items():
         np.save(os.path.join(out_dir, name + ".npy"), arr)
+    # bs, bn: BiasedScale in bfloat16 (biased_scale/), y = x * scale (+ bias; bn leaves bias out).
+    # numpy has no bfloat16: tensors are their bit patterns (uint16), the upper half of a float32;
+    # the inputs are float32 values cut to 16 bits (exact bfloat16 values), the references float32.
+    p_bits = (rng.uniform(-3, 3, N).astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    q_bits = (rng.uniform(-3, 3, N).astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    widen = lambda bits: (bits.astype(np.uint32) << 16).view(np.float32)
+    u = widen(p_bits) * np.float32(BIASED_SCALE) + widen(q_bits)        # rounded by the kernel: tolerance
+    v_bits = (widen(p_bits) * np.float32(BIASED_SCALE)).view(np.uint32)  # x * 2 is exact in bfloat16
+    assert not (v_bits & 0xFFFF).any()
+    v_bits = (v_bits >> 16).astype(np.uint16)
+    np.save(os.path.join(out_dir, "p_bf16.npy"), p_bits)
+    q_bits.tofile(os.path.join(out_dir, "q_bf16.bin"))
+    np.save(os.path.join(out_dir, "u_golden.npy"), u)
+    np.save(os.path.join(out_dir, "v_golden_bf16.npy"), v_bits)
+    arrays.update({"p_bf16": p_bits, "q_bf16": q_bits, "u_golden": u, "v_golden_bf16": v_bits})
     # A deliberately wrong reference (wrong/r.npy, data_wrong_reference.json): one element off, which
     # the run must report by tensor name and index.
     wrong = r.copy()
@@ -61,6 +79,9 @@ def main(out_dir):
         t = np.zeros(1, TILING)
         t[0] = (N, N // BLOCK_DIM, UB_FACTOR, alpha, 0.0)
         t.tofile(os.path.join(out_dir, "tiling_%s.bin" % op))
+    t = np.zeros(1, TILING)
+    t[0] = (N, N // BLOCK_DIM, UB_FACTOR, BIASED_SCALE, 0.0)
+    t.tofile(os.path.join(out_dir, "tiling_bs.bin"))
     for op, scale in KEYED_SCALE.items():
         t = np.zeros(1, TILING)
         t[0] = (N, N // BLOCK_DIM, UB_FACTOR, scale, 0.0)

@@ -46,7 +46,7 @@ SkOpInfo = provider(
     fields = {
         "label": "(Label) the sk_op target (or the sk_sub_kernel when used directly)",
         "kernel": "(SkSubKernelInfo) the compiled kernel",
-        "bindings": "(dict[str,str]) parameter name -> tensor name (unbound parameters map to their own name)",
+        "bindings": "(dict[str,str]) parameter name -> tensor name (unbound parameters map to their own name; \"\": an absent optional parameter)",
         "tensors": "(struct(reads, writes)|None) tensors the op reads and writes, for sync-elision; None unless every parameter is bound explicitly (a guessed name could hide a dependency)",
         "stream": "(int) stream id (two real streams need stream-fusion=1)",
         "send_events": "(list[int]) events sent after this op",

@@ -43,7 +43,8 @@ def _add_op(ctx, tc, st, op):
     k = op.kernel
     st.op_of_label.setdefault(str(op.label), None)
     st.ops.append({
-        "bind": {p: op.bindings[p] for p in tensor_params_of(k)},
+        # "" (sk_op's bind: an absent optional parameter) is null in the model: a null GM pointer.
+        "bind": {p: op.bindings[p] or None for p in tensor_params_of(k)},
         "kernel": _kernel_key(ctx, tc, st, k),
         "label": str(op.label),
         "name": _unique(op.label.name, st.op_names),

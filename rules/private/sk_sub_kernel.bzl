@@ -239,11 +239,12 @@ def _sk_op_impl(ctx):
     tensors = None
     if all([p in ctx.attr.bind for p in tensor_params_of(kernel)]):
         # The workspace is the op's own scratch buffer unless bound to a shared tensor.
-        writes = [bindings[p] for p in kernel.outputs + ([OUTPUT_SHAPE_PARAM] if kernel.output_shape else [])]
+        # "": an absent optional parameter (a null GM pointer), no tensor.
+        writes = [bindings[p] for p in kernel.outputs + ([OUTPUT_SHAPE_PARAM] if kernel.output_shape else []) if bindings[p]]
         if kernel.workspace:
             writes.append(ctx.attr.bind.get("workspace", "%s.workspace" % ctx.label.name))
         tensors = struct(
-            reads = {bindings[p]: None for p in kernel.inputs}.keys(),
+            reads = {bindings[p]: None for p in kernel.inputs if bindings[p]}.keys(),
             writes = {w: None for w in writes}.keys(),
         )
     return [SkOpInfo(
@@ -262,7 +263,7 @@ sk_op = rule(
 can serve several instances with different tensors, streams and events.""",
     attrs = {
         "kernel": attr.label(mandatory = True, providers = [SkSubKernelInfo], doc = "The sk_sub_kernel"),
-        "bind": attr.string_dict(doc = "Parameter name -> tensor name (unbound parameters use their own name). Bind every input and output to declare the op's tensors, which sync-elision=1 needs"),
+        "bind": attr.string_dict(doc = "Parameter name -> tensor name (unbound parameters use their own name). Bind every input and output to declare the op's tensors, which sync-elision=1 needs. `\"\"` leaves an optional parameter of a CANN operator out: sk_model passes a null GM pointer there (docs/cann-ops.md)"),
         "stream": attr.int(default = 0, doc = "Stream id"),
         "send_events": attr.int_list(doc = "Event ids sent after this op"),
         "recv_events": attr.int_list(doc = "Event ids waited for before this op"),

@@ -70,7 +70,9 @@ TPL_PRE_DEFINE = "-DASCENDC_TPL_PRE"
 # One parameter of a variant: name as the op definition spells it, its dtype and format; None for
 # an optional parameter the variant leaves out (the ADK skips it).
 # dynamic: a list parameter (the kernel gets a ListTensorDesc, the first tensor gives the defines).
-Param = namedtuple("Param", "name dtype format dynamic", defaults=(False,))
+# optional: its "paramType" is "optional", so a call may leave it out (the kernel then gets a null
+# GM pointer there; one binary serves both, as the ADK builds it).
+Param = namedtuple("Param", "name dtype format dynamic optional", defaults=(False, False))
 Variant = namedtuple("Variant", "index bin_filename inputs outputs")
 
 CONFIG_LIMIT = 16 << 20
@@ -96,7 +98,7 @@ def _param(doc, where: str):
     if not isinstance(fmt, str) or not re.fullmatch(r"[A-Z0-9_]+", fmt):
         raise SkError(f"parameter '{doc['name']}' has a format that is not a FORMAT_ name", where=where,
                       value=fmt, allowed="ND, NCHW, NHWC, FRACTAL_NZ, ... (upper-case)")
-    return Param(doc["name"], dtype, fmt, dynamic)
+    return Param(doc["name"], dtype, fmt, dynamic, doc.get("paramType") == "optional")
 
 
 def parse_binary_config(doc, where: str) -> list:

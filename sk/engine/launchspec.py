@@ -192,6 +192,10 @@ class _Builder:
         for p in _field(k, "params", f"{ow}.kernel", list):
             if p in tensor_params:
                 tensor = _field(op, "bind", ow, dict).get(p, p)
+                if tensor == "":
+                    raise SkError("the parameter is left out (bound to \"\"): only sk_model passes a null pointer "
+                                  "for an absent optional parameter", where=f"{self._where(op)}, parameter {p}",
+                                  allowed="bind it to a tensor in the sk_op this launch API is made from")
                 name = self.arg(tensor, "tensor", op, p, f"tensor '{tensor}'")
                 out.append(SlotValue("arg", name, doc=f"{op['name']}.{p}"))
             elif p == "workspace":

@@ -150,3 +150,11 @@ def test_profiling_buffer_is_an_argument_of_the_superkernel():
     assert [v.source for v in spec.launches[0].slots][-2:] == ["arg", "zero"]
     _, twin = render.render(spec, "host", "m/sk_launch.h")
     assert "the SuperKernel, parameter profiling: args.profiling" in twin
+
+
+def test_an_absent_optional_parameter_is_refused_by_the_launch_api():
+    """sk_op bind = {"bias": ""} leaves bias out for sk_model; the launch API takes every parameter."""
+    ops = [_op("bs", ["x", "bias"], ["y"], {"x": "a", "bias": "", "y": "b"})]
+    plan = _plan([(["x", "bias", "y"], False, [], [])])
+    with pytest.raises(SkError, match=r"op bs \(//m:bs\), parameter bias: the parameter is left out"):
+        _spec(ops, plan)

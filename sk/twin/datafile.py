@@ -34,17 +34,20 @@ DATA_FILE = (
           "{inits}", "initial values, the same in both runs (the separate and the fused), when no `file` "
           "is given"),
     Field("tensors.<name>.file", "string: a path relative to the data file", False, "none (`init`)",
-          "`*.npy` whose dtype and shape equal the tensor's, or any other name: raw little-endian bytes of the "
+          "`*.npy` whose dtype and shape equal the tensor's (`bfloat16`: an `.npy` of `uint16` holding the bit "
+          "patterns, numpy having no bfloat16), or any other name: raw little-endian bytes of the "
           "tensor's dtype, exactly its element count (the `.bin` Ascend C samples' data scripts write); not "
           "with `init`", "the tensor's initial contents, read from the file (BUILD lists it in `data_files`)"),
     Field("tensors.<name>.expected", "string: a path relative to the data file", False, "none",
-          "`*.npy` or raw, as `file`", "reference contents the tensor must hold after the separate run and "
+          "`*.npy` or raw, as `file`; for a `bfloat16` tensor also an `.npy` of `float32` values (a reference "
+          "computed in float32, compared unrounded)", "reference contents the tensor must hold after the separate run and "
           "after the fused run; a miss names the run, the tensor, the first index and both values"),
-    Field("tensors.<name>.rtol", "number", False, "float32: 1e-4, float16: 1e-3, integers: 0 "
+    Field("tensors.<name>.rtol", "number", False, "float32: 1e-4, float16: 1e-3, bfloat16: 1e-2, integers: 0 "
           "(sk.twin.model.DEFAULT_TOLERANCES)", ">= 0, only with `expected`",
-          "relative tolerance: an element passes when |got - want| <= atol + rtol * |want|"),
-    Field("tensors.<name>.atol", "number", False, "float32: 1e-5, float16: 1e-3, integers: 0", ">= 0, only "
-          "with `expected`", "absolute tolerance"),
+          "relative tolerance: an element passes when |got - want| <= atol + rtol * |want| (a `bfloat16` "
+          "element is its exact value: its 16 bits as the upper half of a float32)"),
+    Field("tensors.<name>.atol", "number", False, "float32: 1e-5, float16: 1e-3, bfloat16: 1e-3, integers: 0",
+          ">= 0, only with `expected`", "absolute tolerance"),
     Field("ops[].name", "string", False, "`kernel`'s value", "the name of an op BUILD runs (an sk_op's target "
           "name; an sk_sub_kernel run on its own: its name)", "which op the entry is for"),
     Field("ops[].tiling", "object", False, "none", "required when the op's kernel has `tiling = True`, unless it "
@@ -53,7 +56,9 @@ DATA_FILE = (
     Field("ops[].workspace_bytes", "integer", False, "the kernel's `workspace` in BUILD (0: none)",
           "0 .. 1073741824", "bytes of the op's workspace buffer (zeroed before each run)"),
     Field("ops[].kernel", "string", False, "BUILD's", "BUILD's", "must equal BUILD's (a self-contained model file)"),
-    Field("ops[].bind", "object", False, "BUILD's", "BUILD's", "must equal BUILD's (a self-contained model file)"),
+    Field("ops[].bind", "object", False, "BUILD's", "BUILD's", "must equal BUILD's (a self-contained model file); "
+          "`null` for a parameter BUILD leaves out (sk_op `bind = {\"bias\": \"\"}`: an absent optional "
+          "parameter of a CANN operator, docs/cann-ops.md)"),
     Field("ops[].stream", "integer", False, "BUILD's", "BUILD's", "must equal BUILD's (a self-contained model file)"),
     Field("ops[].send_events", "list of integers", False, "BUILD's", "BUILD's",
           "must equal BUILD's (a self-contained model file)"),
@@ -73,9 +78,9 @@ DATA_FILE = (
 
 # What each `init` value fills a tensor with (sk.twin.model.Tensor.initial_bytes).
 INIT_VALUES = {
-    "random": "seeded per tensor name (adding a tensor changes no other): float32, float16 and float64 uniform "
-              "in [-4, 4] (float16 rounded to nearest); signed integers uniform in [-100, 100]; unsigned "
-              "integers uniform in [0, 100]; bool 0 or 1",
+    "random": "seeded per tensor name (adding a tensor changes no other): float32, float16, bfloat16 and "
+              "float64 uniform in [-4, 4] (float16 and bfloat16 rounded to nearest even); signed integers "
+              "uniform in [-100, 100]; unsigned integers uniform in [0, 100]; bool 0 or 1",
     "zeros": "every element 0 (bool: false)",
     "ones": "every element 1 (bool: true)",
 }

@@ -60,11 +60,18 @@ DTYPES = {
     "float32": ("f", 4), "float16": ("e", 2), "int8": ("b", 1), "uint8": ("B", 1), "int16": ("h", 2),
     "int32": ("i", 4), "uint32": ("I", 4), "int64": ("q", 8), "uint16": ("H", 2), "uint64": ("Q", 8),
     "float64": ("d", 8), "bool": ("B", 1),
+    # No struct code or numpy type: its 16-bit patterns, widened and narrowed by sk.binfmt.bfloat16.
+    "bfloat16": ("H", 2),
 }
+BFLOAT16 = "bfloat16"
+# The .npy element type a tensor's bytes are stored as where numpy has none (bfloat16: its bits).
+NPY_DTYPE = {BFLOAT16: "uint16"}
 INITS = ("random", "zeros", "ones")
 
 # (rtol, atol) per dtype for `expected`: floating types within their precision, integers exact.
-DEFAULT_TOLERANCES = {"float32": (1e-4, 1e-5), "float16": (1e-3, 1e-3), "float64": (1e-9, 1e-12)}
+# bfloat16 keeps 8 significant bits (a unit in the last place is 2**-7 relative).
+DEFAULT_TOLERANCES = {"float32": (1e-4, 1e-5), "float16": (1e-3, 1e-3), "float64": (1e-9, 1e-12),
+                      "bfloat16": (1e-2, 1e-3)}
 EXACT = (0.0, 0.0)
 # A tensor file larger than this is refused before reading (the twin's buffers are capped below it).
 MAX_TENSOR_FILE_BYTES = (1 << 30) + (1 << 16)
@@ -111,10 +118,10 @@ class Tensor:
         if self.init == "zeros":
             return bytes(self.nbytes)
         if self.init == "ones":
-            return struct.pack(f"<{count}{code}", *([1] * count))
+            return pack(self.dtype, [1] * count)
         # Seeded per tensor name, so adding a tensor does not change the others.
         rng = random.Random((seed << 32) ^ zlib.crc32(self.name.encode()))
-        if code in "fed":
+        if code in "fed" or self.dtype == BFLOAT16:
             values = [rng.uniform(-4.0, 4.0) for _ in range(count)]
         elif self.dtype == "bool":
             values = [rng.randint(0, 1) for _ in range(count)]
@@ -122,12 +129,44 @@ class Tensor:
             bits = DTYPES[self.dtype][1] * 8
             lo, hi = (0, 2 ** bits - 1) if code.isupper() else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
             values = [rng.randint(max(lo, -100), min(hi, 100)) for _ in range(count)]
-        return struct.pack(f"<{count}{code}", *values)
+        return pack(self.dtype, values)
+
+
+def pack(dtype: str, values) -> bytes:
+    """values as little-endian elements of dtype (bfloat16 rounded to nearest even); struct.error or
+    OverflowError when one does not fit."""
+    if dtype == BFLOAT16:
+        from sk.binfmt import bfloat16
+
+        return bfloat16.pack(values)
+    values = list(values)
+    return struct.pack(f"<{len(values)}{DTYPES[dtype][0]}", *values)
+
+
+def unpack(dtype: str, data: bytes) -> tuple:
+    """The values of little-endian elements of dtype (bfloat16 widened exactly to float)."""
+    if dtype == BFLOAT16:
+        from sk.binfmt import bfloat16
+
+        return tuple(bfloat16.unpack(data))
+    code, size = DTYPES[dtype]
+    return struct.unpack(f"<{len(data) // size}{code}", data)
 
 
 def read_tensor_file(t: Tensor, path: str, field: str) -> bytes:
     """The bytes of tensor t in `path` (.npy: dtype and shape checked; otherwise raw), or an SkError
     naming the tensor, the field and the file."""
+    return read_tensor(t, path, field)[1]
+
+
+# A bfloat16 tensor's reference may be an .npy of float32 values (what a reference computed in float32
+# holds), compared as they are, without rounding them to bfloat16 first.
+WIDE_REFERENCE = {BFLOAT16: "float32"}
+
+
+def read_tensor(t: Tensor, path: str, field: str, wide: bool = False) -> tuple:
+    """(dtype, bytes) of tensor t in `path`: the tensor's dtype, or with wide=True (an `expected` file)
+    WIDE_REFERENCE's dtype where the .npy holds that; an SkError naming the tensor, field and file."""
     from sk.binfmt import npy
 
     where = f"tensor {t.name}: {field} {os.path.basename(path)}"
@@ -141,15 +180,18 @@ def read_tensor_file(t: Tensor, path: str, field: str) -> bytes:
             dtype, shape, body = npy.parse(data)
         except npy.NpyError as err:
             raise _err(f"not a readable .npy file: {err}", where) from None
-        if dtype != t.dtype or shape != t.shape:
+        stored = NPY_DTYPE.get(t.dtype, t.dtype)
+        accepted = (stored,) + ((WIDE_REFERENCE[t.dtype],) if wide and t.dtype in WIDE_REFERENCE else ())
+        if dtype not in accepted or shape != t.shape:
             raise _err(f"the file holds {dtype} {list(shape)}, the tensor is {t.dtype} {list(t.shape)}", where,
-                       allowed=f"an .npy of {t.dtype} with shape {list(t.shape)}")
-        return body
+                       allowed=" or ".join(f"an .npy of {d}" for d in accepted) + f" with shape {list(t.shape)}"
+                       + (f" ({t.dtype} bit patterns as {stored})" if stored != t.dtype else ""))
+        return (t.dtype if dtype == stored else dtype), body
     if len(data) != t.nbytes:
         raise _err(f"a raw file must hold the tensor's {t.nbytes} bytes ({t.dtype} {list(t.shape)}); "
                    f"it holds {len(data)}", where,
                    allowed="raw little-endian elements of the tensor's dtype and shape, or an .npy file")
-    return data
+    return t.dtype, data
 
 
 @dataclass(frozen=True)
@@ -259,7 +301,7 @@ class Model:
 
     def output_tensors(self) -> list[str]:
         names = {op.bind[p] for op in self.ops for p in op.kernel.written}
-        return sorted(names)
+        return sorted(n for n in names if n is not None)
 
 
 def _err(what, where, value=None, allowed=""):
@@ -421,13 +463,16 @@ def from_dict(doc, path: str, need_sources: bool = True, task_where=None) -> Mod
             if p not in want:
                 raise _err("kernel has no such parameter", f"{where}.bind.{p}",
                            allowed=f"{kernel.key} parameters: " + ", ".join(kernel.tensor_params))
+            if t is None:
+                continue  # absent: _check_variant_dtypes decides whether it may be
             if not isinstance(t, str) or t not in tensors:
-                raise _err("unknown tensor", f"{where}.bind.{p}", t, "one of: " + ", ".join(tensors))
+                raise _err("unknown tensor", f"{where}.bind.{p}", t, "one of: " + ", ".join(tensors)
+                           + " (or null: an absent optional parameter of a CANN operator)")
         missing = sorted(want - set(bind))
         if missing:
             raise _err("parameter is not bound to a tensor", f"{where}.bind.{missing[0]}",
                        allowed="bind every input and output (and the output-shape tensor)")
-        _check_variant_dtypes(kernel, bind, tensors, where)
+        _check_variant_dtypes(kernel, bind, tensors, where, oname)
         ws = o.get("workspace_bytes", DEFAULT_WORKSPACE_BYTES if kernel.workspace else 0)
         ws = _pos_int(ws, f"{where}.workspace_bytes", minimum=0, ctype=numbers.UINT64)
         if ws > MAX_BUFFER_BYTES:
@@ -438,7 +483,7 @@ def from_dict(doc, path: str, need_sources: bool = True, task_where=None) -> Mod
         send, recv = (_events(o.get(f, []), f"{where}.{f}") for f in ("send_events", "recv_events"))
         ops.append(Op(i, oname, kernel, dict(bind), ws, tiling, stream, send, recv))
 
-    written = {op.bind[p] for op in ops for p in op.kernel.written}
+    written = {op.bind[p] for op in ops for p in op.kernel.written} - {None}
     for tname, t in tensors.items():
         if t.init is None:
             tensors[tname] = dataclasses.replace(t, init="zeros" if tname in written else "random")
@@ -476,11 +521,22 @@ def from_dict(doc, path: str, need_sources: bool = True, task_where=None) -> Mod
 
 
 _SINK_FIELDS = ("tiling_keys", "tiling_func", "tiling_srcs", "tiling_bytes")
-def _check_variant_dtypes(kernel: "Kernel", bind: dict, tensors: dict, where: str) -> None:
+def _check_variant_dtypes(kernel: "Kernel", bind: dict, tensors: dict, where: str, op: str = "") -> None:
     """A CANN operator instance reads and writes its tensors as its binary variant's dtypes (the
     -DDTYPE_<P> it is compiled with): a tensor of another dtype would be read as the wrong type without
     a word, so it is refused. Parameters match the variant's by position (inputs, then outputs); an
-    absent optional one, a dynamic (list) one and a dtype the data file has no name for are not checked."""
+    absent optional one, a dynamic (list) one and a dtype the data file has no name for are not checked.
+
+    A parameter bound to None is absent: the kernel gets a null GM pointer there, as the ADK passes for
+    an optional parameter a call leaves out. Only a parameter the variant leaves out (null in its
+    op_list entry) or marks `"paramType": "optional"` may be; any other is refused, naming op and param."""
+    absent = sorted(p for p in kernel.tensor_params if p in bind and bind[p] is None)
+    if absent and not (kernel.cann_kernel and kernel.binary_config):
+        raise _err(f"op {op or kernel.key}: parameter '{absent[0]}' of {kernel.key} is left out (bound to null), "
+                   "but only a CANN operator's binary variant can make a parameter optional", f"{where}.bind.{absent[0]}",
+                   None, "bind it to a tensor")
+    # Where the config is not at hand (an action that writes the model file), the run that loads the
+    # model beside it checks.
     if not kernel.cann_kernel or not kernel.binary_config or not os.path.isfile(kernel.binary_config):
         return
     from sk.engine import cannop
@@ -488,8 +544,16 @@ def _check_variant_dtypes(kernel: "Kernel", bind: dict, tensors: dict, where: st
     variant = cannop.find_variant(cannop.load_binary_config(kernel.binary_config), kernel.variant or "0",
                                   kernel.binary_config)
     for names, params in ((kernel.inputs, variant.inputs), (kernel.outputs, variant.outputs)):
+        for pos, name in enumerate(names):
+            p = params[pos] if pos < len(params) else None
+            if name in absent and p is not None and not p.optional:
+                raise _err(f"op {op or kernel.key}: parameter '{name}' is required by binary variant "
+                           f"{variant.index} ({variant.bin_filename}) of {kernel.key} (its '{p.name}' is not "
+                           "optional), so it cannot be left out", f"{where}.bind.{name}", None,
+                           f"bind '{name}' to a tensor, or pick a variant that leaves '{p.name}' out or marks it "
+                           '"paramType": "optional"')
         for name, p in zip(names, params):
-            if p is None or p.dynamic or p.dtype not in DTYPES or name not in bind:
+            if p is None or p.dynamic or p.dtype not in DTYPES or bind.get(name) is None:
                 continue
             t = tensors[bind[name]]
             if t.dtype != p.dtype:
@@ -707,10 +771,9 @@ def _tiling(value, where, kernel, base: str = "") -> bytes:
     values = value["values"]
     if not isinstance(values, list) or not values:
         raise _err("values must be a non-empty list", f"{where}.values", values)
-    code = DTYPES[value["dtype"]][0]
     try:
-        return struct.pack(f"<{len(values)}{code}", *values)
-    except struct.error as err:
+        return pack(value["dtype"], values)
+    except (struct.error, OverflowError, TypeError, ValueError) as err:
         raise _err(f"values do not fit {value['dtype']} ({err})", f"{where}.values", values) from None
 
 

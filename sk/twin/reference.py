@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import os
-import struct
 from collections import namedtuple
 
 from sk.base.toolrun import write_files_atomic
@@ -18,11 +17,6 @@ from sk.binfmt import npy
 from sk.twin import model as model_mod
 
 RefMismatch = namedtuple("RefMismatch", "run tensor file index got want bad total rtol atol")
-
-
-def _values(dtype: str, data: bytes) -> tuple:
-    code, size = model_mod.DTYPES[dtype]
-    return struct.unpack(f"<{len(data) // size}{code}", data)
 
 
 def _index(flat: int, shape) -> tuple:
@@ -43,9 +37,11 @@ def _close(got, want, rtol: float, atol: float) -> bool:
 
 def compare(t: model_mod.Tensor, got_bytes: bytes, run: str, want_bytes: bytes | None = None):
     """A RefMismatch for tensor t (its first differing element) or None when it matches `expected`."""
-    want_bytes = model_mod.read_tensor_file(t, t.expected, "expected") if want_bytes is None else want_bytes
+    want_dtype = t.dtype
+    if want_bytes is None:
+        want_dtype, want_bytes = model_mod.read_tensor(t, t.expected, "expected", wide=True)
     rtol, atol = t.tolerance
-    got, want = _values(t.dtype, got_bytes), _values(t.dtype, want_bytes)
+    got, want = model_mod.unpack(t.dtype, got_bytes), model_mod.unpack(want_dtype, want_bytes)
     first, bad = None, 0
     for i, (g, w) in enumerate(zip(got, want)):
         if not _close(g, w, rtol, atol):
@@ -82,6 +78,7 @@ def write_outputs(m: model_mod.Model, snapshots: dict, out_dir: str) -> list:
     for run, snap in sorted(snapshots.items()):
         for name in m.output_tensors():
             t = m.tensors[name]
-            files[os.path.join(out_dir, run, name + ".npy")] = npy.dumps(t.dtype, t.shape, snap[name])
+            stored = model_mod.NPY_DTYPE.get(t.dtype, t.dtype)  # bfloat16: its bits, as uint16
+            files[os.path.join(out_dir, run, name + ".npy")] = npy.dumps(stored, t.shape, snap[name])
     write_files_atomic(files)
     return sorted(files)

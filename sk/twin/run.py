@@ -147,10 +147,11 @@ def _shared(compiler: str, objects: list[str], out: str, extra_flags) -> str:
 def op_tensors(op: model_mod.Op) -> dict:
     """kernel_infos `tensors` of an op (for sync-elision): its bound tensors; its workspace is
     a private buffer (Memory), named after the op so it never aliases another op's."""
-    writes = [op.bind[p] for p in op.kernel.written]
+    writes = [op.bind[p] for p in op.kernel.written if op.bind[p] is not None]  # None: an absent optional
     if op.kernel.workspace:
         writes.append(f"{op.name}.workspace")
-    return {"reads": list(dict.fromkeys(op.bind[p] for p in op.kernel.inputs)), "writes": list(dict.fromkeys(writes))}
+    return {"reads": list(dict.fromkeys(op.bind[p] for p in op.kernel.inputs if op.bind[p] is not None)),
+            "writes": list(dict.fromkeys(writes))}
 
 
 def _build_scope(m, scope, build_dir, *, compiler, ld, objcopy, include, extra_flags, runtime: list,
@@ -249,7 +250,8 @@ class Memory:
 
     def op_params(self, op: model_mod.Op) -> list[int]:
         """The addresses an op is launched with, in its kernel's parameter order."""
-        out = [self.tensors[op.bind[p]].address for p in op.kernel.tensor_params]
+        # An absent optional parameter (bound to None) gets a null GM pointer, as the ADK passes it.
+        out = [self.tensors[op.bind[p]].address if op.bind[p] is not None else 0 for p in op.kernel.tensor_params]
         if op.kernel.workspace:
             out.append(self.workspace[op.index].address if op.index in self.workspace else 0)
         if op.kernel.tiling:

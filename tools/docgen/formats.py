@@ -40,7 +40,7 @@ def _default(value) -> str:
 def render() -> str:
     from sk.render import formats as fmt
     from sk.twin import datafile
-    from sk.twin.model import DTYPES, INITS
+    from sk.twin.model import DTYPES, INITS, NPY_DTYPE
 
     allowed = {"dtypes": ", ".join("`%s`" % d for d in DTYPES), "inits": ", ".join("`%s`" % i for i in INITS)}
     out = [
@@ -70,7 +70,9 @@ def render() -> str:
                     f.allowed.format(**allowed), f.doc] for f in datafile.DATA_FILE])
     out += ["### dtypes", ""]
     out += _table(["dtype", "bytes", "packed as (Python struct)"],
-                  [["`%s`" % d, size, "`<%s`" % code] for d, (code, size) in DTYPES.items()])
+                  [["`%s`" % d, size, "`<%s`" % code + (" (its bit patterns; `.npy` files hold them as `%s`)"
+                                                        % NPY_DTYPE[d] if d in NPY_DTYPE else "")]
+                   for d, (code, size) in DTYPES.items()])
     out += ["### `init` values", ""]
     out += _table(["init", "fills the tensor with"], [["`%s`" % k, v] for k, v in datafile.INIT_VALUES.items()])
     out += [
