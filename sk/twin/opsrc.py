@@ -11,6 +11,7 @@ for `GET_TILING_DATA` (sk_twin_tiling.h). `tiling_prelude` writes them as a head
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -84,11 +85,10 @@ _DEPENDS = re.compile(r"\bset\s*\(\s*(\$\{CURRENT_DIR_NAME\}|\w+)_depends\s+([^)
 def op_depends(op: Operator, root: Path) -> list:
     """The folders of the repository the op build stages with op (ops-transformer: `set(<op>_depends mc2/common
     mc2/3rd ...)` in the op's CMakeLists.txt, add_ops_src_copy copying each to `<staging>/<its name>/`), in order;
-    names that are no folder of root are left out, as the op build leaves them."""
-    path = op.folder / "CMakeLists.txt"
-    if not path.is_file():
-        return []
-    text = re.sub(r"#[^\n]*", "", path.read_text(encoding="utf-8", errors="replace"))
+    names that are no folder of root are left out, as the op build leaves them. The line may sit in op_host/'s
+    CMakeLists.txt instead (matmul_all_reduce's): the op build reads both."""
+    paths = [p for p in (op.folder / "CMakeLists.txt", op.folder / "op_host" / "CMakeLists.txt") if p.is_file()]
+    text = "\n".join(re.sub(r"#[^\n]*", "", p.read_text(encoding="utf-8", errors="replace")) for p in paths)
     found = []
     for m in _DEPENDS.finditer(text):
         if m.group(1) not in ("${CURRENT_DIR_NAME}", op.name):
@@ -204,8 +204,9 @@ def _host_files(op: Operator, registry=None) -> list:
     The host tiling library compiles an op's op_host/ sources with their includes, so a struct or registration in a
     shared folder (`../../foreach_utils/op_host/foreach_tiling_def.h`) is the op's as much as one in its own folder.
     Includes resolve beside the including file, else from the op's category folder (the one holding its sibling ops,
-    on the op build's include path: `mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h`); the toolkit's own headers are
-    not the repository's.
+    on the op build's include path: `mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h`), else from the repository's
+    host include path (host_include_dirs: mc2's `tiling/mc2_tiling_struct.h` in mc2/common/inc); the toolkit's own
+    headers are not the repository's.
     """
     host = op.folder / "op_host"
     files = [p for p in sorted(host.rglob("*")) if p.suffix in _HOST_SUFFIXES and p.is_file()] if host.is_dir() else []
@@ -214,19 +215,52 @@ def _host_files(op: Operator, registry=None) -> list:
     files = sorted(files, key=lambda p: (ARCH_950_DIR in p.parts, str(p)))
     files += [p for p in (registry or {}).get(op_type(op), ()) if p not in files]
     seen = {os.path.normpath(os.path.abspath(p)) for p in files}
+    dirs = [op.folder.parent, *host_include_dirs(op.folder)]
     todo, extra = list(files), []
     while todo:
         path = todo.pop(0)
         for name in _INCLUDE.findall(path.read_text(encoding="utf-8", errors="replace")):
-            cand = path.parent / name
-            if not cand.is_file():
-                cand = op.folder.parent / name
+            cand = next((c for c in (path.parent / name, *(d / name for d in dirs)) if c.is_file()), None)
+            if cand is None:
+                continue
             key = os.path.normpath(os.path.abspath(cand))
-            if key not in seen and cand.suffix in (".h", ".hpp") and cand.is_file():
+            if key not in seen and cand.suffix in (".h", ".hpp"):
                 seen.add(key)
                 extra.append(cand)
                 todo.append(cand)
     return files + extra
+
+
+_ROOT_VAR = re.compile(r"^\s*set\s*\(\s*(\w+)\s+\$\{CMAKE_CURRENT_SOURCE_DIR\}\s*\)", re.M)
+_TILING_INCLUDE = re.compile(r"^\s*set\s*\(\s*OP_TILING_INCLUDE\b([^)]*)\)", re.M)
+
+
+def host_include_dirs(folder: Path) -> list:
+    """The repository's own folders on its op build's host tiling include path, in order, for an op folder: the
+    `${<ROOT>_DIR}/...` entries of `set(OP_TILING_INCLUDE ...)` in cmake/variables.cmake of the nearest folder above
+    whose CMakeLists.txt sets `<ROOT>_DIR` to itself (ops-transformer: mc2/common/inc, mc2/3rd, ...). Folders that do
+    not exist are left out (the toolkit's and the build tree's); [] when no such repository holds the folder."""
+    return [Path(p) for p in _host_include_dirs(os.path.abspath(folder))]
+
+
+@functools.lru_cache(maxsize=None)
+def _host_include_dirs(folder: str) -> tuple:
+    for root in Path(folder).parents:
+        top, variables = root / "CMakeLists.txt", root / "cmake" / "variables.cmake"
+        if not (top.is_file() and variables.is_file()):
+            continue
+        var = _ROOT_VAR.search(re.sub(r"#[^\n]*", "", _read(top)))
+        block = _TILING_INCLUDE.search(re.sub(r"#[^\n]*", "", _read(variables)))
+        if var is None or block is None:
+            continue
+        found = []
+        for word in block.group(1).split():
+            m = re.fullmatch(r"\$\{" + re.escape(var.group(1)) + r"\}(/[^$]*)?", word)
+            d = root / (m.group(1) or "/").strip("/") if m else None
+            if d is not None and d.is_dir() and str(d) not in found:
+                found.append(str(d))
+        return tuple(found)
+    return ()
 
 
 def op_type(op: Operator) -> str:
