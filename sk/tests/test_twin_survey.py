@@ -358,3 +358,21 @@ def test_tiling_prelude_follows_the_repositorys_host_include_path(tmp_path):
     # Without the root's own variable the entries are no folders of this repository.
     (tmp_path / "CMakeLists.txt").write_text("set(WRONG_DIR ${CMAKE_CURRENT_SOURCE_DIR})\n")
     assert opsrc.host_include_dirs(tmp_path / "grp" / "other_op") == []
+
+
+def test_a_kernel_may_name_the_compilers_builtin_types_before_its_first_include(tmp_path):
+    """bisheng knows half and bfloat16_t without an include; the twin's kernel compile forces them in front, so a
+    header naming them ahead of kernel_operator.h compiles; without the forced header it does not."""
+    src = tmp_path / "k.cpp"
+    src.write_text("struct Tiling { half scale; bfloat16_t bias; };\n"
+                   '#include "kernel_operator.h"\n'
+                   "static_assert(sizeof(Tiling) == 4, \"two 16-bit fields\");\n"
+                   "static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2, \"16-bit types\");\n"
+                   "float f() { return static_cast<float>(half(1.0f / 1024)); }\n")
+    from sk.toolflow import toolargv
+    argv = toolargv.twin_check_argv(twin.compiler(), str(src), include_dir=str(twin.INCLUDE_DIR))
+    done = subprocess.run(argv, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert argv.index("-include") < argv.index(str(src))
+    plain = [a for a in argv if a not in toolargv.TWIN_BUILTIN_TYPES]
+    assert subprocess.run(plain, capture_output=True, text=True).returncode != 0  # without it: `half` is unknown
