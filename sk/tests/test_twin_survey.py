@@ -376,3 +376,29 @@ def test_a_kernel_may_name_the_compilers_builtin_types_before_its_first_include(
     assert argv.index("-include") < argv.index(str(src))
     plain = [a for a in argv if a not in toolargv.TWIN_BUILTIN_TYPES]
     assert subprocess.run(plain, capture_output=True, text=True).returncode != 0  # without it: `half` is unknown
+
+
+def test_tiling_prelude_leaves_a_shared_struct_on_a_kernel_struct_to_the_kernel(tmp_path):
+    """mc2's matmul_reduce_scatter kernel defines L2cacheUseInfo itself (reached through `../../common/...`); a shared
+    host struct with a field of it (MatmulTilingData) cannot come in front of the kernel, unless the op's own type
+    registers it; a shared folder's registration of another op's type is not this op's default struct."""
+    host, kernel, common = (tmp_path / "rs" / "op_host", tmp_path / "rs" / "op_kernel",
+                            tmp_path / "common" / "inc" / "kernel")
+    for d in (host, kernel, common):
+        d.mkdir(parents=True)
+    (common / "l2.h").write_text("struct L2Use {\n  int32_t a;\n};\n")
+    (kernel / "rs.cpp").write_text('#include "../../common/inc/kernel/l2.h"\n')
+    (tmp_path / "shared.h").write_text(
+        "BEGIN_TILING_DATA_DEF(L2Use)\nTILING_DATA_FIELD_DEF(int32_t, a);\nEND_TILING_DATA_DEF;\n"
+        "BEGIN_TILING_DATA_DEF(MmTiling)\nTILING_DATA_FIELD_DEF_STRUCT(L2Use, l2);\nEND_TILING_DATA_DEF;\n"
+        "BEGIN_TILING_DATA_DEF(CfgTiling)\nTILING_DATA_FIELD_DEF(int32_t, c);\nEND_TILING_DATA_DEF;\n"
+        "REGISTER_TILING_DATA_CLASS(CfgOp, CfgTiling)\n")
+    (host / "rs_tiling.h").write_text('#include "../../shared.h"\n')
+    op = opsrc.Operator("rs", tmp_path / "rs", kernel / "rs.cpp", ())
+    assert "L2Use" in opsrc.kernel_structs(op)
+    text = opsrc.tiling_prelude(op)
+    assert "DEF(L2Use)" not in text and "DEF(MmTiling)" not in text and "DEF(CfgTiling)" in text
+    assert "OpTilingDefault" not in text  # CfgOp is not Rs
+    (host / "rs_reg.h").write_text("REGISTER_TILING_DATA_CLASS(Rs, MmTiling)\n")
+    text = opsrc.tiling_prelude(op)
+    assert "DEF(MmTiling)" in text and "using type = MmTiling;" in text
