@@ -173,7 +173,7 @@ def test_twin_kernel_library_compiles_and_links_symbolic():
     argv = toolargv.twin_kernel_library_argv("g++", ["k.cc", "h.o"], "k.so", include_dir="inc", include_dirs=["x"],
                                              defines=["BARRIER=1"], extra=["-DEXTRA"], tsan=True)
     assert argv == ["g++", *TWIN_FLAGS, "-O1", "-fsanitize=thread", "-Iinc", "-D__CCE_KT_TEST__=1",
-                    "-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201", "-Ix", "-DBARRIER=1", "-DEXTRA", "-shared", "-Wl,-Bsymbolic", "-o", "k.so", "k.cc", "h.o"]
+                    "-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201", "-Ix", "-DBARRIER=1", "-include", "sk_twin_builtin_types.h", "-DEXTRA", "-shared", "-Wl,-Bsymbolic", "-o", "k.so", "k.cc", "h.o"]
 
 
 def test_twin_compile_and_program_argv():

@@ -312,3 +312,93 @@ def test_dtype_and_format_macros_are_the_ge_numbers(tmp_path):
                 "-DFORMAT_X=FORMAT_FRACTAL_NZ", f"-DWANT={want}", str(src)]
         res = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         assert res.returncode == 0, res.stdout[-2000:]
+
+
+def test_op_depends_reads_op_hosts_cmakelists_too(tmp_path):
+    """matmul_all_reduce names its dependencies in op_host/CMakeLists.txt, not the op's own; the op build reads both."""
+    op = tmp_path / "grp" / "mar"
+    (op / "op_host").mkdir(parents=True)
+    (tmp_path / "grp" / "third").mkdir()
+    (tmp_path / "grp" / "common").mkdir()
+    (op / "CMakeLists.txt").write_text("set(mar_depends grp/common)\n")
+    (op / "op_host" / "CMakeLists.txt").write_text("set(${CURRENT_DIR_NAME}_depends grp/third grp/common)\n")
+    deps = opsrc.op_depends(opsrc.Operator("mar", op, Path(), ()), tmp_path)
+    assert [p.name for p in deps] == ["common", "third"]
+    (op / "CMakeLists.txt").unlink()
+    assert [p.name for p in opsrc.op_depends(opsrc.Operator("mar", op, Path(), ()), tmp_path)] == ["third", "common"]
+
+
+def test_tiling_prelude_follows_the_repositorys_host_include_path(tmp_path):
+    """An op_host header includes `tiling/shared_tiling.h` and `mm/op_host/mm_tiling.h`, found only through the
+    repository's OP_TILING_INCLUDE (cmake/variables.cmake: `${OPS_X_DIR}/grp/common/inc`, `${OPS_X_DIR}/grp/3rd`):
+    their structs are generated, fields first; an entry outside the repository or missing is no folder of it."""
+    (tmp_path / "CMakeLists.txt").write_text("# set(WRONG_DIR ${CMAKE_CURRENT_SOURCE_DIR})\n"
+                                             "set(OPS_X_DIR ${CMAKE_CURRENT_SOURCE_DIR})\n")
+    (tmp_path / "cmake").mkdir()
+    (tmp_path / "cmake" / "variables.cmake").write_text(
+        "set(OP_TILING_INCLUDE\n  ${TOP_DIR}/grp/3rd\n  ${OPS_X_DIR}/grp/gone\n  ${OPS_X_DIR}/grp/common/inc/\n"
+        "  ${OPS_X_DIR}/grp/3rd\n)\nset(OTHER_INCLUDE ${OPS_X_DIR}/grp)\n")
+    (tmp_path / "grp" / "common" / "inc" / "tiling").mkdir(parents=True)
+    (tmp_path / "grp" / "common" / "inc" / "tiling" / "shared_tiling.h").write_text(
+        '#include "mm/op_host/mm_tiling.h"\n'
+        "BEGIN_TILING_DATA_DEF(SharedMsg)\nTILING_DATA_FIELD_DEF(uint32_t, n);\n"
+        "TILING_DATA_FIELD_DEF_STRUCT(MmTiling, mm);\nEND_TILING_DATA_DEF;\n")
+    (tmp_path / "grp" / "3rd" / "mm" / "op_host").mkdir(parents=True)
+    (tmp_path / "grp" / "3rd" / "mm" / "op_host" / "mm_tiling.h").write_text(
+        "BEGIN_TILING_DATA_DEF(MmTiling)\nTILING_DATA_FIELD_DEF(int32_t, m);\nEND_TILING_DATA_DEF;\n")
+    op = tmp_path / "grp" / "ar"
+    (op / "op_host").mkdir(parents=True)
+    (op / "op_host" / "ar_tiling.h").write_text(
+        '#include "tiling/shared_tiling.h"\n'
+        "BEGIN_TILING_DATA_DEF(ArTiling)\nTILING_DATA_FIELD_DEF_STRUCT(SharedMsg, msg);\nEND_TILING_DATA_DEF;\n")
+    assert opsrc.host_include_dirs(op) == [tmp_path / "grp" / "common" / "inc", tmp_path / "grp" / "3rd"]
+    text = opsrc.tiling_prelude(opsrc.Operator("ar", op, op / "ar.cpp", ()))
+    order = [text.index(f"BEGIN_TILING_DATA_DEF({s})") for s in ("MmTiling", "SharedMsg", "ArTiling")]
+    assert order == sorted(order), text
+    # Without the root's own variable the entries are no folders of this repository.
+    (tmp_path / "CMakeLists.txt").write_text("set(WRONG_DIR ${CMAKE_CURRENT_SOURCE_DIR})\n")
+    assert opsrc.host_include_dirs(tmp_path / "grp" / "other_op") == []
+
+
+def test_a_kernel_may_name_the_compilers_builtin_types_before_its_first_include(tmp_path):
+    """bisheng knows half and bfloat16_t without an include; the twin's kernel compile forces them in front, so a
+    header naming them ahead of kernel_operator.h compiles; without the forced header it does not."""
+    src = tmp_path / "k.cpp"
+    src.write_text("struct Tiling { half scale; bfloat16_t bias; };\n"
+                   '#include "kernel_operator.h"\n'
+                   "static_assert(sizeof(Tiling) == 4, \"two 16-bit fields\");\n"
+                   "static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2, \"16-bit types\");\n"
+                   "float f() { return static_cast<float>(half(1.0f / 1024)); }\n")
+    from sk.toolflow import toolargv
+    argv = toolargv.twin_check_argv(twin.compiler(), str(src), include_dir=str(twin.INCLUDE_DIR))
+    done = subprocess.run(argv, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert argv.index("-include") < argv.index(str(src))
+    plain = [a for a in argv if a not in toolargv.TWIN_BUILTIN_TYPES]
+    assert subprocess.run(plain, capture_output=True, text=True).returncode != 0  # without it: `half` is unknown
+
+
+def test_tiling_prelude_leaves_a_shared_struct_on_a_kernel_struct_to_the_kernel(tmp_path):
+    """mc2's matmul_reduce_scatter kernel defines L2cacheUseInfo itself (reached through `../../common/...`); a shared
+    host struct with a field of it (MatmulTilingData) cannot come in front of the kernel, unless the op's own type
+    registers it; a shared folder's registration of another op's type is not this op's default struct."""
+    host, kernel, common = (tmp_path / "rs" / "op_host", tmp_path / "rs" / "op_kernel",
+                            tmp_path / "common" / "inc" / "kernel")
+    for d in (host, kernel, common):
+        d.mkdir(parents=True)
+    (common / "l2.h").write_text("struct L2Use {\n  int32_t a;\n};\n")
+    (kernel / "rs.cpp").write_text('#include "../../common/inc/kernel/l2.h"\n')
+    (tmp_path / "shared.h").write_text(
+        "BEGIN_TILING_DATA_DEF(L2Use)\nTILING_DATA_FIELD_DEF(int32_t, a);\nEND_TILING_DATA_DEF;\n"
+        "BEGIN_TILING_DATA_DEF(MmTiling)\nTILING_DATA_FIELD_DEF_STRUCT(L2Use, l2);\nEND_TILING_DATA_DEF;\n"
+        "BEGIN_TILING_DATA_DEF(CfgTiling)\nTILING_DATA_FIELD_DEF(int32_t, c);\nEND_TILING_DATA_DEF;\n"
+        "REGISTER_TILING_DATA_CLASS(CfgOp, CfgTiling)\n")
+    (host / "rs_tiling.h").write_text('#include "../../shared.h"\n')
+    op = opsrc.Operator("rs", tmp_path / "rs", kernel / "rs.cpp", ())
+    assert "L2Use" in opsrc.kernel_structs(op)
+    text = opsrc.tiling_prelude(op)
+    assert "DEF(L2Use)" not in text and "DEF(MmTiling)" not in text and "DEF(CfgTiling)" in text
+    assert "OpTilingDefault" not in text  # CfgOp is not Rs
+    (host / "rs_reg.h").write_text("REGISTER_TILING_DATA_CLASS(Rs, MmTiling)\n")
+    text = opsrc.tiling_prelude(op)
+    assert "DEF(MmTiling)" in text and "using type = MmTiling;" in text

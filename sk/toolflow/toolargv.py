@@ -96,6 +96,9 @@ TWIN_KT_TEST_DEFINE = "-D__CCE_KT_TEST__=1"
 # include kernel_operator.h (weight_quant_batch_matmul_v2 wraps its whole body in `#if __CCE_AICORE__ == 220`),
 # so a kernel compile names them on the command line; kernel_operator.h keeps the same values as a fallback.
 TWIN_ARCH_DEFINES = ("-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201")
+# The types bisheng knows without an include (half, bfloat16_t): kernels name them before their first #include
+# (weight_quant_batch_matmul_v2), so a twin kernel compile forces the runtime's header for them in front.
+TWIN_BUILTIN_TYPES = ("-include", "sk_twin_builtin_types.h")
 TSAN = "-fsanitize=thread"
 # ThreadSanitizer builds: every object and library the race check loads.
 TSAN_FLAGS = ("-O1", TSAN)
@@ -379,7 +382,7 @@ def twin_check_argv(compiler: str, src: str, *, include_dir: str, include_dirs=(
     """
     mode = ["-E", "-o", preprocess_to] if preprocess_to else ["-fsyntax-only"]
     return [compiler, *twin_cflags(include_dir), *TWIN_ARCH_DEFINES, *(f"-I{d}" for d in include_dirs), *defines,
-            *(x for h in forced_includes for x in ("-include", h)), *mode, src]
+            *TWIN_BUILTIN_TYPES, *(x for h in forced_includes for x in ("-include", h)), *mode, src]
 
 
 def twin_runtime_compile_argv(compiler: str, src: str, out: str, *, include_dir: str, source_dir: str,
@@ -401,7 +404,7 @@ def twin_kernel_library_argv(compiler: str, sources, out: str, *, include_dir: s
     undefined: they resolve against the runtime loaded first.
     """
     return [compiler, *twin_cflags(include_dir, tsan=tsan), *TWIN_ARCH_DEFINES, *(f"-I{d}" for d in include_dirs),
-            *(f"-D{d}" for d in defines), *extra, *SYMBOLIC_SHARED, "-o", out, *sources]
+            *(f"-D{d}" for d in defines), *TWIN_BUILTIN_TYPES, *extra, *SYMBOLIC_SHARED, "-o", out, *sources]
 
 
 def twin_program_argv(compiler: str, sources, out: str, *, include_dir: str, runtime_lib: str,

@@ -11,6 +11,7 @@ for `GET_TILING_DATA` (sk_twin_tiling.h). `tiling_prelude` writes them as a head
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -84,11 +85,10 @@ _DEPENDS = re.compile(r"\bset\s*\(\s*(\$\{CURRENT_DIR_NAME\}|\w+)_depends\s+([^)
 def op_depends(op: Operator, root: Path) -> list:
     """The folders of the repository the op build stages with op (ops-transformer: `set(<op>_depends mc2/common
     mc2/3rd ...)` in the op's CMakeLists.txt, add_ops_src_copy copying each to `<staging>/<its name>/`), in order;
-    names that are no folder of root are left out, as the op build leaves them."""
-    path = op.folder / "CMakeLists.txt"
-    if not path.is_file():
-        return []
-    text = re.sub(r"#[^\n]*", "", path.read_text(encoding="utf-8", errors="replace"))
+    names that are no folder of root are left out, as the op build leaves them. The line may sit in op_host/'s
+    CMakeLists.txt instead (matmul_all_reduce's): the op build reads both."""
+    paths = [p for p in (op.folder / "CMakeLists.txt", op.folder / "op_host" / "CMakeLists.txt") if p.is_file()]
+    text = "\n".join(re.sub(r"#[^\n]*", "", p.read_text(encoding="utf-8", errors="replace")) for p in paths)
     found = []
     for m in _DEPENDS.finditer(text):
         if m.group(1) not in ("${CURRENT_DIR_NAME}", op.name):
@@ -204,8 +204,9 @@ def _host_files(op: Operator, registry=None) -> list:
     The host tiling library compiles an op's op_host/ sources with their includes, so a struct or registration in a
     shared folder (`../../foreach_utils/op_host/foreach_tiling_def.h`) is the op's as much as one in its own folder.
     Includes resolve beside the including file, else from the op's category folder (the one holding its sibling ops,
-    on the op build's include path: `mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h`); the toolkit's own headers are
-    not the repository's.
+    on the op build's include path: `mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h`), else from the repository's
+    host include path (host_include_dirs: mc2's `tiling/mc2_tiling_struct.h` in mc2/common/inc); the toolkit's own
+    headers are not the repository's.
     """
     host = op.folder / "op_host"
     files = [p for p in sorted(host.rglob("*")) if p.suffix in _HOST_SUFFIXES and p.is_file()] if host.is_dir() else []
@@ -214,19 +215,52 @@ def _host_files(op: Operator, registry=None) -> list:
     files = sorted(files, key=lambda p: (ARCH_950_DIR in p.parts, str(p)))
     files += [p for p in (registry or {}).get(op_type(op), ()) if p not in files]
     seen = {os.path.normpath(os.path.abspath(p)) for p in files}
+    dirs = [op.folder.parent, *host_include_dirs(op.folder)]
     todo, extra = list(files), []
     while todo:
         path = todo.pop(0)
         for name in _INCLUDE.findall(path.read_text(encoding="utf-8", errors="replace")):
-            cand = path.parent / name
-            if not cand.is_file():
-                cand = op.folder.parent / name
+            cand = next((c for c in (path.parent / name, *(d / name for d in dirs)) if c.is_file()), None)
+            if cand is None:
+                continue
             key = os.path.normpath(os.path.abspath(cand))
-            if key not in seen and cand.suffix in (".h", ".hpp") and cand.is_file():
+            if key not in seen and cand.suffix in (".h", ".hpp"):
                 seen.add(key)
                 extra.append(cand)
                 todo.append(cand)
     return files + extra
+
+
+_ROOT_VAR = re.compile(r"^\s*set\s*\(\s*(\w+)\s+\$\{CMAKE_CURRENT_SOURCE_DIR\}\s*\)", re.M)
+_TILING_INCLUDE = re.compile(r"^\s*set\s*\(\s*OP_TILING_INCLUDE\b([^)]*)\)", re.M)
+
+
+def host_include_dirs(folder: Path) -> list:
+    """The repository's own folders on its op build's host tiling include path, in order, for an op folder: the
+    `${<ROOT>_DIR}/...` entries of `set(OP_TILING_INCLUDE ...)` in cmake/variables.cmake of the nearest folder above
+    whose CMakeLists.txt sets `<ROOT>_DIR` to itself (ops-transformer: mc2/common/inc, mc2/3rd, ...). Folders that do
+    not exist are left out (the toolkit's and the build tree's); [] when no such repository holds the folder."""
+    return [Path(p) for p in _host_include_dirs(os.path.abspath(folder))]
+
+
+@functools.lru_cache(maxsize=None)
+def _host_include_dirs(folder: str) -> tuple:
+    for root in Path(folder).parents:
+        top, variables = root / "CMakeLists.txt", root / "cmake" / "variables.cmake"
+        if not (top.is_file() and variables.is_file()):
+            continue
+        var = _ROOT_VAR.search(re.sub(r"#[^\n]*", "", _read(top)))
+        block = _TILING_INCLUDE.search(re.sub(r"#[^\n]*", "", _read(variables)))
+        if var is None or block is None:
+            continue
+        found = []
+        for word in block.group(1).split():
+            m = re.fullmatch(r"\$\{" + re.escape(var.group(1)) + r"\}(/[^$]*)?", word)
+            d = root / (m.group(1) or "/").strip("/") if m else None
+            if d is not None and d.is_dir() and str(d) not in found:
+                found.append(str(d))
+        return tuple(found)
+    return ()
 
 
 def op_type(op: Operator) -> str:
@@ -265,7 +299,8 @@ _KERNEL_STRUCT = re.compile(r"\bstruct\s+(?:__attribute__\s*\(\(.*?\)\)\s*)?(\w+
 
 def kernel_structs(op: Operator) -> set:
     """Names of the structs op's own op_kernel/ sources define (an arch35/ folder only for an Ascend 950 config), and
-    the files they include through the repository's layout (`../../other_op/op_kernel/x.h`), transitively."""
+    the files they include through the repository's layout (`../../other_op/op_kernel/x.h`,
+    `../../common/inc/kernel/x.h`), transitively."""
     kernel = op.folder / "op_kernel"
     for_950 = any(SOC_950 in Path(c).parts for c in op.binary_configs)
     names = set()
@@ -283,9 +318,10 @@ def kernel_structs(op: Operator) -> set:
         text = re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8", errors="replace"))
         names.update(_KERNEL_STRUCT.findall(text))
         for inc in _INCLUDE.findall(text):
-            # Only into another op's op_kernel/ (this op's own files are all read above, arch35/ by the rule).
+            # Out of this op's op_kernel/ (its own files are all read above, arch35/ by the rule): another op's
+            # op_kernel/, or a shared kernel folder (mc2's `../../common/inc/kernel/mc2_tiling_struct.h`).
             cand = Path(os.path.normpath(path.parent / inc))
-            other = "op_kernel" in cand.parts and kernel.resolve() not in cand.resolve().parents
+            other = kernel.resolve() not in cand.resolve().parents
             if other and (for_950 or ARCH_950_DIR not in cand.parts) and cand.suffix in KERNEL_SUFFIXES \
                     and cand.is_file():
                 todo.append(cand)
@@ -311,20 +347,37 @@ def tiling_prelude(op: Operator, registry=None) -> str:
             for m in rx.finditer(text):
                 constants.setdefault(m.group(1), m.group(0).strip())
         for m in _REGISTER.finditer(text):
-            registered.append((m.group(1), m.group(2)))
+            registered.append((m.group(1), m.group(2),
+                               Path(os.path.abspath(op.folder)) in Path(os.path.abspath(path)).parents))
     out, done = [], set()
+    # A shared header registers the struct of many ops: the op's own type's registrations, when there are any,
+    # else those of its own folder's files (never another folder's registration of another op's type).
+    mine = op_type(op)
+    own = [r for r in registered if re.fullmatch(re.escape(mine) + r"(?:_\d+)?", r[0])]
+    own_structs = {r[1] for r in own}
 
-    def emit(name, path=()):
-        if name in done or name not in blocks or name in path:
+    def kernels(name, path=()):
+        """Whether the kernel defines name or a struct a field of name's (transitively) has: then the prelude,
+        compiled in front of the kernel, cannot define name."""
+        if name in kernel_own:
+            return True
+        return name in blocks and name not in path and any(
+            kernels(dep, path + (name,)) for dep in _STRUCT_FIELD.findall(blocks[name]))
+
+    def emit(name, path=(), mine=False):
+        # The structs the op's own type registers come with all their fields' structs (a kernel struct of the
+        # same name may sit in a namespace of its own: conv3d_v2's Ops::NN::Conv3dV2::TConv3DTiling); any other
+        # struct only where the kernel defines neither it nor one it needs (mc2's L2cacheUseInfo).
+        if name in done or name not in blocks or name in path or (not mine and kernels(name)):
             return
         for dep in _STRUCT_FIELD.findall(blocks[name]):
-            emit(dep, path + (name,))
+            emit(dep, path + (name,), mine)
         done.add(name)
         out.append(blocks[name])
 
     for name in blocks:
         if name not in kernel_own:
-            emit(name)
+            emit(name, mine=name in own_structs)
     # The constants the blocks use, and the constants those use, in their files' order.
     used, todo = set(), set(re.findall(r"\b[A-Za-z_]\w*", "\n".join(out)))
     while todo:
@@ -338,11 +391,8 @@ def tiling_prelude(op: Operator, registry=None) -> str:
     lines = [f"// Generated by sk from {op.name}/op_host: the kernel-side tiling structs of the op build.",
              "#pragma once", '#include "kernel_tiling/kernel_tiling.h"', *consts, *out]
     default, keyed = None, {}
-    # A shared header registers the struct of many ops: the op's own type's registrations, when there are any.
-    mine = op_type(op)
-    own = [r for r in registered if re.fullmatch(re.escape(mine) + r"(?:_\d+)?", r[0])]
-    for op_type_, struct in own or registered:
-        if struct not in blocks or struct in kernel_own:
+    for op_type_, struct, _ in own or [r for r in registered if r[2]]:
+        if struct not in done:
             continue
         key = re.fullmatch(r"\w*?_(\d+)", op_type_)
         if key:

@@ -600,6 +600,8 @@ static inline void DuplicateImpl(__ubuf__ T* dst, const V& value, uint64_t mask,
 #include "sk_twin_hccl.h"
 // Internal names MC2 kernels call (GetSubBlockIdxImpl, DuplicateIntrinsicsImpl).
 #include "sk_twin_mc2_impl.h"
+// The CPU debug build's extras kernels reach under __CCE_KT_TEST__ (AIC_TYPE, ProcessLock, <iomanip>).
+#include "sk_twin_cpu_debug.h"
 // What the twin does not implement yet fails to compile naming it.
 #include "sk_twin_not_yet.h"
 

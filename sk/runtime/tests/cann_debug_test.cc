@@ -2,9 +2,11 @@
 // (sk_twin_debug.h, sk_twin_cann_utils.h, op_kernel/*.h): PRINTF lines with
 // the worker's block, failed assertions ending the launch, DumpTensor, and
 // expected texts written out here by hand.
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -372,3 +374,46 @@ TWIN_TEST(list_tensor_desc_misuse_is_named) {
 }  // namespace
 
 int main(int argc, char** argv) { return twin_test::Main(argc, argv); }
+
+TWIN_TEST(core_type_constants_of_the_cpu_debug_build) {
+  std::function<void()> body = [] {
+    // AIC_TYPE/AIV_TYPE are what g_coreType holds on a cube/vector worker; no worker is MIX_TYPE.
+    AscendC::PRINTF(g_coreType == AscendC::AIV_TYPE ? "aiv\n" : (g_coreType == AscendC::AIC_TYPE ? "aic\n" : "?\n"));
+    if (g_coreType == AscendC::MIX_TYPE) AscendC::PRINTF("mix\n");
+  };
+  g_body = &body;
+  Stdout cap;
+  twin_test::Run run;
+  twin_test::Launch(&run, "coretype_consts", Entry, {1, 1, 1}, {0}, 3000);
+  CHECK_OK(run);
+  const std::vector<std::string> want = {"[AIC Block 0/1] aic", "[AIV Block 0/1] aiv"};
+  CHECK(SortedLines(cap.Take()) == want);
+}
+
+TWIN_TEST(process_lock_makes_the_cores_updates_exclusive) {
+  // 8 cores each add 1 to a shared count 500 times by read, yield, write: under Write() no update is lost, so the
+  // count is exactly 8 * 500; readers under Read() see a count that only grows.
+  static int64_t count = 0;
+  static std::atomic<int> bad{0};
+  count = 0;
+  twin_test::Run run;
+  ascendc_test::RunAiv(&run, "process_lock", [] {
+    AscendC::ProcessLock* lock = AscendC::ProcessLock::GetProcessLock();
+    int64_t seen = 0;
+    for (int i = 0; i < 500; ++i) {
+      if (lock->Write() != 0) bad++;
+      const int64_t v = count;
+      sched_yield();
+      count = v + 1;
+      if (lock->Unlock() != 0) bad++;
+      if (lock->Read() != 0) bad++;
+      if (count < seen) bad++;
+      seen = count;
+      if (lock->Unlock() != 0) bad++;
+    }
+  }, 8);
+  CHECK_OK(run);
+  CHECK(count == 8 * 500);
+  CHECK(bad == 0);
+  CHECK(AscendC::ProcessLock::GetProcessLock() == AscendC::ProcessLock::GetProcessLock());
+}
