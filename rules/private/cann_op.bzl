@@ -132,7 +132,8 @@ def sk_cann_op(
     stage = name + "_stage"
     _sk_cann_stage(
         name = stage,
-        srcs = native.glob([(d + "/" if d else "") + p for d in dirs for p in ("op_kernel/**", "op_host/**")]),
+        # allow_empty: a shared neighbour folder (elementwise_common) may have op_kernel/ only.
+        srcs = native.glob([(d + "/" if d else "") + p for d in dirs for p in ("op_kernel/**", "op_host/**")], allow_empty = True),
         op_dirs = dirs,
         kernel_src = op + "/" + kernel_src,
         **kwargs
