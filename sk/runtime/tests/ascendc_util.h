@@ -84,6 +84,21 @@ inline uint32_t FloatBits(float f) {
 
 inline bool SameFloat(float a, float b) { return (std::isnan(a) && std::isnan(b)) || FloatBits(a) == FloatBits(b); }
 
+// The body on one AIC (the cube tests), and the launch error it must end with, naming the kernel.
+inline void RunAic(twin_test::Run* run, const char* name, std::function<void()> body) {
+  Body() = std::move(body);
+  twin_test::Launch(run, name, BodyEntry, {1, 1, 0}, {0}, 3000);
+}
+
+inline std::string AicViolation(const char* kernel, std::function<void()> body) {
+  twin_test::Run run;
+  RunAic(&run, kernel, std::move(body));
+  CHECK_EQ(run.status, SK_TWIN_KERNEL_ERROR);
+  const std::string e = run.error();
+  CHECK_CONTAINS(e, std::string("kernel '") + kernel + "'");
+  return e;
+}
+
 }  // namespace ascendc_test
 
 #endif  // SK_TWIN_TESTS_ASCENDC_UTIL_H_

@@ -8,24 +8,12 @@
 #include "ascendc_util.h"
 
 using namespace AscendC;
+using ascendc_test::AicViolation;
 using ascendc_test::H;
+using ascendc_test::RunAic;
 using ascendc_test::RefHalf;
 
 namespace {
-
-void RunAic(twin_test::Run* run, const char* name, std::function<void()> body) {
-  ascendc_test::Body() = std::move(body);
-  twin_test::Launch(run, name, ascendc_test::BodyEntry, {1, 1, 0}, {0}, 3000);
-}
-
-std::string AicViolation(const char* kernel, std::function<void()> body) {
-  twin_test::Run run;
-  RunAic(&run, kernel, std::move(body));
-  CHECK_EQ(run.status, SK_TWIN_KERNEL_ERROR);
-  const std::string e = run.error();
-  CHECK_CONTAINS(e, std::string("kernel '") + kernel + "'");
-  return e;
-}
 
 std::vector<half> Values(size_t n, int seed) {
   std::vector<half> v(n);
